@@ -1,0 +1,50 @@
+"""``sts run …`` / ``python -m baselines run …``: fit a system and write official output files."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import corpora
+
+from .registry import describe, system_names
+from .run import run_system
+
+
+def cmd_run(args) -> int:
+    test = corpora.load(args.test, args.data_dir)
+    train = [corpora.load(name, args.data_dir) for name in args.train]
+    for ds in [test, *train]:
+        for note in ds.notes:
+            print(f"note: {note}", file=sys.stderr)
+    written = run_system(args.system, test, args.out, train)
+    if not args.quiet:
+        for path in written:
+            print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m baselines", description="Run STS systems.")
+    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
+                       description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
+    p.add_argument("system", choices=system_names())
+    p.add_argument("--test", required=True, help="dataset to predict, e.g. sts2012-test")
+    p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    p.set_defaults(func=cmd_run)
+    return parser
+
+
+def main(argv=None, prog: str | None = None) -> int:
+    parser = build_parser()
+    if prog:
+        parser.prog = prog
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1

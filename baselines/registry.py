@@ -1,0 +1,30 @@
+"""Every system by its command-line name: ``name -> factory(**params)``.
+
+Add a system with one line here; the ``sts`` command line, ``sts demo`` and the runner see it.
+"""
+from __future__ import annotations
+
+from importlib import import_module
+
+# name: (module, class, one-line description)
+SYSTEMS = {
+    "token-cosine": ("baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
+    "random": ("baselines.random_baseline", "RandomBaseline", "seeded uniform scores, the papers' random baseline"),
+}
+
+
+def system_names() -> list[str]:
+    return list(SYSTEMS)
+
+
+def make_system(name: str, **params):
+    """A fresh, unfitted estimator for ``name``; unknown names list the known ones."""
+    try:
+        module, cls, _ = SYSTEMS[name]
+    except KeyError:
+        raise ValueError(f"unknown system {name!r}; known: {', '.join(SYSTEMS)}") from None
+    return getattr(import_module(module), cls)(**params)
+
+
+def describe(name: str) -> str:
+    return SYSTEMS[name][2]

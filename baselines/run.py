@@ -1,0 +1,46 @@
+"""Fit a system, predict every subset of a test dataset and write the official output files."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import corpora
+
+from .registry import make_system
+
+
+def scale_for(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:
+    """Map scores from the system's range onto the subset's task range, clipped into it."""
+    lo, hi = subset.score_range
+    slo, shi = system_range
+    if (lo, hi) != (slo, shi):
+        scores = lo + (scores - slo) * (hi - lo) / (shi - slo)
+    return np.clip(scores, lo, hi)
+
+
+def training_pairs(datasets) -> tuple[list, np.ndarray]:
+    """Pairs and gold of the given datasets, unscored pairs left out."""
+    pairs, gold = [], []
+    for ds in datasets:
+        for sub in ds:
+            keep = ~np.isnan(sub.gold)
+            pairs.extend(p for p, k in zip(sub.pairs, keep) if k)
+            gold.extend(sub.gold[keep])
+    return pairs, np.asarray(gold, dtype=float)
+
+
+def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
+    """Fit ``system`` (an estimator or a registry name) and write one output file per subset."""
+    if isinstance(system, str):
+        system = make_system(system)
+    pairs, gold = training_pairs(train)
+    system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
+    out_dir = Path(out_dir)
+    written = []
+    for sub in test:
+        scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
+        path = out_dir / sub.output_name
+        corpora.write_output(path, scores, bounds=sub.score_range)
+        written.append(path)
+    return written

@@ -1,0 +1,12 @@
+"""Datasets, file formats and the data root: the layer everything else reads through."""
+from .atomic import atomic_open, write_text_atomic
+from .datasets import CLSS_LEVELS, Dataset, Subset, dataset_names, load, locate, spec
+from .errors import DatasetNotFound, FormatError
+from .formats import CLSS_RANGE, STS_RANGE, check_output, read_gold, read_output, write_output
+from .paths import data_root
+
+__all__ = [
+    "CLSS_LEVELS", "CLSS_RANGE", "STS_RANGE", "Dataset", "DatasetNotFound", "FormatError", "Subset",
+    "atomic_open", "check_output", "data_root", "dataset_names", "load", "locate", "read_gold",
+    "read_output", "spec", "write_output", "write_text_atomic",
+]

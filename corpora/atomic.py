@@ -1,0 +1,31 @@
+"""Write a file all at once: a temporary file beside it, then a rename."""
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+
+@contextmanager
+def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8"):
+    """Open a temporary file next to ``path``; rename it over ``path`` only on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        kwargs = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
+        with os.fdopen(fd, mode, **kwargs) as handle:
+            yield handle
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_text_atomic(path, text: str) -> None:
+    with atomic_open(path) as handle:
+        handle.write(text)

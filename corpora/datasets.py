@@ -1,0 +1,205 @@
+"""The named datasets, their subsets, and where each lives under the data root."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from . import formats
+from .errors import DatasetNotFound, FormatError
+from .paths import data_root, demo_root
+
+CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
+
+
+@dataclass(frozen=True, eq=False)
+class Subset:
+    """One scored file of a dataset: its pairs, gold scores (NaN = not scored) and paths."""
+
+    dataset: str
+    name: str
+    kind: str  # "sts", "stsb" or "clss"
+    pairs: list
+    gold: np.ndarray
+    input_path: Path
+    gold_path: Path
+    ids: list = field(default_factory=list)
+    output_name: str = ""
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def score_range(self) -> tuple[float, float]:
+        return formats.CLSS_RANGE if self.kind == "clss" else formats.STS_RANGE
+
+    @property
+    def n_scored(self) -> int:
+        return int(np.count_nonzero(~np.isnan(self.gold)))
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A named dataset: its subsets in a fixed order, and notes on subsets left out."""
+
+    name: str
+    kind: str
+    subsets: tuple
+    notes: tuple = ()
+
+    def __iter__(self):
+        return iter(self.subsets)
+
+    def __len__(self) -> int:
+        return len(self.subsets)
+
+    def subset(self, name: str) -> Subset:
+        for sub in self.subsets:
+            if sub.name == name:
+                return sub
+        raise KeyError(f"{self.name} has no subset {name!r}; it has {', '.join(s.name for s in self.subsets)}")
+
+    @property
+    def pairs(self) -> list:
+        return [pair for sub in self.subsets for pair in sub.pairs]
+
+    @property
+    def gold(self) -> np.ndarray:
+        return np.concatenate([sub.gold for sub in self.subsets]) if self.subsets else np.zeros(0)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How to find a named dataset under a root."""
+
+    name: str
+    kind: str
+    folder: str
+    description: str
+    expected: tuple = ()  # subsets the task published, in the paper's order
+    split: str = ""  # CLSS and STS Benchmark file split name
+    licensed_out: tuple = ()  # subsets whose input is not freely distributed
+
+
+def _sts(name, folder, description, expected=(), licensed_out=()):
+    return Spec(name, "sts", folder, description, tuple(expected), "", tuple(licensed_out))
+
+
+SPECS = {s.name: s for s in [
+    _sts("sts2012-train", "sts2012/train", "SemEval-2012 Task 6 training data",
+         ["MSRpar", "MSRvid", "SMTeuroparl"]),
+    _sts("sts2012-test", "sts2012/test", "SemEval-2012 Task 6 test data with gold",
+         ["MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews"]),
+    _sts("sts2013-test", "sts2013/test", "*SEM 2013 CORE test data with gold",
+         ["headlines", "OnWN", "FNWN", "SMT"], licensed_out=["SMT"]),
+    _sts("sts2014-test", "sts2014/test", "SemEval-2014 Task 10 English test data with gold",
+         ["deft-forum", "deft-news", "headlines", "images", "OnWN", "tweet-news"]),
+    _sts("sts2015-test", "sts2015/test", "SemEval-2015 Task 2 English test data with gold",
+         ["answers-forums", "answers-students", "belief", "headlines", "images"]),
+    _sts("sts2016-test", "sts2016/test", "SemEval-2016 Task 1 English test data with gold",
+         ["answer-answer", "headlines", "plagiarism", "postediting", "question-question"]),
+    _sts("sts2017-test", "sts2017/test", "SemEval-2017 Task 1 track 5 (English) test data with gold",
+         ["track5.en-en"]),
+    Spec("stsb-train", "stsb", "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
+    Spec("stsb-dev", "stsb", "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
+    Spec("stsb-test", "stsb", "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),
+    Spec("clss2014-trial", "clss", "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
+    Spec("clss2014-train", "clss", "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
+    Spec("clss2014-test", "clss", "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),
+    Spec("demo-train", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), train", ("sts-train",), "train"),
+    Spec("demo-dev", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), dev", ("sts-dev",), "dev"),
+    Spec("demo-test", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
+]}
+
+CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
+_STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
+
+
+def dataset_names() -> list[str]:
+    return list(SPECS)
+
+
+def spec(name: str) -> Spec:
+    try:
+        return SPECS[name]
+    except KeyError:
+        raise DatasetNotFound(f"unknown dataset {name!r}; known: {', '.join(SPECS)}") from None
+
+
+def folder_of(name: str, data_dir=None) -> Path:
+    s = spec(name)
+    return demo_root() if s.folder == "<demo>" else data_root(data_dir) / s.folder
+
+
+def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
+    """``(subset, input path, gold path)`` for every subset present, in the task's order."""
+    s = spec(name)
+    folder = folder_of(name, data_dir)
+    if s.kind == "stsb":
+        path = folder / f"sts-{s.split}.csv"
+        return [(f"sts-{s.split}", path, path)] if path.is_file() else []
+    if s.kind == "clss":
+        sub = CLSS_FOLDERS[s.split]
+        found = []
+        for level in CLSS_LEVELS:
+            inp = folder / "data" / sub / f"{level}.{s.split}.input.tsv"
+            gold = folder / "keys" / sub / f"{level}.{s.split}.gs.tsv"
+            if inp.is_file() and gold.is_file():
+                found.append((level, inp, gold))
+        return found
+    found = {}
+    if folder.is_dir():
+        for inp in sorted(folder.iterdir()):
+            match = _STS_INPUT.match(inp.name)
+            if not match:
+                continue
+            prefix, subset = match.groups()
+            gold = folder / f"{prefix}.gs.{subset}.txt"
+            if gold.is_file():
+                found[subset] = (subset, inp, gold)
+    order = {n: i for i, n in enumerate(s.expected)}
+    return sorted(found.values(), key=lambda t: (order.get(t[0], len(order)), t[0]))
+
+
+def load(name: str, data_dir=None) -> Dataset:
+    """Read a named dataset from the data root; missing licensed subsets become notes."""
+    s = spec(name)
+    located = locate(name, data_dir)
+    if not located:
+        raise DatasetNotFound(
+            f"dataset {name!r} is not in {folder_of(name, data_dir)}; "
+            f"run `sts data fetch {name}` or point --data-dir / STS_DATA at a data root")
+    subsets = [_read_subset(s, sub, inp, gold) for sub, inp, gold in located]
+    present = {sub for sub, _, _ in located}
+    notes = []
+    for missing in s.expected:
+        if missing in present:
+            continue
+        if missing in s.licensed_out:
+            notes.append(f"{name}: subset {missing} skipped: its input is LDC-licensed and not in the data root")
+        else:
+            notes.append(f"{name}: subset {missing} skipped: not in the data root")
+    return Dataset(name, s.kind, tuple(subsets), tuple(notes))
+
+
+def _read_subset(s: Spec, sub: str, inp: Path, gold_path: Path) -> Subset:
+    if s.kind == "stsb":
+        pairs, gold, meta = formats.read_stsb(inp)
+        return Subset(s.name, sub, "stsb", pairs, gold, inp, gold_path,
+                      [m["id"] for m in meta], f"STS.output.{sub}.txt")
+    if s.kind == "clss":
+        pairs, ids = formats.read_clss_input(inp, sub)
+        gold = formats.read_gold(gold_path, formats.CLSS_RANGE)
+        _same_length(inp, len(pairs), gold_path, len(gold))
+        return Subset(s.name, sub, "clss", pairs, gold, inp, gold_path, ids, f"{sub}.{s.split}.output.tsv")
+    pairs = formats.read_sts_input(inp)
+    gold = formats.read_gold(gold_path, formats.STS_RANGE)
+    _same_length(inp, len(pairs), gold_path, len(gold))
+    return Subset(s.name, sub, "sts", pairs, gold, inp, gold_path, [], f"STS.output.{sub}.txt")
+
+
+def _same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
+    if n_in != n_gold:
+        raise FormatError(gold, n_gold or None, f"has {n_gold} gold lines but {inp.name} has {n_in} pairs")

@@ -1,0 +1,179 @@
+"""Readers and writers for the official STS, STS Benchmark and CLSS file formats.
+
+All years share these rules: UTF-8 (a BOM and CRLF line ends tolerated), tab-separated
+fields with no CSV quoting, and an empty gold line marking a pair that was not scored.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .atomic import atomic_open
+from .errors import FormatError
+
+STS_RANGE = (0.0, 5.0)
+CLSS_RANGE = (0.0, 4.0)
+CONFIDENCE_RANGE = (0.0, 100.0)
+
+
+def read_lines(path) -> list[str]:
+    """Lines of a UTF-8 file without their ends; a final line end does not add a line."""
+    path = Path(path)
+    data = path.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    out = []
+    for number, raw in enumerate(lines, 1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            out.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise FormatError(path, number, f"not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    return out
+
+
+def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, float]) -> float:
+    """A finite number within ``bounds``, or a FormatError saying what was expected."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise FormatError(path, line, f"expected a {what} as a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
+    lo, hi = bounds
+    if not lo <= value <= hi:
+        raise FormatError(path, line, f"{what} {value:g} is outside [{lo:g}, {hi:g}]")
+    return value
+
+
+def read_sts_input(path) -> list[tuple[str, str]]:
+    """``sentence1<TAB>sentence2[<TAB>licence fields…]`` per line."""
+    pairs = []
+    for number, line in enumerate(read_lines(path), 1):
+        fields = line.split("\t")
+        if len(fields) < 2:
+            raise FormatError(path, number, f"expected 2 or more tab-separated fields, got {len(fields)}")
+        pairs.append((fields[0], fields[1]))
+    return pairs
+
+
+def read_gold(path, bounds: tuple[float, float] = STS_RANGE) -> np.ndarray:
+    """One score per line; an empty line (a pair not scored) becomes NaN, and only that."""
+    values = []
+    for number, line in enumerate(read_lines(path), 1):
+        text = line.strip()
+        if not text:
+            values.append(math.nan)
+            continue
+        fields = text.split("\t")
+        if len(fields) != 1:
+            raise FormatError(path, number, f"expected one score per gold line, got {len(fields)} fields")
+        values.append(parse_number(text, path, number, "gold score", bounds))
+    return np.asarray(values, dtype=float)
+
+
+def read_stsb(path) -> tuple[list[tuple[str, str]], np.ndarray, list[dict]]:
+    """STS Benchmark: ``genre, file, year, id, score, sentence1, sentence2[, extras…]``."""
+    pairs, gold, meta = [], [], []
+    for number, line in enumerate(read_lines(path), 1):
+        fields = line.split("\t")
+        if len(fields) < 7:
+            raise FormatError(path, number, f"expected 7 or more tab-separated fields, got {len(fields)}")
+        genre, source, year, ident, score = fields[:5]
+        gold.append(parse_number(score, path, number, "gold score", STS_RANGE))
+        pairs.append((fields[5], fields[6]))
+        meta.append({"genre": genre, "file": source, "year": year, "id": ident})
+    return pairs, np.asarray(gold, dtype=float), meta
+
+
+def read_clss_input(path, level: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """CLSS: ``larger, smaller, id``; word2sense: ``word, sense_key, sense_number, id``."""
+    want = 4 if level == "word2sense" else 3
+    pairs, ids = [], []
+    for number, line in enumerate(read_lines(path), 1):
+        fields = line.split("\t")
+        if len(fields) < want:
+            raise FormatError(path, number, f"expected {want} tab-separated fields for {level}, got {len(fields)}")
+        pairs.append((fields[0], fields[1]))
+        ids.append(fields[want - 1])
+    return pairs, ids
+
+
+def read_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE):
+    """A system output: ``score`` or ``score<TAB>confidence`` per line, every line filled.
+
+    Returns ``(scores, confidences)``; confidences is None when no line carries one.
+    """
+    errors = list(check_output(path, n_expected, bounds))
+    if errors:
+        raise errors[0]
+    scores, confidences = [], []
+    for line in read_lines(path):
+        fields = line.strip().split("\t")
+        scores.append(float(fields[0]))
+        confidences.append(float(fields[1]) if len(fields) == 2 else math.nan)
+    conf = np.asarray(confidences, dtype=float)
+    return np.asarray(scores, dtype=float), (None if np.isnan(conf).all() else conf)
+
+
+def check_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE) -> Iterator[FormatError]:
+    """Every problem of a system output file, one FormatError per bad line."""
+    path = Path(path)
+    if not path.is_file():
+        yield FormatError(path, None, "output file is missing")
+        return
+    try:
+        lines = read_lines(path)
+    except FormatError as exc:
+        yield exc
+        return
+    with_conf = 0
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            yield FormatError(path, number, "empty line: every input pair needs a score")
+            continue
+        fields = text.split("\t")
+        if len(fields) > 2:
+            yield FormatError(path, number, f"expected 'score' or 'score<TAB>confidence', got {len(fields)} fields")
+            continue
+        try:
+            parse_number(fields[0], path, number, "score", bounds)
+            if len(fields) == 2:
+                with_conf += 1
+                parse_number(fields[1], path, number, "confidence", CONFIDENCE_RANGE)
+        except FormatError as exc:
+            yield exc
+    if 0 < with_conf < len(lines):
+        yield FormatError(path, None, f"{with_conf} of {len(lines)} lines carry a confidence: give it on every line or none")
+    if n_expected is not None and len(lines) != n_expected:
+        yield FormatError(path, len(lines) or None, f"has {len(lines)} lines, the input has {n_expected} pairs")
+
+
+def format_score(value: float) -> str:
+    return f"{value:.6f}"
+
+
+def write_output(path, scores: Sequence[float], confidences: Sequence[float] | None = None,
+                 bounds: tuple[float, float] = STS_RANGE) -> None:
+    """Write an official output file atomically; refuses NaN, inf and out-of-range scores."""
+    scores = np.asarray(scores, dtype=float)
+    if confidences is not None and len(confidences) != len(scores):
+        raise ValueError(f"{len(scores)} scores but {len(confidences)} confidences")
+    lo, hi = bounds
+    for i, value in enumerate(scores, 1):
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise ValueError(f"score {i} is {value!r}; expected a finite number in [{lo:g}, {hi:g}]")
+    with atomic_open(path) as handle:
+        for i, value in enumerate(scores):
+            line = format_score(value)
+            if confidences is not None:
+                line += "\t" + format_score(float(confidences[i]))
+            handle.write(line + "\n")

@@ -1,0 +1,1 @@
+"""Pair → numbers: feature families as scikit-learn transformers."""
