@@ -115,6 +115,7 @@ SPECS = {s.name: s for s in [
 
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
 _STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
+_STS_GOLD = re.compile(r"^(STS|STS20\d\d)\.gs\.(.+)\.txt$")
 
 
 def dataset_names() -> list[str]:
@@ -156,11 +157,28 @@ def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
             if not match:
                 continue
             prefix, subset = match.groups()
-            gold = folder / f"{prefix}.gs.{subset}.txt"
-            if gold.is_file():
-                found[subset] = (subset, inp, gold)
+            gold = _sts_gold(folder, prefix, subset)
+            if gold is None:
+                continue
+            if subset in found:
+                raise FormatError(inp, None, f"subset {subset} has two input files: {found[subset][1].name} and {inp.name}")
+            found[subset] = (subset, inp, gold)
     order = {n: i for i, n in enumerate(s.expected)}
     return sorted(found.values(), key=lambda t: (order.get(t[0], len(order)), t[0]))
+
+
+def _sts_gold(folder: Path, prefix: str, subset: str) -> Path | None:
+    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
+    same = folder / f"{prefix}.gs.{subset}.txt"
+    if same.is_file():
+        return same
+    others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if _gold_subset(p.name) == subset]
+    return others[0] if others else None
+
+
+def _gold_subset(filename: str) -> str | None:
+    match = _STS_GOLD.match(filename)
+    return match.group(2) if match else None
 
 
 def load(name: str, data_dir=None) -> Dataset:
@@ -174,11 +192,14 @@ def load(name: str, data_dir=None) -> Dataset:
     subsets = [_read_subset(s, sub, inp, gold) for sub, inp, gold in located]
     present = {sub for sub, _, _ in located}
     notes = []
+    folder = folder_of(name, data_dir)
     for missing in s.expected:
         if missing in present:
             continue
         if missing in s.licensed_out:
             notes.append(f"{name}: subset {missing} skipped: its input is LDC-licensed and not in the data root")
+        elif s.kind == "sts" and list(folder.glob(f"STS*.input.{missing}.txt")):
+            notes.append(f"{name}: subset {missing} skipped: its input has no gold file in {folder}")
         else:
             notes.append(f"{name}: subset {missing} skipped: not in the data root")
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))

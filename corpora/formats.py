@@ -6,6 +6,7 @@ fields with no CSV quoting, and an empty gold line marking a pair that was not s
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -17,6 +18,8 @@ from .errors import FormatError
 STS_RANGE = (0.0, 5.0)
 CLSS_RANGE = (0.0, 4.0)
 CONFIDENCE_RANGE = (0.0, 100.0)
+# A plain decimal number; Python's float() would also take "1_0", "nan" and "infinity".
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def read_lines(path) -> list[str]:
@@ -41,10 +44,16 @@ def read_lines(path) -> list[str]:
 
 def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, float]) -> float:
     """A finite number within ``bounds``, or a FormatError saying what was expected."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise FormatError(path, line, f"expected a {what} as a number, got {text!r}") from None
+    text = text.strip()
+    if not _NUMBER.fullmatch(text):
+        try:
+            finite = math.isfinite(float(text))
+        except ValueError:
+            finite = True
+        if not finite:
+            raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
+        raise FormatError(path, line, f"expected a {what} as a number, got {text!r}")
+    value = float(text)
     if not math.isfinite(value):
         raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
     lo, hi = bounds
@@ -59,7 +68,8 @@ def read_sts_input(path) -> list[tuple[str, str]]:
     for number, line in enumerate(read_lines(path), 1):
         fields = line.split("\t")
         if len(fields) < 2:
-            raise FormatError(path, number, f"expected 2 or more tab-separated fields, got {len(fields)}")
+            got = "an empty line" if not line.strip() else "1 field (no tab)"
+            raise FormatError(path, number, f"expected sentence1<TAB>sentence2[<TAB>licence…], got {got}")
         pairs.append((fields[0], fields[1]))
     return pairs
 
@@ -85,7 +95,8 @@ def read_stsb(path) -> tuple[list[tuple[str, str]], np.ndarray, list[dict]]:
     for number, line in enumerate(read_lines(path), 1):
         fields = line.split("\t")
         if len(fields) < 7:
-            raise FormatError(path, number, f"expected 7 or more tab-separated fields, got {len(fields)}")
+            raise FormatError(path, number, "expected 7 or more tab-separated fields (genre, file, year, id, "
+                                            f"score, sentence1, sentence2), got {len(fields)}")
         genre, source, year, ident, score = fields[:5]
         gold.append(parse_number(score, path, number, "gold score", STS_RANGE))
         pairs.append((fields[5], fields[6]))
@@ -170,7 +181,7 @@ def write_output(path, scores: Sequence[float], confidences: Sequence[float] | N
     lo, hi = bounds
     for i, value in enumerate(scores, 1):
         if not math.isfinite(value) or not lo <= value <= hi:
-            raise ValueError(f"score {i} is {value!r}; expected a finite number in [{lo:g}, {hi:g}]")
+            raise ValueError(f"score {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")
     with atomic_open(path) as handle:
         for i, value in enumerate(scores):
             line = format_score(value)

@@ -1,0 +1,161 @@
+"""Named datasets: how subsets are found under the data root, notes, and the root's precedence."""
+import numpy as np
+import pytest
+from conftest import write
+
+import corpora
+from corpora import DatasetNotFound, FormatError, datasets, paths
+
+
+def sts_files(folder, subset, n=2, prefix="STS", gold=True, gold_lines=None):
+    write(folder / f"{prefix}.input.{subset}.txt", "".join(f"a {i}\tb {i}\n" for i in range(n)))
+    if gold:
+        write(folder / f"{prefix}.gs.{subset}.txt", gold_lines if gold_lines is not None else "3\n" * n)
+
+
+def test_subsets_in_the_papers_order_and_unexpected_last(tmp_path):
+    folder = tmp_path / "sts2012" / "test"
+    for name in ["surprise.SMTnews", "MSRvid", "zzz", "MSRpar"]:
+        sts_files(folder, name)
+    write(folder / "00-readme.txt", "not data\n")
+    write(folder / "STS.gs.ALL.txt", "3\n" * 8)  # a gold without input: ignored
+    ds = corpora.load("sts2012-test", tmp_path)
+    assert [s.name for s in ds] == ["MSRpar", "MSRvid", "surprise.SMTnews", "zzz"]
+    assert all(len(s) == 2 and s.output_name == f"STS.output.{s.name}.txt" for s in ds)
+    assert len(ds.pairs) == 8 and len(ds.gold) == 8
+
+
+def test_2016_naming_is_accepted(tmp_path):
+    folder = tmp_path / "sts2016" / "test"
+    sts_files(folder, "headlines", prefix="STS2016")
+    sts_files(folder, "plagiarism", prefix="STS2016", n=3)
+    ds = corpora.load("sts2016-test", tmp_path)
+    assert [s.name for s in ds] == ["headlines", "plagiarism"]
+    assert ds.subset("plagiarism").gold_path.name == "STS2016.gs.plagiarism.txt"
+    assert ds.subset("plagiarism").output_name == "STS.output.plagiarism.txt"
+
+
+def test_mixed_naming_finds_the_gold(tmp_path):
+    folder = tmp_path / "sts2016" / "test"
+    write(folder / "STS2016.input.headlines.txt", "a\tb\n")
+    write(folder / "STS.gs.headlines.txt", "2\n")
+    assert corpora.load("sts2016-test", tmp_path).subset("headlines").gold.tolist() == [2.0]
+
+
+def test_two_inputs_for_one_subset_is_an_error(tmp_path):
+    folder = tmp_path / "sts2016" / "test"
+    sts_files(folder, "headlines", prefix="STS2016")
+    sts_files(folder, "headlines", prefix="STS")
+    with pytest.raises(FormatError, match="two input files"):
+        corpora.load("sts2016-test", tmp_path)
+
+
+def test_input_without_gold_is_ignored_with_a_note(tmp_path):
+    folder = tmp_path / "sts2015" / "test"
+    sts_files(folder, "images")
+    sts_files(folder, "belief", gold=False)
+    ds = corpora.load("sts2015-test", tmp_path)
+    assert [s.name for s in ds] == ["images"]
+    assert any("belief" in note and "no gold" in note for note in ds.notes)
+
+
+def test_sts2013_smt_absent_is_a_one_line_note(tmp_path):
+    folder = tmp_path / "sts2013" / "test"
+    for name in ["headlines", "OnWN", "FNWN"]:
+        sts_files(folder, name)
+    write(folder / "STS.gs.SMT.txt", "3\n" * 5)  # the official release ships the SMT gold, not its input
+    ds = corpora.load("sts2013-test", tmp_path)
+    assert [s.name for s in ds] == ["headlines", "OnWN", "FNWN"]
+    (note,) = ds.notes
+    assert "SMT" in note and "LDC" in note and "\n" not in note
+
+
+def test_sts2013_smt_is_used_when_the_licensed_input_is_there(tmp_path):
+    folder = tmp_path / "sts2013" / "test"
+    sts_files(folder, "headlines")
+    sts_files(folder, "SMT", n=5)
+    ds = corpora.load("sts2013-test", tmp_path)
+    assert [s.name for s in ds] == ["headlines", "SMT"]
+    assert not any("SMT" in n for n in ds.notes)
+
+
+def test_empty_gold_lines_are_kept_as_nan(tmp_path):
+    sts_files(tmp_path / "sts2015" / "test", "images", n=3, gold_lines="1\n\n4\n")
+    sub = corpora.load("sts2015-test", tmp_path).subset("images")
+    assert len(sub) == 3 and sub.n_scored == 2 and np.isnan(sub.gold[1])
+
+
+@pytest.mark.parametrize("gold_lines, n_gold", [("1\n2\n", 2), ("1\n2\n3\n4\n", 4)])
+def test_gold_count_differs_from_input_count(tmp_path, gold_lines, n_gold):
+    sts_files(tmp_path / "sts2014" / "test", "images", n=3, gold_lines=gold_lines)
+    with pytest.raises(FormatError, match=rf"STS.gs.images.txt.*has {n_gold} gold lines but STS.input.images.txt has 3 pairs"):
+        corpora.load("sts2014-test", tmp_path)
+
+
+def test_bad_line_inside_a_dataset_names_file_and_line(tmp_path):
+    sts_files(tmp_path / "sts2014" / "test", "images", n=3, gold_lines="1\nx\n4\n")
+    with pytest.raises(FormatError) as err:
+        corpora.load("sts2014-test", tmp_path)
+    assert err.value.path.endswith("STS.gs.images.txt") and err.value.line == 2
+
+
+def test_clss_layout_and_ranges(tmp_path):
+    root = tmp_path / "clss2014"
+    write(root / "data" / "trial" / "phrase2word.trial.input.tsv", "a phrase\tword\tp2w_1\n")
+    write(root / "keys" / "trial" / "phrase2word.trial.gs.tsv", "3.5\n")
+    write(root / "data" / "trial" / "word2sense.trial.input.tsv", "dog\tdog%1:05:00::\tdog#n#1\tw_1\n")  # no key: skipped
+    ds = corpora.load("clss2014-trial", tmp_path)
+    (sub,) = ds.subsets
+    assert sub.name == "phrase2word" and sub.ids == ["p2w_1"] and sub.score_range == (0.0, 4.0)
+    assert sub.output_name == "phrase2word.trial.output.tsv"
+    assert any("word2sense" in n for n in ds.notes)
+
+
+def test_stsb_split_files(tmp_path):
+    row = "main-news\theadlines\t2013\t0001\t4.0\tA.\tB.\n"
+    write(tmp_path / "stsbenchmark" / "sts-dev.csv", row * 3)
+    ds = corpora.load("stsb-dev", tmp_path)
+    assert [s.name for s in ds] == ["sts-dev"] and len(ds.subset("sts-dev")) == 3
+    assert ds.subset("sts-dev").ids == ["0001"] * 3
+    with pytest.raises(DatasetNotFound, match="sts data fetch stsb-test"):
+        corpora.load("stsb-test", tmp_path)
+
+
+def test_unknown_and_absent_datasets(tmp_path):
+    with pytest.raises(DatasetNotFound, match="unknown dataset 'sts1999'"):
+        corpora.load("sts1999", tmp_path)
+    with pytest.raises(DatasetNotFound, match="not in"):
+        corpora.load("sts2012-train", tmp_path)
+    with pytest.raises(KeyError, match="has no subset"):
+        sts_files(tmp_path / "sts2012" / "train", "MSRpar")
+        corpora.load("sts2012-train", tmp_path).subset("MSRvid")
+
+
+def test_data_root_precedence(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv(paths.ENV_VAR, raising=False)
+    assert corpora.data_root() == tmp_path / "cache" / "sts" / "data"
+    monkeypatch.setenv(paths.ENV_VAR, str(tmp_path / "env"))
+    assert corpora.data_root() == tmp_path / "env"
+    assert corpora.data_root(tmp_path / "flag") == tmp_path / "flag"
+    # and loading follows it: the flag's root wins over STS_DATA
+    sts_files(tmp_path / "flag" / "sts2012" / "train", "MSRpar", n=1)
+    sts_files(tmp_path / "env" / "sts2012" / "train", "MSRpar", n=2)
+    assert len(corpora.load("sts2012-train", tmp_path / "flag").pairs) == 1
+    assert len(corpora.load("sts2012-train").pairs) == 2
+
+
+def test_official_data_counts(data_dir):
+    expected = {"sts2012-train": [750, 750, 734], "sts2012-test": [750, 750, 459, 750, 399],
+                "sts2013-test": [750, 561, 189], "stsb-train": [5749], "stsb-dev": [1500], "stsb-test": [1379],
+                "clss2014-trial": [34, 36, 38, 48], "clss2014-train": [500] * 4, "clss2014-test": [500] * 4}
+    for name, counts in expected.items():
+        ds = corpora.load(name, data_dir)
+        assert [len(s) for s in ds] == counts, name
+        assert all(s.n_scored == len(s) for s in ds), name
+
+
+def test_every_dataset_has_a_spec():
+    names = datasets.dataset_names()
+    assert names[:3] == ["sts2012-train", "sts2012-test", "sts2013-test"]
+    assert {"sts2017-test", "stsb-test", "clss2014-test", "demo-train", "demo-dev", "demo-test"} <= set(names)

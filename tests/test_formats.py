@@ -1,0 +1,131 @@
+"""Format rules of corpora/formats.py, each checked on a small file the test writes."""
+import math
+
+import numpy as np
+import pytest
+from conftest import write
+
+from corpora import FormatError, formats
+
+
+def test_bom_and_crlf_are_tolerated(tmp_path):
+    path = write(tmp_path / "in.txt", b"\xef\xbb\xbfA cat.\tA dog.\r\nOne.\tTwo.\r\n")
+    assert formats.read_sts_input(path) == [("A cat.", "A dog."), ("One.", "Two.")]
+
+
+def test_bom_and_crlf_in_gold(tmp_path):
+    path = write(tmp_path / "gs.txt", b"\xef\xbb\xbf4.2\r\n\r\n0\r\n")
+    gold = formats.read_gold(path)
+    assert gold[0] == 4.2 and math.isnan(gold[1]) and gold[2] == 0.0
+
+
+def test_licence_fields_after_the_second_sentence_are_ignored(tmp_path):
+    path = write(tmp_path / "in.txt", "a b\tc d\tCC-BY-SA\thttp://x\n")
+    assert formats.read_sts_input(path) == [("a b", "c d")]
+
+
+def test_missing_tab_names_file_and_line(tmp_path):
+    path = write(tmp_path / "in.txt", "a\tb\nno tab here\n")
+    with pytest.raises(FormatError) as err:
+        formats.read_sts_input(path)
+    assert err.value.line == 2 and err.value.path == str(path)
+    assert "no tab" in str(err.value) and f"{path}:2:" in str(err.value)
+
+
+def test_empty_input_line_is_an_error(tmp_path):
+    path = write(tmp_path / "in.txt", "a\tb\n\nc\td\n")
+    with pytest.raises(FormatError, match=r":2: .*empty line"):
+        formats.read_sts_input(path)
+
+
+def test_empty_gold_line_is_nan_and_only_that(tmp_path):
+    path = write(tmp_path / "gs.txt", "3.5\n\n  \n5\n")
+    gold = formats.read_gold(path)
+    assert len(gold) == 4
+    assert np.isnan(gold).tolist() == [False, True, True, False]
+
+
+@pytest.mark.parametrize("bad", ["three", "1_0", "4,5", "0x1", "3 4"])
+def test_non_number_gold_is_an_error(tmp_path, bad):
+    path = write(tmp_path / "gs.txt", f"1\n{bad}\n")
+    with pytest.raises(FormatError, match=r"gs.txt:2: expected a gold score as a number"):
+        formats.read_gold(path)
+
+
+@pytest.mark.parametrize("bad", ["nan", "NaN", "inf", "-Infinity", "1e400"])
+def test_nan_and_inf_gold_are_errors_not_numbers(tmp_path, bad):
+    path = write(tmp_path / "gs.txt", f"{bad}\n")
+    with pytest.raises(FormatError, match=r"gs.txt:1: expected a finite gold score"):
+        formats.read_gold(path)
+
+
+def test_gold_out_of_range_and_extra_fields(tmp_path):
+    with pytest.raises(FormatError, match=r":1: gold score 5.5 is outside \[0, 5\]"):
+        formats.read_gold(write(tmp_path / "a.txt", "5.5\n"))
+    with pytest.raises(FormatError, match=r":2: expected one score per gold line"):
+        formats.read_gold(write(tmp_path / "b.txt", "1\n2\t3\n"))
+    assert formats.read_gold(write(tmp_path / "c.txt", "3.5\n"), formats.CLSS_RANGE)[0] == 3.5
+    with pytest.raises(FormatError, match="outside"):
+        formats.read_gold(write(tmp_path / "d.txt", "4.5\n"), formats.CLSS_RANGE)
+
+
+def test_number_forms_accepted(tmp_path):
+    gold = formats.read_gold(write(tmp_path / "gs.txt", "5.000\n.5\n+1\n2.\n4e-1\n 3 \n"))
+    assert gold.tolist() == [5.0, 0.5, 1.0, 2.0, 0.4, 3.0]
+
+
+def test_invalid_utf8_names_the_line(tmp_path):
+    path = write(tmp_path / "in.txt", b"a\tb\nc\xff\td\n")
+    with pytest.raises(FormatError, match=r"in.txt:2: not valid UTF-8"):
+        formats.read_sts_input(path)
+
+
+def test_final_line_end_is_optional(tmp_path):
+    assert formats.read_gold(write(tmp_path / "a.txt", "1\n2")).tolist() == [1.0, 2.0]
+    assert formats.read_gold(write(tmp_path / "b.txt", "1\n2\n")).tolist() == [1.0, 2.0]
+
+
+STSB_ROW = "main-captions\timages\t2015\t0001\t{score}\tA \"quoted\" dog.\t'A' dog, \"runs\""
+
+
+def test_stsb_seven_fields_plus_extras_and_quotes_kept(tmp_path):
+    path = write(tmp_path / "sts-dev.csv",
+                 STSB_ROW.format(score="2.500") + "\n" + STSB_ROW.format(score="1") + "\tlicence\textra\n")
+    pairs, gold, meta = formats.read_stsb(path)
+    assert pairs == [('A "quoted" dog.', "'A' dog, \"runs\"")] * 2
+    assert gold.tolist() == [2.5, 1.0]
+    assert meta[0] == {"genre": "main-captions", "file": "images", "year": "2015", "id": "0001"}
+
+
+def test_stsb_six_fields_is_an_error(tmp_path):
+    path = write(tmp_path / "sts-dev.csv", "main\timages\t2015\t0001\t2.5\tonly one sentence\n")
+    with pytest.raises(FormatError, match=r"sts-dev.csv:1: expected 7 or more tab-separated fields.*got 6"):
+        formats.read_stsb(path)
+
+
+@pytest.mark.parametrize("score, message", [("nan", "finite"), ("", "as a number"), ("7", "outside")])
+def test_stsb_bad_score(tmp_path, score, message):
+    path = write(tmp_path / "sts-dev.csv", STSB_ROW.format(score=score) + "\n")
+    with pytest.raises(FormatError, match=message):
+        formats.read_stsb(path)
+
+
+def test_clss_three_and_four_field_lines(tmp_path):
+    p2s = write(tmp_path / "p.tsv", "A long paragraph.\tA sentence.\tnewswire_1\n")
+    assert formats.read_clss_input(p2s, "paragraph2sentence") == ([("A long paragraph.", "A sentence.")], ["newswire_1"])
+    w2s = write(tmp_path / "w.tsv", "dog\tdog%1:05:00::\tdog#n#1\tw2s_7\n")
+    assert formats.read_clss_input(w2s, "word2sense") == ([("dog", "dog%1:05:00::")], ["w2s_7"])
+    with pytest.raises(FormatError, match=r"w3.tsv:1: expected 4 tab-separated fields for word2sense, got 3"):
+        formats.read_clss_input(write(tmp_path / "w3.tsv", "dog\tdog%1:05:00::\tw2s_7\n"), "word2sense")
+    with pytest.raises(FormatError, match=r"p2.tsv:1: expected 3"):
+        formats.read_clss_input(write(tmp_path / "p2.tsv", "A\tB\n"), "phrase2word")
+
+
+def test_write_output_refuses_nan_and_out_of_range(tmp_path):
+    with pytest.raises(ValueError, match="score 2 is nan"):
+        formats.write_output(tmp_path / "o.txt", [1.0, math.nan])
+    with pytest.raises(ValueError, match="score 1"):
+        formats.write_output(tmp_path / "o.txt", [4.5], bounds=formats.CLSS_RANGE)
+    assert not (tmp_path / "o.txt").exists()
+    formats.write_output(tmp_path / "o.txt", [0, 5])
+    assert (tmp_path / "o.txt").read_text() == "0.000000\n5.000000\n"
