@@ -14,6 +14,7 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8"):
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, _new_file_mode())  # mkstemp makes 0600; give the file the mode open() would
         kwargs = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
@@ -24,6 +25,12 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8"):
         except FileNotFoundError:
             pass
         raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def write_text_atomic(path, text: str) -> None:
