@@ -29,12 +29,23 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_wordnet(args) -> int:
+    from . import wordnet
+    src = wordnet.source()
+    print(f"WordNet {wordnet.version()} from {src.kind}: {src.origin}")
+    if src.root != src.origin:
+        print(f"NLTK reads it from: {src.root}")
+    return 0
+
+
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     parser = parser or argparse.ArgumentParser(prog="python -m corpora", description="Datasets and the data root.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
     p.set_defaults(func=cmd_list)
+    p = sub.add_parser("wordnet", help="find WordNet 3.0 (NLTK data, Debian packages or $WORDNET_DIR), say which")
+    p.set_defaults(func=cmd_wordnet)
     return parser
 
 

@@ -1,0 +1,195 @@
+"""WordNet 3.0 through NLTK's own reader, found on NLTK's data path, in Debian's packages or $WORDNET_DIR.
+
+Debian's ``wordnet-base`` + ``wordnet-sense-index`` ship no ``lexnames`` file and live outside
+NLTK's data sandbox, so their files are copied once into a per-user cache folder that gets
+the fixed list of lexicographer files and is registered on ``nltk.data.path``; NLTK's checks
+stay as they are. One reader is loaded per process.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import FormatError
+from .paths import cache_root
+
+ENV_VAR = "WORDNET_DIR"
+DEBIAN_DIR = Path("/usr/share/wordnet")
+
+#: Files the NLTK reader opens; a WordNet "dict" folder must have all of them but lexnames.
+REQUIRED = ("index.sense", "index.adj", "index.adv", "index.noun", "index.verb",
+            "data.adj", "data.adv", "data.noun", "data.verb",
+            "adj.exc", "adv.exc", "noun.exc", "verb.exc")
+OPTIONAL = ("cntlist.rev", "lexnames")
+
+#: WordNet's 45 lexicographer files (lexnames(5WN)): number, name, syntactic category (1 n, 2 v, 3 a, 4 r).
+LEXNAMES = (
+    ("adj.all", 3), ("adj.pert", 3), ("adv.all", 4), ("noun.Tops", 1), ("noun.act", 1),
+    ("noun.animal", 1), ("noun.artifact", 1), ("noun.attribute", 1), ("noun.body", 1),
+    ("noun.cognition", 1), ("noun.communication", 1), ("noun.event", 1), ("noun.feeling", 1),
+    ("noun.food", 1), ("noun.group", 1), ("noun.location", 1), ("noun.motive", 1),
+    ("noun.object", 1), ("noun.person", 1), ("noun.phenomenon", 1), ("noun.plant", 1),
+    ("noun.possession", 1), ("noun.process", 1), ("noun.quantity", 1), ("noun.relation", 1),
+    ("noun.shape", 1), ("noun.state", 1), ("noun.substance", 1), ("noun.time", 1),
+    ("verb.body", 2), ("verb.change", 2), ("verb.cognition", 2), ("verb.communication", 2),
+    ("verb.competition", 2), ("verb.consumption", 2), ("verb.contact", 2), ("verb.creation", 2),
+    ("verb.emotion", 2), ("verb.motion", 2), ("verb.perception", 2), ("verb.possession", 2),
+    ("verb.social", 2), ("verb.stative", 2), ("verb.weather", 2), ("adj.ppl", 3),
+)
+
+HOW_TO_INSTALL = (
+    "WordNet 3.0 was not found. Get it in one of these ways, then run `sts data wordnet` to check:\n"
+    "  - Debian/Ubuntu: sudo apt-get install wordnet-base wordnet-sense-index\n"
+    "  - with internet access: python -m nltk.downloader wordnet\n"
+    f"  - or set {ENV_VAR} to a WordNet 3.0 dict folder holding {', '.join(REQUIRED)}")
+
+
+class WordNetNotFound(FileNotFoundError):
+    """No usable WordNet: the message says how to install one."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where the WordNet in use comes from: ``kind`` (nltk, debian, WORDNET_DIR), origin and reader root."""
+
+    kind: str
+    origin: str
+    root: str
+
+
+def lexnames_text() -> str:
+    """The ``lexnames`` file as WordNet ships it: ``NN<TAB>name<TAB>category`` per line."""
+    return "".join(f"{i:02d}\t{name}\t{cat}\n" for i, (name, cat) in enumerate(LEXNAMES))
+
+
+def missing_files(folder) -> list[str]:
+    """The required dict files absent from ``folder`` (all of them if it is no folder)."""
+    folder = Path(folder)
+    return [name for name in REQUIRED if not (folder / name).is_file()]
+
+
+def _nltk_root() -> str | None:
+    """WordNet on NLTK's own data path (folder or zip), as ``nltk.download('wordnet')`` leaves it."""
+    import nltk.data
+    ours = str(cache_folder())
+    paths = [p for p in nltk.data.path if str(p) != ours]
+    for resource in ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"):
+        try:
+            return nltk.data.find(resource, paths=paths)
+        except LookupError:
+            continue
+    return None
+
+
+def _fingerprint(folder: Path) -> dict:
+    files = {}
+    for name in REQUIRED + OPTIONAL:
+        path = folder / name
+        if path.is_file():
+            st = path.stat()
+            files[name] = [st.st_size, int(st.st_mtime)]
+    return {"origin": str(folder.resolve()), "files": files}
+
+
+def cache_folder() -> Path:
+    """The per-user NLTK data folder (registered on ``nltk.data.path``) holding ``corpora/wordnet``.
+
+    The name matters: NLTK's reader reopens ``corpora/wordnet`` from its data path while loading.
+    """
+    return cache_root() / "nltk_data"
+
+
+def build_nltk_folder(dict_dir, dest) -> Path:
+    """Copy a WordNet dict folder to ``dest`` with a lexnames file; reuse ``dest`` if it is current."""
+    dict_dir, dest = Path(dict_dir), Path(dest)
+    stamp = _fingerprint(dict_dir)
+    manifest = dest / "SOURCE.json"
+    if manifest.is_file() and json.loads(manifest.read_text(encoding="utf-8")) == stamp:
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
+    try:
+        for name in REQUIRED + OPTIONAL:
+            if (dict_dir / name).is_file():
+                shutil.copyfile(dict_dir / name, tmp / name)
+        if not (tmp / "lexnames").is_file():
+            (tmp / "lexnames").write_text(lexnames_text(), encoding="utf-8")
+        (tmp / "SOURCE.json").write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(tmp, dest)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if manifest.is_file() and json.loads(manifest.read_text(encoding="utf-8")) == stamp:
+            return dest  # another process built it at the same time
+        raise
+    return dest
+
+
+def _register(folder: Path) -> None:
+    """Authorize ``folder`` the way NLTK documents it: put it on ``nltk.data.path``."""
+    import nltk.data
+    if str(folder) not in nltk.data.path:
+        nltk.data.path.append(str(folder))
+
+
+def find_source(debian_dir=DEBIAN_DIR, env=None) -> Source:
+    """Resolve WordNet: NLTK's data path, then Debian's packages, then ``$WORDNET_DIR``."""
+    env = os.environ if env is None else env
+    root = _nltk_root()
+    if root is not None:
+        return Source("nltk", str(root), str(root))
+    candidates = [("debian", Path(debian_dir))]
+    if env.get(ENV_VAR):
+        candidates.append((ENV_VAR, Path(env[ENV_VAR]).expanduser()))
+    problems = []
+    for kind, folder in candidates:
+        lacking = missing_files(folder)
+        if lacking:
+            problems.append(f"{kind} {folder}: lacks {', '.join(lacking)}")
+            continue
+        target = build_nltk_folder(folder, cache_folder() / "corpora" / "wordnet")
+        _register(cache_folder())
+        return Source(kind, str(folder), str(target))
+    raise WordNetNotFound(HOW_TO_INSTALL + "\nLooked in: NLTK's data path; " + "; ".join(problems))
+
+
+def open_reader(source: Source):
+    """NLTK's WordNetCorpusReader over ``source`` (no multilingual data, so no warning about it)."""
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    if source.kind != "nltk":
+        _register(cache_folder())
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The multilingual functions")
+        return WordNetCorpusReader(source.root, None)
+
+
+@functools.lru_cache(maxsize=1)
+def source() -> Source:
+    """The WordNet source this process uses (resolved once)."""
+    return find_source()
+
+
+@functools.lru_cache(maxsize=1)
+def wordnet():
+    """The process-wide WordNet 3.0 reader (loaded once, a few seconds)."""
+    return open_reader(source())
+
+
+def version() -> str:
+    return wordnet().get_version() or "unknown"
+
+
+def sense_from_key(sense_key: str, path=None, line: int | None = None):
+    """The lemma for a WordNet sense key; an unresolvable key is a FormatError at ``path:line``."""
+    try:
+        return wordnet().lemma_from_key(sense_key)
+    except Exception as exc:  # NLTK raises WordNetError, ValueError or KeyError for bad keys
+        raise FormatError(path or "<sense key>", line,
+                          f"sense key {sense_key!r} does not resolve in WordNet {version()}: {exc}") from None

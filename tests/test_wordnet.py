@@ -1,0 +1,118 @@
+"""WordNet 3.0 access: resolution order, the NLTK-readable cache folder, lexnames, sense keys."""
+from pathlib import Path
+
+import pytest
+
+import corpora
+from corpora import cli, wordnet
+
+POS_OF_CATEGORY = {1: "n", 2: "v", 3: "as", 4: "r"}
+
+
+@pytest.fixture
+def no_nltk_data(monkeypatch, tmp_path):
+    """No WordNet on NLTK's data path and a fresh per-user cache; nltk.data.path restored afterwards."""
+    import nltk.data
+    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
+    monkeypatch.setattr(wordnet, "_nltk_root", lambda: None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_lexnames_file_has_wordnets_45_files_in_order():
+    lines = wordnet.lexnames_text().splitlines()
+    assert len(lines) == 45
+    number, name, category = lines[44].split("\t")
+    assert (number, name, category) == ("44", "adj.ppl", "3")
+    for i, line in enumerate(lines):
+        number, name, category = line.split("\t")
+        assert int(number) == i
+        assert name.split(".")[0] == {"1": "noun", "2": "verb", "3": "adj", "4": "adv"}[category]
+
+
+def test_nothing_found_says_what_to_do(no_nltk_data, tmp_path):
+    with pytest.raises(wordnet.WordNetNotFound) as err:
+        wordnet.find_source(debian_dir=tmp_path / "none", env={})
+    text = str(err.value)
+    assert "apt-get install wordnet-base wordnet-sense-index" in text
+    assert "python -m nltk.downloader wordnet" in text
+    assert "WORDNET_DIR" in text and "lacks" in text
+
+
+def test_nltk_data_path_comes_first(monkeypatch):
+    monkeypatch.setattr(wordnet, "_nltk_root", lambda: "/somewhere/nltk_data/corpora/wordnet")
+    src = wordnet.find_source(debian_dir="/usr/share/wordnet", env={})
+    assert src.kind == "nltk" and src.root == "/somewhere/nltk_data/corpora/wordnet"
+
+
+def test_debian_before_wordnet_dir_and_cache_folder_is_built(no_nltk_data, tmp_path):
+    src = wordnet.find_source(debian_dir=wordnet.DEBIAN_DIR, env={"WORDNET_DIR": str(tmp_path)})
+    assert src.kind == "debian"
+    root = Path(src.root)
+    assert root == wordnet.cache_folder() / "corpora" / "wordnet"
+    assert root.is_relative_to(tmp_path / "cache")
+    assert (root / "lexnames").read_text() == wordnet.lexnames_text()
+    assert not wordnet.missing_files(root)
+    assert (root / "data.noun").stat().st_size == (wordnet.DEBIAN_DIR / "data.noun").stat().st_size
+
+
+def test_wordnet_dir_is_used_when_debian_lacks_files(no_nltk_data, tmp_path):
+    src = wordnet.find_source(debian_dir=tmp_path / "none", env={"WORDNET_DIR": str(wordnet.DEBIAN_DIR)})
+    assert src.kind == "WORDNET_DIR" and src.origin == str(wordnet.DEBIAN_DIR)
+
+
+def test_cache_folder_is_reused_and_rebuilt_when_the_source_changes(no_nltk_data, tmp_path):
+    dict_dir = tmp_path / "dict"
+    dict_dir.mkdir()
+    for name in wordnet.REQUIRED:
+        (dict_dir / name).write_text(f"{name}\n")
+    dest = wordnet.build_nltk_folder(dict_dir, tmp_path / "out" / "wordnet")
+    marker = dest / "marker"
+    marker.write_text("x")
+    wordnet.build_nltk_folder(dict_dir, dest)
+    assert marker.exists()  # current: reused as it is
+    (dict_dir / "noun.exc").write_text("changed and longer\n")
+    wordnet.build_nltk_folder(dict_dir, dest)
+    assert not marker.exists()
+    assert (dest / "noun.exc").read_text() == "changed and longer\n"
+
+
+def test_reader_is_wordnet_30_and_loaded_once():
+    assert wordnet.wordnet() is wordnet.wordnet()
+    assert wordnet.version() == "3.0"
+    assert wordnet.wordnet().synset("dog.n.01").lexname() == "noun.animal"
+
+
+def test_every_lexname_number_names_the_right_file():
+    """One sense key per lexicographer file: its synset's part of speech fits the file, and keys round-trip."""
+    first = {}
+    for line in (Path(wordnet.source().root) / "index.sense").read_text().splitlines():
+        key = line.split()[0]
+        number = int(key.split("%")[1].split(":")[1])
+        first.setdefault(number, key)
+    assert sorted(first) == list(range(45))
+    for number, key in first.items():
+        lemma = wordnet.sense_from_key(key)
+        name, category = wordnet.LEXNAMES[number]
+        assert lemma.synset().lexname() == name
+        assert lemma.synset().pos() in POS_OF_CATEGORY[category], key
+        assert lemma.key() == key
+
+
+def test_known_senses():
+    wn = wordnet.wordnet()
+    assert wordnet.sense_from_key("bewitch%2:37:00::").synset().lexname() == "verb.emotion"
+    assert wn.synset("run.v.01").lexname() == "verb.motion"
+    assert wn.synset("rain.v.01").lexname() == "verb.weather"
+
+
+def test_unresolvable_sense_key_names_file_and_line(tmp_path):
+    with pytest.raises(corpora.FormatError) as err:
+        wordnet.sense_from_key("no_such_word%1:18:00::", tmp_path / "w2s.tsv", 7)
+    assert f"{tmp_path / 'w2s.tsv'}:7:" in str(err.value)
+    assert "no_such_word%1:18:00::" in str(err.value)
+
+
+def test_sts_data_wordnet_reports_source_and_version(capsys):
+    assert cli.main(["wordnet"]) == 0
+    out = capsys.readouterr().out
+    assert "WordNet 3.0 from" in out and wordnet.source().kind in out
