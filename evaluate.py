@@ -353,22 +353,21 @@ def _tables(report: dict) -> list[tuple[list[str], list[list[str]]]]:
     return tables
 
 
-def render_text(report: dict) -> str:
-    lines = [f"dataset: {report['dataset']}", ""]
+def _render(report: dict, title: str, table: Callable, note: str, sig: str) -> str:
+    lines = [title, ""]
     for header, rows in _tables(report):
-        lines += _aligned(header, rows) + [""]
-    lines += [f"note: {note}" for note in report["notes"]]
-    lines.append(f"signature: {report['signature']}")
+        lines += table(header, rows) + [""]
+    lines += [note.format(n) for n in report["notes"]]
+    lines.append(sig.format(report["signature"]))
     return "\n".join(lines) + "\n"
+
+
+def render_text(report: dict) -> str:
+    return _render(report, f"dataset: {report['dataset']}", _aligned, "note: {}", "signature: {}")
 
 
 def render_markdown(report: dict) -> str:
-    lines = [f"**{report['dataset']}**", ""]
-    for header, rows in _tables(report):
-        lines += _markdown(header, rows) + [""]
-    lines += [f"Note: {note}  " for note in report["notes"]]
-    lines.append(f"Signature: `{report['signature']}`")
-    return "\n".join(lines) + "\n"
+    return _render(report, f"**{report['dataset']}**", _markdown, "Note: {}  ", "Signature: `{}`")
 
 
 def render_csv(report: dict) -> str:
