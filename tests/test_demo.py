@@ -1,0 +1,93 @@
+"""The shipped demo data (only CC BY-SA STS Benchmark rows) and the ``sts demo`` scoreboard."""
+import ast
+import re
+from fnmatch import fnmatch
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import corpora
+import evaluate
+import sts
+from baselines import registry
+from corpora import demo_build, paths
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_demo_rows_are_exactly_the_cc_by_sa_caption_rows(data_dir, tmp_path):
+    counts = demo_build.build(data_dir / "stsbenchmark", tmp_path)
+    assert counts == {"train": 1000, "dev": 375, "test": 375}
+    for split in demo_build.SPLITS:
+        shipped = paths.demo_root() / f"sts-{split}.csv"
+        assert shipped.read_bytes() == (tmp_path / f"sts-{split}.csv").read_bytes(), split
+
+
+def test_demo_datasets_load_and_hold_only_images_and_track5():
+    for split, n in [("train", 1000), ("dev", 375), ("test", 375)]:
+        (sub,) = corpora.load(f"demo-{split}")
+        assert len(sub) == n and sub.n_scored == n
+        _, _, meta = corpora.formats.read_stsb(sub.input_path)
+        assert {m["genre"] for m in meta} == {"main-captions"}
+        assert {m["file"] for m in meta} <= {"images", "track5.en-en"}
+    assert corpora.load("demo-train", "/nonexistent/root").subset("sts-train")  # independent of the data root
+
+
+def test_demo_licence_attribution_and_packaging():
+    demo = paths.demo_root()
+    licence, attribution = (demo / "LICENSE").read_text(), (demo / "ATTRIBUTION").read_text()
+    assert "CC BY-SA 4.0" in licence and "creativecommons.org/licenses/by-sa/4.0" in licence
+    assert "SemEval-2017 Task 1" in attribution and "SNLI" in attribution and "PASCAL" in attribution
+    section = (ROOT / "pyproject.toml").read_text().split("[tool.setuptools.package-data]", 1)[1]
+    globs = ast.literal_eval(re.search(r"^corpora = (\[.*\])$", section, re.M).group(1))
+    for f in ["sts-train.csv", "sts-dev.csv", "sts-test.csv", "LICENSE", "ATTRIBUTION"]:
+        assert any(fnmatch(f"demo/{f}", g) for g in globs), f
+
+
+class Broken(registry.make_system("random").__class__):
+    """A system whose fit fails the way one needing an absent resource would."""
+
+    def _fit(self, pairs, y):
+        raise LookupError("WordNet 3.0 not found\nmore detail")
+
+
+def test_scoreboard_scores_every_system_and_sorts_by_pearson(monkeypatch):
+    monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
+    rows = sts.demo_scoreboard()
+    assert [r.system for r in rows][-1] == "broken" and rows[-1].error == "LookupError: WordNet 3.0 not found"
+    ok = [r for r in rows if not r.error]
+    assert {r.system for r in ok} == set(registry.system_names()) - {"broken"}
+    assert [r.pearson for r in ok] == sorted((r.pearson for r in ok), reverse=True)
+    (test,) = corpora.load("demo-test")
+    from baselines import TokenCosine
+    tc = next(r for r in ok if r.system == "token-cosine")
+    expected = TokenCosine().fit(test.pairs).predict(test.pairs)
+    assert tc.n == 375
+    assert tc.pearson == pytest.approx(evaluate.pearson(expected, test.gold))
+    assert tc.spearman == pytest.approx(evaluate.spearman(expected, test.gold))
+    assert np.isfinite([r.pearson for r in ok]).all()
+
+
+def test_sts_demo_prints_the_scoreboard(capsys, monkeypatch):
+    monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
+    assert sts.main(["demo", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[1].split() == ["system", "Pearson", "Spearman", "n"]
+    assert any(line.startswith("token-cosine") and line.split()[-1] == "375" for line in lines)
+    assert "broken" in lines[-1] and "failed" in lines[-1] and "WordNet 3.0 not found" in lines[-1]
+    assert err == ""
+
+
+def test_sts_demo_progress_goes_to_stderr(capsys):
+    assert sts.main(["demo", "--system", "random"]) == 0
+    out, err = capsys.readouterr()
+    assert "systems" in err and "random" in out and "token-cosine" not in out
+
+
+def test_sts_demo_refuses_an_unknown_system(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        sts.main(["demo", "--system", "nope"])
+    assert exit_.value.code == 2 and "unknown system nope" in capsys.readouterr().err
+
