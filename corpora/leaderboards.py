@@ -1,0 +1,221 @@
+"""The task papers' published result tables, shipped as TSV files in ``corpora/leaderboards/``.
+
+Each file names its source (paper, table) in ``# key: value`` header lines, then has one row per
+run with the paper's figures and ranks, so new systems can be placed among the published ones.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DatasetNotFound, FormatError
+from .formats import read_lines
+
+FOLDER = Path(__file__).resolve().parent / "leaderboards"
+ROLES = ("run", "baseline", "reference", "late")
+# How a measure follows from the per-subset figures: pooled and given measures do not.
+RULES = ("pooled", "weighted", "mean", "sum", "given")
+HEADER_KEYS = ("source", "dataset", "aggregate", "primary", "sizes", "labels", "marks")
+FIXED_COLUMNS = ("name", "role", "marks", "notes")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One published run: its figures (subset and printed measure columns), the paper's ranks."""
+
+    name: str
+    role: str
+    scores: dict
+    ranks: dict
+    marks: str
+    notes: str
+    line: int
+
+    def flagged(self, flag: str) -> bool:
+        """Whether the notes carry ``flag`` (e.g. ``rank-mismatch:mean``), a known quirk of the paper."""
+        return any(part.strip().split(" ")[0] == flag for part in self.notes.split(";"))
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A published table: where it comes from, how its measures aggregate, and its rows in the paper's order."""
+
+    name: str
+    title: str
+    source: str
+    dataset: str
+    measures: dict
+    primary: str
+    subsets: tuple
+    sizes: dict
+    labels: dict
+    marks: dict
+    rows: tuple
+    path: Path
+
+    def label(self, key: str) -> str:
+        return self.labels.get(key, key)
+
+    def row(self, name: str) -> Row:
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(f"{self.name} has no row {name!r}")
+
+    def aggregate(self, row: Row, measure: str, subsets=None, sizes=None) -> float | None:
+        """``measure`` recomputed from the row's subset figures over ``subsets`` (default: all).
+
+        None when the rule cannot (pooled or given measures, or a weighted/plain mean with a
+        figure missing); a missing figure counts 0 in a sum, as the CLSS paper ranks.
+        """
+        rule = self.measures[measure]
+        names = self.subsets if subsets is None else tuple(subsets)
+        values = [row.scores.get(name) for name in names]
+        if rule == "sum":
+            return float(sum(v for v in values if v is not None))
+        if rule not in ("weighted", "mean") or not names or any(v is None for v in values):
+            return None
+        if rule == "mean":
+            return float(sum(values) / len(values))
+        sizes = self.sizes if sizes is None else sizes
+        weights = [sizes[name] for name in names]
+        return float(sum(v * w for v, w in zip(values, weights)) / sum(weights))
+
+    def value(self, row: Row, measure: str) -> float | None:
+        """The printed figure of ``measure`` if the paper gives one, else its aggregate."""
+        printed = row.scores.get(measure)
+        return printed if printed is not None else self.aggregate(row, measure)
+
+
+def competition_ranks(values, digits: int = 9) -> list:
+    """Ranks, higher is better, ties share the best rank ("1, 2, 2, 4"), as the papers rank.
+
+    Values are compared rounded to ``digits`` so sums of printed figures tie when they should;
+    None stays unranked.
+    """
+    keyed = [None if v is None or not math.isfinite(v) else round(v, digits) for v in values]
+    present = [v for v in keyed if v is not None]
+    return [None if v is None else 1 + sum(1 for w in present if w > v) for v in keyed]
+
+
+def placed_rank(value: float | None, ranked_values, digits: int = 9) -> int | None:
+    """The rank ``value`` would take among ``ranked_values`` without displacing them."""
+    if value is None or not math.isfinite(value):
+        return None
+    v = round(value, digits)
+    return 1 + sum(1 for w in ranked_values if w is not None and round(w, digits) > v)
+
+
+def leaderboard_names() -> list[str]:
+    return sorted(path.stem for path in FOLDER.glob("*.tsv"))
+
+
+def load_leaderboard(name: str) -> Leaderboard:
+    path = FOLDER / f"{name}.tsv"
+    if not path.is_file():
+        raise DatasetNotFound(f"no published leaderboard {name!r}; known: {', '.join(leaderboard_names())}")
+    return read_leaderboard(path)
+
+
+def for_dataset(dataset: str) -> Leaderboard:
+    """The published table of a dataset's task (the first by name when several name it)."""
+    for name in leaderboard_names():
+        board = load_leaderboard(name)
+        if board.dataset == dataset:
+            return board
+    known = sorted({b.dataset for b in map(load_leaderboard, leaderboard_names()) if b.dataset})
+    raise DatasetNotFound(f"no published leaderboard for {dataset!r}; published: {', '.join(known)}")
+
+
+def _pairs(path, number: int, text: str, numeric: bool = False) -> dict:
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, sep, value = part.partition("=")
+        if not sep:
+            raise FormatError(path, number, f"expected key=value items separated by ';', got {part!r}")
+        if numeric:
+            try:
+                value = int(value)
+            except ValueError:
+                raise FormatError(path, number, f"expected a whole number for {key}, got {value!r}") from None
+        out[key.strip()] = value.strip() if isinstance(value, str) else value
+    return out
+
+
+def read_leaderboard(path) -> Leaderboard:
+    """Parse a leaderboard TSV; any malformed header, row or cell is a FormatError at its line."""
+    path = Path(path)
+    lines = read_lines(path)
+    meta, title, header, rows = {}, "", None, []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            text = line.lstrip("#").strip()
+            key, sep, value = text.partition(":")
+            if sep and key in HEADER_KEYS:
+                meta[key] = (number, value.strip())
+            elif not title:
+                title = text
+            continue
+        fields = line.split("\t")
+        if header is None:
+            header = fields
+            _check_header(path, number, header, meta)
+            measures = _pairs(path, meta["aggregate"][0], meta["aggregate"][1])
+            continue
+        if len(fields) != len(header):
+            raise FormatError(path, number, f"expected {len(header)} tab-separated fields, got {len(fields)}")
+        rows.append(_row(path, number, dict(zip(header, fields)), measures))
+    if header is None:
+        raise FormatError(path, None, "no column header line")
+    if not rows:
+        raise FormatError(path, None, "no rows")
+    subsets = tuple(c for c in header if c not in FIXED_COLUMNS and c not in measures and not c.endswith("_rank"))
+    sizes = _pairs(path, meta["sizes"][0], meta["sizes"][1], numeric=True) if "sizes" in meta else {}
+    return Leaderboard(
+        name=path.stem, title=title, source=meta["source"][1], dataset=meta["dataset"][1],
+        measures=measures, primary=meta["primary"][1], subsets=subsets, sizes=sizes,
+        labels=_pairs(path, *meta["labels"]) if "labels" in meta else {},
+        marks=_pairs(path, *meta["marks"]) if "marks" in meta else {},
+        rows=tuple(rows), path=path)
+
+
+def _check_header(path, number: int, header: list, meta: dict) -> None:
+    for key in ("source", "dataset", "aggregate", "primary"):
+        if key not in meta:
+            raise FormatError(path, None, f"missing '# {key}: …' header line")
+    missing = [c for c in FIXED_COLUMNS if c not in header]
+    if missing:
+        raise FormatError(path, number, f"column header lacks {', '.join(missing)}")
+    measures = _pairs(path, meta["aggregate"][0], meta["aggregate"][1])
+    for measure, rule in measures.items():
+        if rule not in RULES:
+            raise FormatError(path, meta["aggregate"][0], f"measure {measure}: rule {rule!r} is not one of {', '.join(RULES)}")
+    if meta["primary"][1] not in measures:
+        raise FormatError(path, meta["primary"][0], f"primary measure {meta['primary'][1]!r} is not in the aggregate line")
+
+
+def _row(path, number: int, cells: dict, measures: dict) -> Row:
+    role = cells["role"]
+    if role not in ROLES:
+        raise FormatError(path, number, f"role {role!r} is not one of {', '.join(ROLES)}")
+    scores, ranks = {}, {}
+    for column, text in cells.items():
+        if column in FIXED_COLUMNS or not text.strip():
+            continue
+        if column.endswith("_rank"):
+            try:
+                ranks[column[:-5]] = int(text)
+            except ValueError:
+                raise FormatError(path, number, f"{column}: expected a whole number or an empty cell, got {text!r}") from None
+            continue
+        try:
+            value = float(text)
+        except ValueError:
+            raise FormatError(path, number, f"{column}: expected a correlation or an empty cell, got {text!r}") from None
+        if not -1.0 <= value <= 1.0 and measures.get(column) != "sum":
+            raise FormatError(path, number, f"{column}: {value:g} is not a correlation in [-1, 1]")
+        scores[column] = value
+    return Row(cells["name"], role, scores, ranks, cells["marks"], cells["notes"], number)
