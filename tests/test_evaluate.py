@@ -1,0 +1,313 @@
+"""The scorer's command line on files the tests write: every form, every report format, every bad input."""
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+
+import evaluate
+import sts
+from conftest import write
+
+GOLD = "1\n2\n\n4\n5\n"  # line 3 unscored
+SYS = "1.5\n2.0\n3.0\n3.5\n5.0\n"
+# Pearson of SYS against GOLD with line 3 dropped: x = [1.5, 2, 3.5, 5], y = [1, 2, 4, 5]
+# means 3 and 3; sxy = 3 + 1 + .5 + 4 = 8.5; sxx = 2.25 + 1 + .25 + 4 = 7.5; syy = 10
+R_BY_HAND = 8.5 / math.sqrt(75)
+
+
+def run(argv, capsys):
+    code = evaluate.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def pair(tmp_path):
+    return write(tmp_path / "STS.gs.x.txt", GOLD), write(tmp_path / "STS.output.x.txt", SYS)
+
+
+def test_gold_sys_prints_like_correlation_pl(pair, capsys):
+    code, out, err = run([str(p) for p in pair], capsys)
+    assert code == 0
+    assert out == f"Pearson: {R_BY_HAND:.5f}\n"
+    assert "unscored:dropped(1)" in err and "version:" in err
+
+
+BAD_OUTPUTS = {
+    "nan": ("1\n2\nnan\n4\n5\n", ":3: expected a finite score"),
+    "inf": ("1\n2\n3\n-inf\n5\n", ":4: expected a finite score"),
+    "not a number": ("1\n2\nthree\n4\n5\n", ":3: expected a score as a number, got 'three'"),
+    "out of range": ("1\n2\n3\n4\n5.5\n", ":5: score 5.5 is outside [0, 5]"),
+    "negative": ("-0.1\n2\n3\n4\n5\n", ":1: score -0.1 is outside [0, 5]"),
+    "confidence > 100": ("1\t50\n2\t50\n3\t101\n4\t50\n5\t50\n", ":3: confidence 101 is outside [0, 100]"),
+    "confidence nan": ("1\t50\n2\tnan\n3\t50\n4\t50\n5\t50\n", ":2: expected a finite confidence"),
+    "empty line": ("1\n2\n\n4\n5\n", ":3: empty line"),
+    "too few lines": ("1\n2\n3\n4\n", ":4: has 4 lines, the input has 5 pairs"),
+    "too many lines": ("1\n2\n3\n4\n5\n1\n", ":6: has 6 lines, the input has 5 pairs"),
+    "three fields": ("1\n2\t3\t4\n3\n4\n5\n", ":2: expected 'score' or 'score<TAB>confidence'"),
+    "some confidences": ("1\t50\n2\n3\n4\n5\n", "1 of 5 lines carry a confidence"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_OUTPUTS, ids=list(BAD_OUTPUTS))
+def test_gold_sys_refuses_a_bad_output(tmp_path, capsys, case):
+    text, message = BAD_OUTPUTS[case]
+    gold = write(tmp_path / "gold.txt", GOLD)
+    bad = write(tmp_path / "bad.txt", text)
+    code, out, err = run([str(gold), str(bad)], capsys)
+    assert code == 1 and out == ""
+    assert f"{bad}" in err and message in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("case", BAD_OUTPUTS, ids=list(BAD_OUTPUTS))
+def test_check_reports_file_and_line(sts_root, capsys, case):
+    text, message = BAD_OUTPUTS[case]
+    bad = write(sts_root / "out" / "STS.output.answers-forums.txt", text)
+    code, out, err = run(["--check", str(bad), "--dataset", "sts2015-test", "--subset", "answers-forums",
+                          "--data-dir", str(sts_root)], capsys)
+    assert code == 1 and "OK" not in out
+    assert message in err and err.startswith(f"{bad}")
+
+
+def test_check_reports_every_bad_line(tmp_path, capsys):
+    bad = write(tmp_path / "bad.txt", "nan\n2\n9\n\n")
+    code, _, err = run(["--check", str(bad)], capsys)
+    assert code == 1
+    assert [line.split(": ")[0] for line in err.splitlines()[:3]] == [f"{bad}:1", f"{bad}:3", f"{bad}:4"]
+
+
+def test_check_passes_a_good_output(sts_root, capsys):
+    good = write(sts_root / "STS.output.belief.txt", "0\n5\n2.5\n")
+    code, out, _ = run(["--check", str(good), "--dataset", "sts2015-test", "--subset", "belief",
+                        "--data-dir", str(sts_root)], capsys)
+    assert code == 0 and out == f"{good}: Output file is OK!\n"
+
+
+def test_check_without_dataset_uses_the_range(tmp_path, capsys):
+    out4 = write(tmp_path / "clss.tsv", "4\n0\n3.5\n")
+    assert run(["--check", str(out4), "--range", "0-4"], capsys)[0] == 0
+    assert run(["--check", str(write(tmp_path / "c5.tsv", "4.5\n")), "--range", "0-4"], capsys)[0] == 1
+    assert run(["--check", str(write(tmp_path / "s.txt", "5\n"))], capsys)[0] == 0
+
+
+def test_range_option_for_gold_sys(tmp_path, capsys):
+    gold = write(tmp_path / "gold.tsv", "0\n1\n4\n")
+    assert run([str(gold), str(write(tmp_path / "a.tsv", "0\n2\n4\n")), "--range", "0-4"], capsys)[0] == 0
+    code, _, err = run([str(gold), str(write(tmp_path / "b.tsv", "0\n2\n4.5\n")), "--range", "0-4"], capsys)
+    assert code == 1 and "4.5 is outside [0, 4]" in err
+    with pytest.raises(SystemExit):
+        evaluate.main([str(gold), str(gold), "--range", "five"])
+
+
+def test_bad_gold_is_an_error_naming_the_line(tmp_path, capsys):
+    gold = write(tmp_path / "gold.txt", "1\nNaN\n3\n")
+    code, _, err = run([str(gold), str(write(tmp_path / "s.txt", "1\n2\n3\n"))], capsys)
+    assert code == 1 and f"{gold}:2: expected a finite gold score" in err
+
+
+def test_constant_output_has_no_pearson(pair, tmp_path, capsys):
+    const = write(tmp_path / "const.txt", "2.5\n" * 5)
+    code, out, _ = run([str(pair[0]), str(const)], capsys)
+    assert code == 0 and out.startswith("Pearson: n/a")
+
+
+# --------------------------------------------------------------------------- run directories
+
+SUBSETS = {  # sts2015-test layout: answers-forums with an unscored pair, belief complete
+    "answers-forums": (["a b\tb c", "a\ta", "x y z\tx", "p q\tq p", "m\tn"], "1\n5\n\n3\n0\n"),
+    "belief": (["one two\ttwo", "three\tthree", "four\tfive"], "2\n5\n0\n"),
+}
+
+
+@pytest.fixture
+def sts_root(tmp_path):
+    root = tmp_path / "data"
+    for name, (lines, gold) in SUBSETS.items():
+        write(root / "sts2015" / "test" / f"STS.input.{name}.txt", "\n".join(lines) + "\n")
+        write(root / "sts2015" / "test" / f"STS.gs.{name}.txt", gold)
+    return root
+
+
+def _run_dir(root, outputs):
+    out = root / "run"
+    for name, text in outputs.items():
+        write(out / f"STS.output.{name}.txt", text)
+    return out
+
+
+GOOD_RUN = {"answers-forums": "1.2\n4.0\n2.0\n3.1\n0.5\n", "belief": "1.0\n4.5\n0.5\n"}
+
+
+def test_json_report_shape_and_numbers(sts_root, capsys):
+    out = _run_dir(sts_root, GOOD_RUN)
+    code, text, _ = run(["--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root),
+                         "--format", "json"], capsys)
+    assert code == 0
+    report = json.loads(text)
+    assert {"dataset", "subsets", "all", "allnorm", "mean", "unweighted_mean", "signature"} <= set(report)
+    assert report["dataset"] == "sts2015-test"
+    forums = report["subsets"]["answers-forums"]
+    assert {"n", "pearson", "spearman", "ci95"} <= set(forums)
+    assert forums["n"] == 4 and forums["n_unscored"] == 1 and len(forums["ci95"]) == 2
+    x, y = [1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0]
+    assert forums["pearson"] == pytest.approx(evaluate.pearson(x, y), abs=1e-8)
+    r_belief = evaluate.pearson([1.0, 4.5, 0.5], [2, 5, 0])
+    assert report["mean"] == pytest.approx((4 * forums["pearson"] + 3 * r_belief) / 7, abs=1e-8)
+    assert report["unweighted_mean"] == pytest.approx((forums["pearson"] + r_belief) / 2, abs=1e-8)
+    assert report["all"] == pytest.approx(evaluate.pearson(x + [1.0, 4.5, 0.5], y + [2, 5, 0]), abs=1e-8)
+
+
+def test_signature_names_every_choice(sts_root, capsys):
+    out = _run_dir(sts_root, GOOD_RUN)
+    _, text, _ = run(["--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)], capsys)
+    sig = text.splitlines()[-1].removeprefix("signature: ")
+    fields = dict(f.split(":", 1) for f in sig.split("|"))
+    assert list(fields)[0] == "dataset" and list(fields)[-1] == "version"
+    assert fields["dataset"] == "sts2015-test"
+    assert fields["subsets"] == "answers-forums=4,belief=3"
+    assert fields["missing"] == "answers-students,headlines,images"
+    assert fields["unscored"] == "dropped(1)"
+    assert fields["agg"] == "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
+    assert (fields["corr"], fields["nan"], fields["conf"], fields["boot"]) == ("pearson", "error", "none", "none")
+    assert fields["version"] == evaluate.__version__
+    assert "note: sts2015-test: subset headlines skipped" in text
+
+
+def test_every_format_carries_the_signature_and_is_stable(sts_root, capsys):
+    out = _run_dir(sts_root, GOOD_RUN)
+    base = ["--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)]
+    texts = {}
+    for fmt in evaluate.RENDERERS:
+        texts[fmt] = run(base + ["--format", fmt], capsys)[1]
+        assert run(base + ["--format", fmt], capsys)[1] == texts[fmt]
+    sig = json.loads(texts["json"])["signature"]
+    assert all(sig in t for t in texts.values())
+    rows = list(csv.DictReader(io.StringIO(texts["csv"])))
+    assert [r["row"] for r in rows] == ["answers-forums", "belief", "ALL", "ALLnorm",
+                                        "Mean (size-weighted)", "Mean (unweighted)"]
+    assert all(r["signature"] == sig for r in rows)
+    assert "| answers-forums | 4 |" in texts["markdown"]
+
+
+def test_confidences_give_weighted_pearson(sts_root, capsys):
+    run_dir = _run_dir(sts_root, {"answers-forums": "1.2\t10\n4.0\t100\n2.0\t1\n3.1\t50\n0.5\t100\n",
+                                  "belief": "1.0\t100\n4.5\t20\n0.5\t100\n"})
+    _, text, _ = run(["--dataset", "sts2015-test", "--run", str(run_dir), "--data-dir", str(sts_root),
+                      "--format", "json"], capsys)
+    report = json.loads(text)
+    forums = report["subsets"]["answers-forums"]
+    assert forums["weighted_pearson"] == pytest.approx(
+        evaluate.pearson([1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0], [10, 100, 50, 100]), abs=1e-8)
+    assert forums["pearson"] == pytest.approx(evaluate.pearson([1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0]), abs=1e-8)
+    assert report["all_weighted"] is not None
+    assert "conf:ignored(+weighted-pearson)" in report["signature"]
+
+
+def test_constant_subset_keeps_other_aggregates(sts_root, capsys):
+    run_dir = _run_dir(sts_root, {"answers-forums": GOOD_RUN["answers-forums"], "belief": "3\n3\n3\n"})
+    code, text, _ = run(["--dataset", "sts2015-test", "--run", str(run_dir), "--data-dir", str(sts_root),
+                         "--format", "json"], capsys)
+    report = json.loads(text)
+    assert code == 0
+    assert report["subsets"]["belief"]["pearson"] is None and report["subsets"]["belief"]["ci95"] == [None, None]
+    assert report["mean"] is None and report["unweighted_mean"] is None
+    assert report["all"] is not None and report["allnorm"] is not None
+    _, text, _ = run(["--dataset", "sts2015-test", "--run", str(run_dir), "--data-dir", str(sts_root)], capsys)
+    assert "n/a" in text
+
+
+def test_missing_output_is_an_error_naming_the_file(sts_root, capsys):
+    run_dir = _run_dir(sts_root, {"answers-forums": GOOD_RUN["answers-forums"]})
+    code, out, err = run(["--dataset", "sts2015-test", "--run", str(run_dir), "--data-dir", str(sts_root)], capsys)
+    assert code == 1 and out == ""
+    assert f"{run_dir / 'STS.output.belief.txt'}: output file is missing" in err
+    assert "--check" in err and "Traceback" not in err
+
+
+def test_invalid_output_in_a_run_is_refused(sts_root, capsys):
+    run_dir = _run_dir(sts_root, {"answers-forums": "1\n2\n3\n4\n", "belief": "1\nnan\n2\n"})
+    code, out, err = run(["--dataset", "sts2015-test", "--run", str(run_dir), "--data-dir", str(sts_root)], capsys)
+    assert code == 1 and out == ""
+    assert "STS.output.answers-forums.txt:4: has 4 lines, the input has 5 pairs" in err
+    assert "STS.output.belief.txt:2: expected a finite score" in err
+
+
+def test_unknown_dataset_and_subset_are_clear_errors(sts_root, capsys):
+    code, _, err = run(["--dataset", "nope", "--run", str(sts_root)], capsys)
+    assert code == 1 and "unknown dataset 'nope'" in err
+    code, _, err = run(["--check", str(sts_root), "--dataset", "sts2015-test", "--subset", "nope",
+                        "--data-dir", str(sts_root)], capsys)
+    assert code == 1 and "has no subset 'nope'" in err
+
+
+def test_form_mistakes_are_usage_errors(capsys):
+    for argv in ([], ["only-one"], ["--dataset", "sts2012-test"], ["--check", "f", "--subset", "x"]):
+        with pytest.raises(SystemExit) as info:
+            evaluate.main(argv)
+        assert info.value.code == 2
+    capsys.readouterr()
+
+
+def test_sts_eval_dispatches_every_form(sts_root, pair, capsys):
+    out = _run_dir(sts_root, GOOD_RUN)
+    assert sts.main(["eval", str(pair[0]), str(pair[1])]) == 0
+    assert capsys.readouterr().out == f"Pearson: {R_BY_HAND:.5f}\n"
+    assert sts.main(["eval", "--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)]) == 0
+    assert "signature: dataset:sts2015-test" in capsys.readouterr().out
+    assert sts.main(["eval", "--check", str(out / "STS.output.belief.txt"), "--dataset", "sts2015-test",
+                     "--subset", "belief", "--data-dir", str(sts_root)]) == 0
+
+
+def test_subcommands_get_the_rest_of_the_line(monkeypatch):
+    seen = []
+    monkeypatch.setitem(evaluate.SUBCOMMANDS, "compare", lambda argv: seen.append(argv) or 0)
+    assert evaluate.main(["compare", "a", "--b"]) == 0
+    assert seen == [["a", "--b"]]
+
+
+# --------------------------------------------------------------------------- CLSS
+
+CLSS_INPUT = {"paragraph2sentence": "a b c\ta\tp1", "sentence2phrase": "a b\tb\ts1",
+              "phrase2word": "a b\ta\tw1", "word2sense": "bank\tbank%1:14:00::\tbank#n#1\tk1"}
+
+
+@pytest.fixture
+def clss_root(tmp_path):
+    root = tmp_path / "data"
+    for level, line in CLSS_INPUT.items():
+        write(root / "clss2014" / "data" / "test" / f"{level}.test.input.tsv", (line + "\n") * 4)
+        write(root / "clss2014" / "keys" / "test" / f"{level}.test.gs.tsv", "0\n1\n3\n4\n")
+    return root
+
+
+def test_clss_official_score_is_the_sum_of_pearsons(clss_root, capsys):
+    scores = {"paragraph2sentence": "0\n1\n3\n4\n", "sentence2phrase": "0.5\n1\n2\n4\n",
+              "phrase2word": "4\n0\n3\n1\n", "word2sense": "1\n1.5\n2\n3.5\n"}
+    out = clss_root / "run"
+    for level, text in scores.items():
+        write(out / f"{level}.test.output.tsv", text)
+    base = ["--dataset", "clss2014-test", "--run", str(out), "--data-dir", str(clss_root)]
+    report = json.loads(run(base + ["--format", "json"], capsys)[1])
+    gold = [0, 1, 3, 4]
+    rs = [evaluate.pearson(np.loadtxt(out / f"{lvl}.test.output.tsv"), gold) for lvl in CLSS_INPUT]
+    assert report["official"] == pytest.approx(sum(rs), abs=1e-7)
+    assert report["spearman_sum"] == pytest.approx(
+        sum(evaluate.spearman(np.loadtxt(out / f"{lvl}.test.output.tsv"), gold) for lvl in CLSS_INPUT), abs=1e-7)
+    assert "official=sum-pearson" in report["signature"]
+    text = run(base, capsys)[1]
+    header = text.splitlines()[2].split()
+    assert header == ["Para-2-Sent", "Sent-2-Phr", "Phr-2-Word", "Word-2-Sense", "Official", "(sum)"]
+    assert text.splitlines()[3].split()[-1] == f"{sum(rs):.5f}"
+    assert text.splitlines()[4].startswith("Spearman")
+
+
+def test_clss_range_is_zero_to_four(clss_root, capsys):
+    out = clss_root / "run"
+    for level in CLSS_INPUT:
+        write(out / f"{level}.test.output.tsv", "0\n1\n3\n4.5\n")
+    code, _, err = run(["--dataset", "clss2014-test", "--run", str(out), "--data-dir", str(clss_root)], capsys)
+    assert code == 1 and "paragraph2sentence.test.output.tsv:4: score 4.5 is outside [0, 4]" in err
