@@ -102,7 +102,7 @@ def main(argv=None) -> int:
         return baselines_main([command, *rest], prog="sts")
     if command == "eval":
         import evaluate
-        return evaluate.main(rest)
+        return evaluate.main(rest, prog="sts eval")
     if command == "demo":
         return demo_main(rest)
     print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
