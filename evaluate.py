@@ -229,12 +229,15 @@ def validate_run(dataset: corpora.Dataset, run_dir) -> list:
     """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
     errors = []
     for sub in dataset:
-        errors.extend(formats.check_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range))
+        check = corpora.check_typed_output if sub.kind == "typed" else formats.check_output
+        errors.extend(check(Path(run_dir) / sub.output_name, len(sub), sub.score_range))
     return errors
 
 
 def score_run(dataset: corpora.Dataset, run_dir, bootstrap: dict | None = None) -> dict:
     """The full report of a run directory: scores, notes and signature; InvalidRun if any file is bad."""
+    if dataset.kind == "typed":
+        return score_typed_run(dataset, run_dir)
     errors = validate_run(dataset, run_dir)
     if errors:
         raise InvalidRun(errors)
@@ -311,10 +314,13 @@ def _aggregate_rows(report: dict) -> list[tuple[str, float]]:
 
 def _subset_table(report: dict) -> tuple[list[str], list[list[str]]]:
     with_conf = any(s["weighted_pearson"] is not None for s in report["subsets"].values())
-    header = ["subset", "n", "Pearson", "Spearman", "95% CI"] + (["weighted Pearson"] if with_conf else [])
+    with_unscored = any(s["n_unscored"] for s in report["subsets"].values())
+    header = (["subset", "n"] + (["unscored (dropped)"] if with_unscored else [])
+              + ["Pearson", "Spearman", "95% CI"] + (["weighted Pearson"] if with_conf else []))
     rows = []
     for name, s in report["subsets"].items():
-        row = [name, str(s["n"]), _fmt(s["pearson"]), _fmt(s["spearman"]), _ci(s["ci95"])]
+        row = ([name, str(s["n"])] + ([str(s["n_unscored"])] if with_unscored else [])
+               + [_fmt(s["pearson"]), _fmt(s["spearman"]), _ci(s["ci95"])])
         if with_conf:
             row.append(_fmt(s["weighted_pearson"]))
         rows.append(row)
@@ -345,6 +351,8 @@ def _markdown(header, rows) -> list[str]:
 
 
 def _tables(report: dict) -> list[tuple[list[str], list[list[str]]]]:
+    if report.get("kind") == "typed":
+        return _typed_tables(report)
     n_all = sum(s["n"] for s in report["subsets"].values())
     tables = [_subset_table(report),
               (["aggregate", "n", "Pearson"], [[name, str(n_all), _fmt(v)] for name, v in _aggregate_rows(report)])]
@@ -372,21 +380,25 @@ def render_markdown(report: dict) -> str:
 
 def render_csv(report: dict) -> str:
     """One row per subset and aggregate; every row carries the signature so rows stay comparable."""
+    if report.get("kind") == "typed":
+        return _typed_csv(report)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["dataset", "row", "n", "pearson", "spearman", "ci95_lo", "ci95_hi", "weighted_pearson", "signature"])
+    writer.writerow(["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi",
+                     "weighted_pearson", "signature"])
     sig, ds = report["signature"], report["dataset"]
 
     def num(v):
         return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
 
     for name, s in report["subsets"].items():
-        writer.writerow([ds, name, s["n"], num(s["pearson"]), num(s["spearman"]), num(s["ci95"][0]),
-                         num(s["ci95"][1]), num(s["weighted_pearson"]), sig])
+        writer.writerow([ds, name, s["n"], s["n_unscored"], num(s["pearson"]), num(s["spearman"]),
+                         num(s["ci95"][0]), num(s["ci95"][1]), num(s["weighted_pearson"]), sig])
     n_all = sum(s["n"] for s in report["subsets"].values())
+    unscored = sum(s["n_unscored"] for s in report["subsets"].values())
     extra = [("official", report["official"])] if report.get("kind") == "clss" else []
     for name, v in _aggregate_rows(report) + extra:
-        writer.writerow([ds, name, n_all, num(v), "", "", "", "", sig])
+        writer.writerow([ds, name, n_all, unscored, num(v), "", "", "", "", sig])
     return out.getvalue()
 
 
@@ -431,6 +443,64 @@ def _parse_range(text: str) -> tuple[float, float]:
     return (lo, hi)
 
 
+# --------------------------------------------------------------------------- TYPED (*SEM 2013 pilot)
+
+def score_typed(system, gold) -> dict:
+    """Table 3 of the *SEM 2013 paper: the Pearson of each of the eight types and their plain mean."""
+    system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
+    if system.shape != gold.shape or gold.ndim != 2 or gold.shape[1] != len(corpora.TYPES):
+        raise ValueError(f"typed scores must both be (n, {len(corpora.TYPES)}), got {system.shape} and {gold.shape}")
+    types = {t: pearson(system[:, j], gold[:, j]) for j, t in enumerate(corpora.TYPES)}
+    return {"n": len(gold), "types": types, "mean": _mean(list(types.values()))}
+
+
+def score_typed_run(dataset: corpora.Dataset, run_dir) -> dict:
+    """The report of a TYPED run directory (``STS.output.europeana.txt``); InvalidRun if it is bad."""
+    errors = validate_run(dataset, run_dir)
+    if errors:
+        raise InvalidRun(errors)
+    (sub,) = dataset.subsets
+    result = score_typed(corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub)), sub.gold)
+    report = {"dataset": dataset.name, "kind": "typed", **result, "notes": list(dataset.notes)}
+    report["signature"] = "|".join(f"{k}:{v}" for k, v in [
+        ("dataset", dataset.name), ("n", result["n"]), ("types", len(corpora.TYPES)), ("agg", "mean=plain-of-types"),
+        ("corr", "pearson"), ("nan", "error"), ("version", __version__)])
+    return report
+
+
+def typed_lines(result: dict) -> list[str]:
+    """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
+    return ([f"Pearson ({label}): {_fmt(result['types'][t])}" for t, label in zip(corpora.TYPES, corpora.TYPE_LABELS)]
+            + [f"Pearson mean: {_fmt(result['mean'])}"])
+
+
+def _typed_tables(report: dict) -> list[tuple[list[str], list[list[str]]]]:
+    header = ["", *corpora.TYPE_LABELS, "Mean"]
+    return [(header, [["Pearson", *(_fmt(report["types"][t]) for t in corpora.TYPES), _fmt(report["mean"])]])]
+
+
+def _typed_csv(report: dict) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["dataset", "type", "n", "pearson", "signature"])
+    for name, r in [*report["types"].items(), ("mean", report["mean"])]:
+        writer.writerow([report["dataset"], name, report["n"], "" if not math.isfinite(r) else f"{r:.5f}",
+                         report["signature"]])
+    return out.getvalue()
+
+
+def _cmd_typed_files(args) -> int:
+    gold_path, sys_path = args.files
+    bounds = args.range or formats.STS_RANGE
+    gold = corpora.read_typed_gold(gold_path, bounds)
+    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds))
+    if errors:
+        _print_errors(errors)
+        return 1
+    print("\n".join(typed_lines(score_typed(corpora.read_typed_output(sys_path, len(gold), bounds), gold))))
+    return 0
+
+
 # --------------------------------------------------------------------------- command line
 
 # Subcommands: ``python evaluate.py NAME …`` runs SUBCOMMANDS[NAME](argv_rest) -> exit code.
@@ -463,7 +533,9 @@ def _cmd_check(args) -> int:
     if args.dataset:
         sub = corpora.load(args.dataset, args.data_dir).subset(args.subset)
         n_expected, bounds = len(sub), sub.score_range
-    errors = list(formats.check_output(args.check, n_expected, bounds))
+    typed = sub.kind == "typed" if args.dataset else corpora.typed.is_typed_file(args.check)
+    check = corpora.check_typed_output if typed else formats.check_output
+    errors = list(check(args.check, n_expected, bounds))
     if errors:
         _print_errors(errors)
         print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
@@ -487,6 +559,8 @@ def _cmd_run(args) -> int:
 
 def _cmd_files(args) -> int:
     gold_path, sys_path = args.files
+    if corpora.typed.is_typed_file(gold_path):
+        return _cmd_typed_files(args)
     bounds = args.range or formats.STS_RANGE
     gold = formats.read_gold(gold_path, bounds)
     errors = list(formats.check_output(sys_path, len(gold), bounds))

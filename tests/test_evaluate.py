@@ -311,3 +311,13 @@ def test_clss_range_is_zero_to_four(clss_root, capsys):
         write(out / f"{level}.test.output.tsv", "0\n1\n3\n4.5\n")
     code, _, err = run(["--dataset", "clss2014-test", "--run", str(out), "--data-dir", str(clss_root)], capsys)
     assert code == 1 and "paragraph2sentence.test.output.tsv:4: score 4.5 is outside [0, 4]" in err
+
+
+def test_unscored_pairs_are_shown_in_text_and_csv(sts_root, capsys):
+    out = _run_dir(sts_root, GOOD_RUN)
+    base = ["--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)]
+    text = run(base, capsys)[1]
+    assert "unscored (dropped)" in text.splitlines()[2]
+    assert text.splitlines()[3].split()[:3] == ["answers-forums", "4", "1"]
+    rows = list(csv.DictReader(io.StringIO(run(base + ["--format", "csv"], capsys)[1])))
+    assert [r["n_unscored"] for r in rows[:3]] == ["1", "0", "1"]
