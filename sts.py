@@ -42,7 +42,8 @@ def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
     pairs, gold = training_pairs([train])
     (sub,) = test.subsets
     scored = ~np.isnan(sub.gold)
-    names = list(systems or system_names())
+    from baselines.typed import is_typed  # TYPED systems score record pairs, not the demo's sentences
+    names = list(systems or [n for n in system_names() if not is_typed(make_system(n))])
     rows = []
     for name in progress(names) if progress else names:
         try:

@@ -10,6 +10,7 @@ from importlib import import_module
 SYSTEMS = {
     "token-cosine": ("baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
     "random": ("baselines.random_baseline", "RandomBaseline", "seeded uniform scores, the papers' random baseline"),
+    "typed-tfidf": ("baselines.typed_tfidf", "TypedTfidf", "*SEM 2013 TYPED baseline: per-type cosine of TF-IDF vectors of record fields and entities"),
 }
 
 

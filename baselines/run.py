@@ -8,6 +8,7 @@ import numpy as np
 import corpora
 
 from .registry import make_system
+from .typed import is_typed
 
 
 def scale_for(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:
@@ -24,7 +25,7 @@ def training_pairs(datasets) -> tuple[list, np.ndarray]:
     pairs, gold = [], []
     for ds in datasets:
         for sub in ds:
-            keep = ~np.isnan(sub.gold)
+            keep = ~np.isnan(sub.gold).reshape(len(sub.gold), -1).any(axis=1)  # typed gold: (n, 8)
             pairs.extend(p for p, k in zip(sub.pairs, keep) if k)
             gold.extend(sub.gold[keep])
     return pairs, np.asarray(gold, dtype=float)
@@ -34,6 +35,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
     """Fit ``system`` (an estimator or a registry name) and write one output file per subset."""
     if isinstance(system, str):
         system = make_system(system)
+    check_kinds(system, [test, *train])
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
     out_dir = Path(out_dir)
@@ -41,6 +43,22 @@ def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
     for sub in test:
         scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
         path = out_dir / sub.output_name
-        corpora.write_output(path, scores, bounds=sub.score_range)
+        if sub.kind == "typed":
+            corpora.write_typed_output(path, scores, bounds=sub.score_range)
+        else:
+            corpora.write_output(path, scores, bounds=sub.score_range)
         written.append(path)
     return written
+
+
+def check_kinds(system, datasets) -> None:
+    """Refuse a TYPED system on single-score data and a single-score system on TYPED data."""
+    typed = is_typed(system)
+    for ds in datasets:
+        if (ds.kind == "typed") != typed:
+            name = type(system).__name__
+            raise ValueError(
+                f"{name} is a TYPED system (eight scores per Europeana record pair) and {ds.name} is not TYPED data"
+                if typed else
+                f"{ds.name} is TYPED data (eight scores per Europeana record pair) and {name} gives one score per "
+                "pair; use a TYPED system such as typed-tfidf")

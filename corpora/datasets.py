@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import formats
+from . import formats, typed
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root, demo_root
 
@@ -20,7 +20,7 @@ class Subset:
 
     dataset: str
     name: str
-    kind: str  # "sts", "stsb" or "clss"
+    kind: str  # "sts", "stsb", "clss" or "typed"
     pairs: list
     gold: np.ndarray
     input_path: Path
@@ -111,6 +111,8 @@ SPECS = {s.name: s for s in [
     Spec("demo-train", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), train", ("sts-train",), "train"),
     Spec("demo-dev", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), dev", ("sts-dev",), "dev"),
     Spec("demo-test", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
+    Spec("typed2013-train", "typed", "typed2013/train", "*SEM 2013 TYPED pilot training pairs (Europeana records)", ("europeana",), "train"),
+    Spec("typed2013-test", "typed", "typed2013/test", "*SEM 2013 TYPED pilot test pairs (Europeana records)", ("europeana",), "test"),
 ]}
 
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
@@ -150,6 +152,9 @@ def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
             if inp.is_file() and gold.is_file():
                 found.append((level, inp, gold))
         return found
+    if s.kind == "typed":
+        inp, gold = folder / typed.INPUT_NAME, folder / typed.GOLD_NAME
+        return [("europeana", inp, gold)] if inp.is_file() and gold.is_file() else []
     found = {}
     if folder.is_dir():
         for inp in sorted(folder.iterdir()):
@@ -202,6 +207,8 @@ def load(name: str, data_dir=None) -> Dataset:
             notes.append(f"{name}: subset {missing} skipped: its input has no gold file in {folder}")
         else:
             notes.append(f"{name}: subset {missing} skipped: not in the data root")
+    if s.kind == "typed":
+        notes += typed.gone_notes(folder)
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))
 
 
@@ -215,6 +222,11 @@ def _read_subset(s: Spec, sub: str, inp: Path, gold_path: Path) -> Subset:
         gold = formats.read_gold(gold_path, formats.CLSS_RANGE)
         _same_length(inp, len(pairs), gold_path, len(gold))
         return Subset(s.name, sub, "clss", pairs, gold, inp, gold_path, ids, f"{sub}.{s.split}.output.tsv")
+    if s.kind == "typed":
+        pairs, ids = typed.read_pair_records(inp)
+        gold = typed.read_typed_gold(gold_path)
+        _same_length(inp, len(pairs), gold_path, len(gold))
+        return Subset(s.name, sub, "typed", pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], typed.OUTPUT_NAME)
     pairs = formats.read_sts_input(inp)
     gold = formats.read_gold(gold_path, formats.STS_RANGE)
     _same_length(inp, len(pairs), gold_path, len(gold))

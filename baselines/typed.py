@@ -1,0 +1,45 @@
+"""Systems for the *SEM 2013 TYPED pilot: one score per similarity type, an (n, 8) array per predict."""
+from __future__ import annotations
+
+import numpy as np
+
+from corpora import FormatError
+from corpora.typed import TYPES, parse_record
+
+from .base import PairRegressor, check_pairs
+
+
+class TypedPairRegressor(PairRegressor):
+    """Base for TYPED systems: pairs are Europeana record texts, ``predict`` gives ``(n, 8)`` scores
+    in the column order of ``corpora.typed.TYPES``; ``y`` for ``fit`` is ``(n, 8)`` or None.
+    """
+
+    types = TYPES
+
+    def fit(self, X, y=None):
+        self._check_records(X)
+        return super().fit(X, y)
+
+    def predict(self, X) -> np.ndarray:
+        self._check_records(X)
+        scores = super().predict(X)
+        if scores.ndim != 2 or scores.shape[1] != len(self.types):
+            raise ValueError(f"{type(self).__name__} produced scores of shape {scores.shape}, "
+                             f"expected (n, {len(self.types)})")
+        return scores
+
+    def _check_records(self, X) -> None:
+        """Refuse sentence pairs: a TYPED system reads record texts (``FIELD:<TAB>value`` lines)."""
+        for i, pair in enumerate(check_pairs(X)):
+            for text in pair:
+                try:
+                    parse_record(text)
+                except FormatError as exc:
+                    raise ValueError(f"{type(self).__name__} is a TYPED system: it scores pairs of Europeana "
+                                     f"records (typed2013-train/-test), but X[{i}] holds a text that is not a "
+                                     f"record ({exc.message})") from None
+
+
+def is_typed(system) -> bool:
+    """Whether ``system`` scores the eight TYPED types rather than one similarity."""
+    return isinstance(system, TypedPairRegressor)

@@ -1,0 +1,55 @@
+"""The TYPED organizers' baseline: per type, the cosine of TF-IDF vectors of that type's items.
+
+General compares the words of all fields, author those of dcCreator, subject and description
+those of their fields; people, time, location and event compare what the extractors of
+``features.typed_fields`` find in all fields. IDF is learned in ``fit`` from the records given.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from corpora.typed import TYPES
+from features.typed_fields import TypedFields
+
+from .typed import TypedPairRegressor
+
+
+def _identity(items):
+    return items
+
+
+class TypedTfidf(TypedPairRegressor):
+    """Cosine of per-type TF-IDF vectors × ``scale``; ``fields`` (a TypedFields) holds the extractors."""
+
+    def __init__(self, fields=None, scale: float = 5.0):
+        self.fields = fields
+        self.scale = scale
+
+    def _extractor(self) -> TypedFields:
+        return self.fields if self.fields is not None else TypedFields()
+
+    def _items(self, texts) -> dict:
+        """``{record text: {type: items}}``, each distinct record extracted once."""
+        distinct = list(dict.fromkeys(texts))
+        return dict(zip(distinct, self._extractor().transform(distinct)))
+
+    def _fit(self, pairs, y) -> None:
+        items = self._items([text for pair in pairs for text in pair])
+        self.vectorizers_ = {}
+        for kind in TYPES:
+            docs = [found[kind] for found in items.values()]
+            self.vectorizers_[kind] = (TfidfVectorizer(analyzer=_identity, lowercase=False).fit(docs)
+                                       if any(docs) else None)
+
+    def _predict(self, pairs):
+        items = self._items([text for pair in pairs for text in pair])
+        scores = np.zeros((len(pairs), len(TYPES)))
+        for j, kind in enumerate(TYPES):
+            vectorizer = self.vectorizers_[kind]
+            if vectorizer is None or not pairs:
+                continue
+            a = vectorizer.transform([items[x][kind] for x, _ in pairs])
+            b = vectorizer.transform([items[y][kind] for _, y in pairs])
+            scores[:, j] = np.asarray(a.multiply(b).sum(axis=1)).ravel()
+        return np.clip(scores, 0.0, 1.0) * self.scale
