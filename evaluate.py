@@ -118,8 +118,8 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> tuple[float, fl
     """Williams' test that r12 > r13 when both share variable 1; returns ``(t, p)``, one-tailed.
 
     Variable 1 is the gold, 2 and 3 two systems: r12, r13 their Pearsons with the gold, r23 the
-    Pearson between the systems. Steiger's (1980, Psychological Bulletin 87, eq. 7) formulation
-    of Williams' T2, with n - 3 degrees of freedom:
+    Pearson between the systems. Williams' T2 as Steiger (1980, "Tests for comparing elements of
+    a correlation matrix", Psychological Bulletin 87) recommends it, with n - 3 degrees of freedom:
     t = (r12 - r13) sqrt((n-1)(1+r23) / (2 |R| (n-1)/(n-3) + rbar^2 (1-r23)^3)),
     |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, rbar = (r12 + r13) / 2.
     """
