@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import datasets
+from . import datasets, fetch, manifest
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
@@ -17,16 +17,89 @@ def cmd_list(args) -> int:
         try:
             ds = datasets.load(name, args.data_dir)
         except DatasetNotFound:
-            print(f"{name:16} absent   {spec.description}")
+            print(f"{name:16} absent   {spec.description}; {_how_to_get(name)}")
             continue
         except FormatError as exc:
             print(f"{name:16} INVALID  {exc}")
             continue
-        subs = ", ".join(f"{s.name} ({len(s)})" for s in ds)
+        subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
         print(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: {subs}")
         for note in ds.notes:
             print(f"{'':16} note: {note}")
     return 0
+
+
+def _unscored(subset) -> str:
+    missing = len(subset) - subset.n_scored
+    return f", {missing} not scored" if missing else ""
+
+
+def _how_to_get(name: str) -> str:
+    try:
+        source = fetch.source_of(name)
+    except DatasetNotFound:
+        return f"no download known: put its files in {datasets.folder_of(name)}"
+    if not source.urls:
+        return f"download by hand ({source.page}), then `sts data fetch {name} --archive FILE`"
+    return f"`sts data fetch {name}`"
+
+
+def cmd_fetch(args) -> int:
+    if args.archive and len(args.names) != 1:
+        print("error: --archive goes with one dataset at a time", file=sys.stderr)
+        return 2
+    bars = {}
+
+    def progress(name, done, total):
+        if name not in bars:
+            from tqdm import tqdm
+            bars[name] = tqdm(total=total, desc=name, unit="B", unit_scale=True, file=sys.stderr)
+        bars[name].update(done - bars[name].n)
+
+    seen = {}
+    for name in args.names:
+        source = fetch.source_of(name)
+        if source.name in seen:
+            continue
+        seen[source.name] = True
+        try:
+            folder = fetch.fetch(name, args.data_dir, args.archive, args.mirror, args.force,
+                                 None if args.quiet else progress)
+        finally:
+            for bar in bars.values():
+                bar.close()
+            bars.clear()
+        if folder is None:
+            print(f"{source.name}: already in {data_root(args.data_dir) / source.target} (--force to replace)")
+            continue
+        print(f"{source.name}: installed in {folder}")
+        for ds_name in source.datasets:
+            try:
+                ds = datasets.load(ds_name, args.data_dir)
+            except DatasetNotFound:
+                print(f"  {ds_name}: not in this archive")
+                continue
+            print(f"  {ds_name}: {', '.join(f'{s.name} ({len(s)})' for s in ds)}")
+            for note in ds.notes:
+                print(f"  note: {note}")
+    return 0
+
+
+def cmd_verify(args) -> int:
+    root = data_root(args.data_dir)
+    for name in args.names or ():
+        datasets.spec(name)
+    checks, notes = manifest.verify(root, args.names or None)
+    for check in checks:
+        if check.status != "OK" or not args.quiet:
+            print(f"{check.status:8} {check.path}" + (f"  ({check.detail})" if check.detail else ""))
+    for note in notes:
+        print(f"note: {note}")
+    counts = {status: sum(c.status == status for c in checks) for status in ("OK", "MISMATCH", "MISSING")}
+    print(f"{root}: {counts['OK']} OK, {counts['MISMATCH']} MISMATCH, {counts['MISSING']} MISSING")
+    if not checks and not notes:
+        print("nothing to verify: no dataset folder is present under the data root")
+    return 1 if counts["MISMATCH"] or counts["MISSING"] else 0
 
 
 def cmd_wordnet(args) -> int:
@@ -44,6 +117,19 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
     p.set_defaults(func=cmd_list)
+    p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
+    p.add_argument("names", nargs="+", metavar="NAME", help="dataset (e.g. sts2012-test, stsb-dev) or release")
+    p.add_argument("--archive", action="append", default=[], metavar="FILE",
+                   help="use this locally downloaded archive instead of downloading (repeatable)")
+    p.add_argument("--mirror", help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
+                                    "else the organizers' addresses)")
+    p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(func=cmd_fetch)
+    p = sub.add_parser("verify", help="check the files of present datasets against the SHA-256 manifest")
+    p.add_argument("names", nargs="*", metavar="NAME", help="datasets to check (default: every one present)")
+    p.add_argument("--quiet", action="store_true", help="print only files that are not OK, and the summary")
+    p.set_defaults(func=cmd_verify)
     p = sub.add_parser("wordnet", help="find WordNet 3.0 (NLTK data, Debian packages or $WORDNET_DIR), say which")
     p.set_defaults(func=cmd_wordnet)
     return parser
@@ -56,6 +142,6 @@ def main(argv=None, prog: str | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (DatasetNotFound, FormatError, OSError) as exc:
+    except (DatasetNotFound, FormatError, OSError, fetch.FetchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

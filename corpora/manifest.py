@@ -1,0 +1,117 @@
+"""SHA-256 manifest of the official files: check a data root against what the organizers published.
+
+The manifest (``manifest.json`` beside this module) was computed once from the reference data root
+with ``python -m corpora.manifest ROOT``; ``sts data verify`` compares a data root with it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+from . import datasets
+from .atomic import write_text_atomic
+
+MANIFEST_PATH = Path(__file__).resolve().parent / "manifest.json"
+
+
+class Check(NamedTuple):
+    """The verdict on one file: ``OK``, ``MISMATCH`` or ``MISSING``."""
+
+    status: str
+    path: str
+    detail: str = ""
+
+
+def sha256(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def dataset_folders(names=None) -> list[str]:
+    """The data-root folders (relative, ``/``-separated) of the named datasets, or of all; no duplicates."""
+    names = datasets.dataset_names() if names is None else names
+    folders = [datasets.spec(n).folder for n in names]
+    return list(dict.fromkeys(f for f in folders if not f.startswith("<")))
+
+
+def compute(root) -> dict:
+    """``{relative path: {"size", "sha256"}}`` for every file under the datasets' folders in ``root``."""
+    root = Path(root)
+    tops = dict.fromkeys(f.split("/")[0] for f in dataset_folders())
+    files = {}
+    for top in tops:
+        for path in sorted((root / top).rglob("*")):
+            if path.is_file():
+                files[path.relative_to(root).as_posix()] = {"size": path.stat().st_size, "sha256": sha256(path)}
+    return dict(sorted(files.items()))
+
+
+def load_manifest(path=None) -> dict:
+    return json.loads(Path(path or MANIFEST_PATH).read_text(encoding="utf-8"))["files"]
+
+
+def entries_under(folder: str, manifest: dict) -> dict:
+    """The manifest's entries inside ``folder`` (relative to the data root)."""
+    prefix = folder.rstrip("/") + "/"
+    return {rel: entry for rel, entry in manifest.items() if rel.startswith(prefix)}
+
+
+def check_files(root, entries: dict) -> list[Check]:
+    """Compare each listed file under ``root`` with its size and SHA-256."""
+    root = Path(root)
+    checks = []
+    for rel, entry in entries.items():
+        path = root / rel
+        if not path.is_file():
+            checks.append(Check("MISSING", rel))
+        elif path.stat().st_size != entry["size"]:
+            checks.append(Check("MISMATCH", rel, f"size {path.stat().st_size}, expected {entry['size']}"))
+        elif sha256(path) != entry["sha256"]:
+            checks.append(Check("MISMATCH", rel, "sha256 differs"))
+        else:
+            checks.append(Check("OK", rel))
+    return checks
+
+
+def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check], list[str]]:
+    """Check the named datasets (default: those whose folder is present) against the manifest.
+
+    Returns the per-file checks and notes on datasets the manifest does not cover.
+    """
+    root = Path(root)
+    manifest = load_manifest() if manifest is None else manifest
+    explicit = names is not None
+    folders = dataset_folders(names)
+    checks, notes = [], []
+    for folder in folders:
+        if not explicit and not (root / folder).is_dir():
+            continue
+        entries = entries_under(folder, manifest)
+        if not entries:
+            notes.append(f"{folder}: not in the manifest (the reference data has no copy); not checked")
+            continue
+        checks.extend(check_files(root, entries))
+    return checks, notes
+
+
+def main(argv=None) -> int:
+    """Maintainers: ``python -m corpora.manifest ROOT`` rewrites manifest.json from a reference data root."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m corpora.manifest ROOT   (a reference data root, e.g. ../shared/data)", file=sys.stderr)
+        return 2
+    files = compute(argv[0])
+    about = "SHA-256 and size of the official STS files, relative to the data root; see corpora/manifest.py"
+    write_text_atomic(MANIFEST_PATH, json.dumps({"about": about, "files": files}, indent=1) + "\n")
+    print(f"{MANIFEST_PATH}: {len(files)} files")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

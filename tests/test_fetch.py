@@ -1,0 +1,264 @@
+"""``sts data fetch``: archives the test builds, served by an HTTP server on 127.0.0.1; no internet."""
+import functools
+import http.server
+import io
+import tarfile
+import threading
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import corpora
+from corpora import cli, fetch, manifest
+
+ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
+
+
+@pytest.fixture()
+def server(tmp_path):
+    """A directory served over HTTP on 127.0.0.1; yields (folder, base URL)."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield folder, f"http://127.0.0.1:{httpd.server_address[1]}/files"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def translate_path(self, path):
+        return super().translate_path(path.replace("/files/", "/", 1))
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture()
+def no_manifest(tmp_path, monkeypatch):
+    """An empty manifest, for archives of made-up files under an official release's name."""
+    path = tmp_path / "manifest.json"
+    path.write_text('{"files": {}}')
+    monkeypatch.setattr(manifest, "MANIFEST_PATH", path)
+
+
+def make_zip(path: Path, members: dict) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return path
+
+
+def make_tar(path: Path, members: dict, links=()) -> Path:
+    """``members``: name → text; ``links``: (name, target, tarfile type)."""
+    with tarfile.open(path, "w:gz") as tf:
+        for name, text in members.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        for name, target, kind in links:
+            info = tarfile.TarInfo(name)
+            info.type, info.linkname = kind, target
+            tf.addfile(info)
+    return path
+
+
+def sts2016_members(folder="sts2016-english-with-gs-v1.0"):
+    return {f"{folder}/STS2016.input.headlines.txt": "a b\tc d\nx\ty\n",
+            f"{folder}/STS2016.gs.headlines.txt": "3\n\n",
+            f"{folder}/README.txt": "readme\n",
+            f"{folder}/correlation-noconfidence.pl": "# scorer\n"}
+
+
+def stsb_members():
+    return {f"stsbenchmark/sts-{split}.csv": "".join(ROW.format(id=i, score=i % 5) for i in range(n))
+            for split, n in [("train", 5), ("dev", 3), ("test", 2)]}
+
+
+def data_main(*argv):
+    return cli.main([str(a) for a in argv])
+
+
+def leftovers(root: Path) -> list:
+    return [p.name for p in root.iterdir() if p.name.startswith(".fetch-")] if root.exists() else []
+
+
+def test_fetch_zip_over_http_arranges_the_layout(server, tmp_path, capsys):
+    served, url = server
+    make_zip(served / "STS2016-en-test.zip", sts2016_members())
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "sts2016-test", "--mirror", url, "--quiet") == 0
+    out = capsys.readouterr().out
+    assert "sts2016-test: installed in" in out and "headlines (2)" in out
+    assert sorted(p.name for p in (root / "sts2016" / "test").iterdir()) == [
+        "README.txt", "STS2016.gs.headlines.txt", "STS2016.input.headlines.txt", "correlation-noconfidence.pl"]
+    sub = corpora.load("sts2016-test", root).subset("headlines")
+    assert len(sub) == 2 and sub.n_scored == 1
+    assert leftovers(root) == []
+
+
+def test_fetch_tar_gz_through_the_mirror_variable_with_progress(server, data_dir, tmp_path, monkeypatch, capsys):
+    served, url = server
+    official = data_dir / "stsbenchmark"
+    make_tar(served / "Stsbenchmark.tar.gz",
+             {f"stsbenchmark/{p.name}": p.read_text(encoding="utf-8") for p in sorted(official.iterdir())})
+    monkeypatch.setenv(fetch.MIRROR_VAR, url)
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "stsb-dev", "stsb-test") == 0  # one release, fetched once
+    out, err = capsys.readouterr()
+    assert out.count("installed in") == 1 and "Stsbenchmark.tar.gz" in err  # the tqdm bar, on stderr
+    assert [len(corpora.load(f"stsb-{s}", root).pairs) for s in ("train", "dev", "test")] == [5749, 1500, 1379]
+    assert data_main("--data-dir", root, "fetch", "stsb-train") == 0
+    assert "already in" in capsys.readouterr().out
+
+
+def test_force_replaces_the_folder_whole(server, tmp_path, no_manifest):
+    served, url = server
+    root = tmp_path / "root"
+    make_tar(served / "Stsbenchmark.tar.gz", stsb_members())
+    fetch.fetch("stsbenchmark", root, mirror=url)
+    (root / "stsbenchmark" / "stale.txt").write_text("old\n")
+    assert fetch.fetch("stsbenchmark", root, mirror=url) is None
+    assert fetch.fetch("stsbenchmark", root, mirror=url, force=True) == root / "stsbenchmark"
+    assert not (root / "stsbenchmark" / "stale.txt").exists()
+    assert leftovers(root) == []
+
+
+def test_sts2017_takes_track5_from_two_archives(server, tmp_path):
+    served, url = server
+    make_zip(served / "sts2017.eval.v1.1.zip", {"STS2017.eval.v1.1/STS.input.track5.en-en.txt": "a\tb\n",
+                                                "STS2017.eval.v1.1/STS.input.track1.ar-ar.txt": "x\ty\n"})
+    make_zip(served / "sts2017.gs.zip", {"STS2017.gs/STS.gs.track5.en-en.txt": "4.2\n"})
+    root = tmp_path / "root"
+    fetch.fetch("sts2017-test", root, mirror=url)
+    assert sorted(p.name for p in (root / "sts2017" / "test").iterdir()) == [
+        "STS.gs.track5.en-en.txt", "STS.input.track5.en-en.txt"]
+    assert corpora.load("sts2017-test", root).subset("track5.en-en").gold.tolist() == [4.2]
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_dot_dot_member_is_refused(server, tmp_path, kind):
+    served, url = server
+    members = {**stsb_members(), "stsbenchmark/../../evil": "owned\n"}
+    make_zip(served / "Stsbenchmark.tar.gz", members) if kind == "zip" else make_tar(served / "Stsbenchmark.tar.gz", members)
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=r"'stsbenchmark/\.\./\.\./evil' leaves the target folder"):
+        fetch.fetch("stsbenchmark", root, mirror=url)
+    assert not (tmp_path / "evil").exists() and not (root / "evil").exists()
+    assert not (root / "stsbenchmark").exists() and leftovers(root) == []
+
+
+@pytest.mark.parametrize("links, message", [
+    ((), "'/tmp/absolute' leaves"),
+    ((("stsbenchmark/up", "../../outside", tarfile.SYMTYPE),), "link 'stsbenchmark/up' points to"),
+    ((("stsbenchmark/passwd", "/etc/passwd", tarfile.LNKTYPE),), "link 'stsbenchmark/passwd' points to"),
+    ((("stsbenchmark/fifo", "", tarfile.FIFOTYPE),), "device or pipe"),
+])
+def test_unsafe_tar_members_are_refused(tmp_path, links, message):
+    members = stsb_members() if links else {**stsb_members(), "/tmp/absolute": "x\n"}
+    archive = make_tar(tmp_path / "a.tar.gz", members, links)
+    with pytest.raises(fetch.FetchError, match=message):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
+    assert not (tmp_path / "root" / "stsbenchmark").exists()
+
+
+def test_symlink_that_stays_inside_is_kept(tmp_path, no_manifest):
+    archive = make_tar(tmp_path / "a.tar.gz", stsb_members(), [("stsbenchmark/dev-link.csv", "sts-dev.csv", tarfile.SYMTYPE)])
+    fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
+    assert (tmp_path / "root" / "stsbenchmark" / "dev-link.csv").is_symlink()
+
+
+def test_zip_symlink_is_refused(tmp_path):
+    archive = tmp_path / "a.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for name, text in stsb_members().items():
+            zf.writestr(name, text)
+        info = zipfile.ZipInfo("stsbenchmark/link")
+        info.external_attr = (0o120777 << 16)
+        zf.writestr(info, "/etc/passwd")
+    with pytest.raises(fetch.FetchError, match="symbolic link"):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
+
+
+def test_archive_without_the_expected_folder(tmp_path):
+    archive = make_zip(tmp_path / "STS2016-en-test.zip", sts2016_members(folder="something-else"))
+    with pytest.raises(fetch.FetchError, match=r"STS2016-en-test.zip: has no folder 'sts2016-english-with-gs-v1.0'; is this the official"):
+        fetch.fetch("sts2016-test", tmp_path / "root", archives=[archive])
+
+
+def test_archive_whose_files_do_not_parse(tmp_path):
+    members = sts2016_members()
+    members["sts2016-english-with-gs-v1.0/STS2016.gs.headlines.txt"] = "3\nlots\n"
+    archive = make_zip(tmp_path / "a.zip", members)
+    with pytest.raises(fetch.FetchError, match=r"do not parse: .*STS2016.gs.headlines.txt:2"):
+        fetch.fetch("sts2016-test", tmp_path / "root", archives=[archive])
+    assert not (tmp_path / "root" / "sts2016").exists()
+
+
+def test_files_that_differ_from_the_manifest_are_refused(tmp_path):
+    members = {"train/STS.input.MSRpar.txt": "a\tb\n", "train/STS.gs.MSRpar.txt": "3\n"}
+    archive = make_zip(tmp_path / "STS2012-en-train.zip", members)
+    with pytest.raises(fetch.FetchError, match=r"SHA-256 manifest: sts2012/train/STS.gs.MSRpar.txt"):
+        fetch.fetch("sts2012-train", tmp_path / "root", archives=[archive])
+    assert not (tmp_path / "root" / "sts2012").exists()
+
+
+def test_official_files_pass_the_manifest_and_verify(data_dir, tmp_path, capsys):
+    folder = data_dir / "sts2012" / "test"
+    archive = make_zip(tmp_path / "STS2012-en-test.zip",
+                       {f"test-gold/{p.name}": p.read_text(encoding="utf-8") for p in folder.iterdir()})
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "sts2012-test", "--archive", archive, "--quiet") == 0
+    assert len(corpora.load("sts2012-test", root).pairs) == 3108
+    capsys.readouterr()
+    assert data_main("--data-dir", root, "verify", "--quiet") == 0
+    assert "11 OK, 0 MISMATCH, 0 MISSING" in capsys.readouterr().out
+
+
+def test_clss_needs_a_hand_download_and_merges_its_packages(tmp_path, capsys, no_manifest):
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "clss2014-test") == 1
+    err = capsys.readouterr().err
+    assert fetch.CLSS_PAGE in err and "--archive FILE" in err
+    train = make_zip(tmp_path / "train.zip", {
+        "SemEval-2014-Task-3/00-README.txt": "readme\n",
+        "SemEval-2014-Task-3/data/training/phrase2word.train.input.tsv": "a phrase\tword\tid1\n",
+        "SemEval-2014-Task-3/keys/training/phrase2word.train.gs.tsv": "1.5\n"})
+    test = make_zip(tmp_path / "test.zip", {
+        "task3-test/data/test/phrase2word.test.input.tsv": "a phrase\tword\tid1\n",
+        "task3-test/keys/test/phrase2word.test.gs.tsv": "2.5\n"})
+    argv = ["--data-dir", root, "fetch", "clss2014-test", "--archive", train, "--archive", test, "--quiet"]
+    assert data_main(*argv) == 0
+    out = capsys.readouterr().out
+    assert "clss2014-trial: not in this archive" in out and "clss2014-test: phrase2word (1)" in out
+    assert corpora.load("clss2014-test", root).subset("phrase2word").gold.tolist() == [2.5]
+    assert corpora.load("clss2014-train", root).subset("phrase2word").gold.tolist() == [1.5]
+
+
+def test_download_errors_name_the_address(server, tmp_path):
+    _, url = server
+    with pytest.raises(fetch.FetchError, match=r"cannot download http://127.0.0.1:\d+/files/STS2014-en-test.zip: .*404"):
+        fetch.fetch("sts2014-test", tmp_path / "root", mirror=url)
+    assert leftovers(tmp_path / "root") == []
+
+
+def test_not_an_archive_and_missing_file(tmp_path):
+    page = tmp_path / "STS2014-en-test.zip"
+    page.write_text("<html>moved</html>")
+    with pytest.raises(fetch.FetchError, match="not a zip or tar archive"):
+        fetch.fetch("sts2014-test", tmp_path / "root", archives=[page])
+    with pytest.raises(fetch.FetchError, match="no such archive file"):
+        fetch.fetch("sts2014-test", tmp_path / "root", archives=[tmp_path / "nope.zip"])
+
+
+def test_names(capsys):
+    assert fetch.source_of("stsb-dev").name == "stsbenchmark"
+    assert fetch.source_of("sts2012-train").urls == ("http://ixa2.si.ehu.es/stswiki/images/e/e4/STS2012-en-train.zip",)
+    with pytest.raises(corpora.DatasetNotFound, match="nothing to fetch for 'demo-test'"):
+        fetch.source_of("demo-test")
+    assert data_main("fetch", "stsb-dev", "stsb-test", "--archive", "x.zip") == 2
+    assert "one dataset at a time" in capsys.readouterr().err

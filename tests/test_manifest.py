@@ -1,0 +1,46 @@
+"""``sts data verify``: the SHA-256 manifest matches the official data and catches one changed byte."""
+import shutil
+
+from corpora import cli, manifest
+
+
+def test_manifest_is_reproducible_from_the_official_data(data_dir):
+    stored = manifest.load_manifest()
+    assert manifest.compute(data_dir) == stored
+    assert "sts2012/test/STS.gs.MSRpar.txt" in stored and "stsbenchmark/sts-test.csv" in stored
+    assert all(set(entry) == {"size", "sha256"} and len(entry["sha256"]) == 64 for entry in stored.values())
+
+
+def test_verify_passes_on_the_official_data(data_dir, capsys):
+    assert cli.main(["--data-dir", str(data_dir), "verify"]) == 0
+    out = capsys.readouterr().out
+    n = len(manifest.load_manifest())
+    assert out.count("\nOK ") + out.startswith("OK ") == n
+    assert f"{n} OK, 0 MISMATCH, 0 MISSING" in out
+
+
+def test_one_changed_byte_fails_naming_the_file(data_dir, tmp_path, capsys):
+    shutil.copytree(data_dir / "sts2012", tmp_path / "sts2012")
+    victim = tmp_path / "sts2012" / "test" / "STS.input.MSRvid.txt"
+    data = bytearray(victim.read_bytes())
+    data[100] ^= 0x01  # same size, one bit off
+    victim.write_bytes(bytes(data))
+    (tmp_path / "sts2012" / "train" / "STS.gs.MSRpar.txt").unlink()
+    assert cli.main(["--data-dir", str(tmp_path), "verify", "--quiet"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert set(lines[:2]) == {"MISMATCH sts2012/test/STS.input.MSRvid.txt  (sha256 differs)",
+                              "MISSING  sts2012/train/STS.gs.MSRpar.txt"}
+    assert lines[-1].endswith("1 MISMATCH, 1 MISSING")
+
+
+def test_verify_only_the_named_datasets_and_notes_unlisted_ones(data_dir, tmp_path, capsys):
+    shutil.copytree(data_dir / "sts2013", tmp_path / "sts2013")
+    (tmp_path / "sts2013" / "test" / "STS.gs.FNWN.txt").write_text("changed\n")
+    assert cli.main(["--data-dir", str(tmp_path), "verify", "sts2013-test"]) == 1
+    assert "MISMATCH sts2013/test/STS.gs.FNWN.txt  (size" in capsys.readouterr().out
+    assert cli.main(["--data-dir", str(tmp_path), "verify", "sts2014-test"]) == 0
+    assert "sts2014/test: not in the manifest" in capsys.readouterr().out
+    assert cli.main(["--data-dir", str(tmp_path / "empty"), "verify"]) == 0
+    assert "nothing to verify" in capsys.readouterr().out
+    assert cli.main(["--data-dir", str(tmp_path), "verify", "sts1999"]) == 1
+    assert "unknown dataset" in capsys.readouterr().err
