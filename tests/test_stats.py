@@ -3,6 +3,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import evaluate
@@ -148,3 +150,17 @@ def test_paired_bootstrap_agrees_with_williams_on_a_clear_gap():
 def test_paired_bootstrap_refuses_mismatched_lengths():
     with pytest.raises(ValueError, match="differ in length"):
         evaluate.paired_bootstrap([1, 2, 3], [1, 2, 3], [1, 2])
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.1, 10), st.floats(-5, 5), st.floats(0.1, 10), st.floats(-5, 5), st.integers(0, 1000))
+def test_allnorm_ignores_per_subset_linear_maps_and_pearson_ignores_any(a1, b1, a2, b2, seed):
+    """ALLnorm refits each subset's line, so a positive linear map per subset changes nothing; ALL it may."""
+    rng = np.random.default_rng(seed)
+    g1, g2 = rng.uniform(0, 5, 30), rng.uniform(0, 5, 20)
+    s1, s2 = g1 + rng.normal(size=30), g2 + rng.normal(size=20)
+    base = evaluate.score_subsets([("a", s1, g1), ("b", s2, g2)])
+    moved = evaluate.score_subsets([("a", a1 * s1 + b1, g1), ("b", a2 * s2 + b2, g2)])
+    assert moved["allnorm"] == pytest.approx(base["allnorm"], abs=1e-9)
+    assert moved["subsets"]["a"]["pearson"] == pytest.approx(base["subsets"]["a"]["pearson"], abs=1e-9)
+    assert moved["mean"] == pytest.approx(base["mean"], abs=1e-9)
