@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_run)
     return parser
 

@@ -132,6 +132,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     p.set_defaults(func=cmd_verify)
     p = sub.add_parser("wordnet", help="find WordNet 3.0 (NLTK data, Debian packages or $WORDNET_DIR), say which")
     p.set_defaults(func=cmd_wordnet)
+    for command in sub.choices.values():  # `sts data list --data-dir X` works as well as `sts data --data-dir X list`
+        command.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (as before the command)")
     return parser
 
 
