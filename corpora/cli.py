@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
-from . import datasets, fetch, manifest
+from . import datasets, europeana, fetch, manifest, typed
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
@@ -35,6 +36,9 @@ def _unscored(subset) -> str:
 
 
 def _how_to_get(name: str) -> str:
+    if name in europeana.FETCH_NAMES:
+        return (f"put the official {typed.INPUT_NAME} and {typed.GOLD_NAME} in {datasets.folder_of(name)}, "
+                f"then `sts data fetch {name} --api-key KEY` rebuilds the records")
     try:
         source = fetch.source_of(name)
     except DatasetNotFound:
@@ -58,6 +62,9 @@ def cmd_fetch(args) -> int:
 
     seen = {}
     for name in args.names:
+        if name in europeana.FETCH_NAMES:
+            _fetch_typed(name, args)
+            continue
         source = fetch.source_of(name)
         if source.name in seen:
             continue
@@ -83,6 +90,31 @@ def cmd_fetch(args) -> int:
             for note in ds.notes:
                 print(f"  note: {note}")
     return 0
+
+
+def _fetch_typed(name: str, args) -> None:
+    """The TYPED pilot: rebuild ``text/`` records from Europeana's API for the input files present."""
+    folders = europeana.typed_folders(name, args.data_dir)
+    if not folders:
+        raise DatasetNotFound(f"{name}: no {typed.INPUT_NAME} under {data_root(args.data_dir) / 'typed2013'}/"
+                              "{train,test}; put the official input and gold files there first")
+    client = europeana.RecordClient(args.api_key or os.environ.get(europeana.KEY_VAR, ""), args.api_url)
+    from tqdm import tqdm
+    for folder in folders:
+        bar = tqdm(desc=f"{folder.parent.name}/{folder.name}", unit="record", file=sys.stderr, disable=args.quiet)
+
+        def progress(done, total, bar=bar):
+            bar.total = total
+            bar.update(done - bar.n)
+
+        try:
+            report = europeana.fetch_records(folder, client, progress)
+        finally:
+            bar.close()
+        print(f"{folder}: {report.written} record files written ({report.requested} fetched, {report.cached} cached)")
+        if report.missing:
+            print(f"  {len(report.missing)} records no longer exist at Europeana; listed in "
+                  f"{folder / typed.TEXT_DIR / typed.MISSING_NAME}, they read as empty records")
 
 
 def cmd_verify(args) -> int:
@@ -125,6 +157,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
+    p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")
     p.set_defaults(func=cmd_fetch)
     p = sub.add_parser("verify", help="check the files of present datasets against the SHA-256 manifest")
     p.add_argument("names", nargs="*", metavar="NAME", help="datasets to check (default: every one present)")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Callable
 
 from .atomic import atomic_open, write_text_atomic
+from .fetch import FetchError
 from .paths import data_root
 from .typed import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
 
@@ -25,10 +26,11 @@ API_BASE = "https://api.europeana.eu"
 KEY_VAR = "EUROPEANA_API_KEY"
 CACHE_DIR = ".europeana-cache"
 LANGUAGES = ("def", "en")  # values in these language slots are kept; other languages only if neither is there
+FETCH_NAMES = ("typed2013", "typed2013-train", "typed2013-test")
 RETRY_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
-class EuropeanaError(RuntimeError):
+class EuropeanaError(FetchError):
     """The API refused the key, kept failing, or answered with something that is no record."""
 
 

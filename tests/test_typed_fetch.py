@@ -163,3 +163,18 @@ def test_an_answer_that_is_no_record_is_refused(folder):
         europeana._check_record(b'{"success": true}', "2022/x")
     with pytest.raises(europeana.EuropeanaError, match="not a record"):
         europeana._check_record(b"<html>", "2022/x")
+
+
+def test_sts_data_fetch_typed2013_reports_what_it_did(api, folder, tmp_path, capsys, monkeypatch):
+    from corpora.cli import main
+    api.flaky_left = 0
+    monkeypatch.setenv(europeana.KEY_VAR, KEY)
+    argv = ["--data-dir", str(tmp_path), "fetch", "typed2013", "--api-url", api.base, "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"{folder}: 5 record files written (5 fetched, 0 cached)" in out
+    assert "1 records no longer exist at Europeana" in out
+    assert main(argv[:-1] + ["--api-key", "wrong", "--quiet"]) == 0  # all cached: the key is not needed again
+    monkeypatch.delenv(europeana.KEY_VAR)
+    assert main(["--data-dir", str(tmp_path / "elsewhere"), "fetch", "typed2013-train", "--api-key", KEY]) == 1
+    assert "no STS.input.europeana.txt under" in capsys.readouterr().err
