@@ -600,5 +600,529 @@ def main(argv=None, prog: str = "evaluate.py") -> int:
         return 1
 
 
+# =========================================================================== compare
+# ``python evaluate.py compare`` / ``sts compare``: our runs placed among a task paper's published
+# table (corpora.leaderboards), their 95% intervals, significance between runs, and an HTML report.
+
+ALPHA = 0.05
+
+
+def aggregate_ci(rs, ns, rule: str, level: float = 0.95) -> tuple[float, float]:
+    """Normal-approximation interval of a size-weighted mean, plain mean or sum of Pearsons.
+
+    The subsets are independent samples and var(r) ~ (1 - r^2)^2 / (n - 1) for each.
+    """
+    from scipy.stats import norm
+    rs, ns = np.asarray(rs, dtype=float), np.asarray(ns, dtype=float)
+    if len(rs) == 0 or not np.isfinite(rs).all() or (ns <= 1).any():
+        return (math.nan, math.nan)
+    w = {"sum": np.ones_like(rs), "weighted": ns / ns.sum()}.get(rule, np.ones_like(rs) / len(rs))
+    centre = float(np.sum(w * rs))
+    half = float(norm.ppf(0.5 + level / 2)) * math.sqrt(float(np.sum(w ** 2 * (1 - rs ** 2) ** 2 / (ns - 1))))
+    return (centre - half, centre + half)
+
+
+def _aggregate_metric(rule: str, sizes) -> Callable:
+    """``metric(stacked, gold)`` for :func:`paired_bootstrap`: column 0 the scores, column 1 the subset index."""
+    def metric(stacked, gold):
+        scores, ids = stacked[:, 0], stacked[:, 1].astype(int)
+        if rule == "pooled":
+            return pearson(scores, gold)
+        rs = [pearson(scores[ids == i], gold[ids == i]) for i in range(len(sizes))]
+        return float(np.sum(rs)) if rule == "sum" else _mean(rs, sizes if rule == "weighted" else None)
+    return metric
+
+
+def _fallback_board(dataset: corpora.Dataset):
+    """The layout for a dataset no task paper ranks: the scorer's aggregates, no published rows."""
+    from corpora import leaderboards
+    subs = tuple(s.name for s in dataset)
+    measures = {"official": "sum"} if dataset.kind == "clss" else {"all": "pooled", "allnorm": "pooled", "mean": "weighted"}
+    return leaderboards.Leaderboard(
+        name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,
+        primary="official" if dataset.kind == "clss" else "mean", subsets=subs, sizes={}, labels={}, marks={},
+        rows=(), path=None, columns=("name", *(c for m in measures for c in (m, f"{m}_rank")), *subs), digits=4)
+
+
+def _run_as_row(board, name: str, report: dict, present):
+    """Our run as a table row, its figures rounded like the paper's so that ties place as the paper's do."""
+    from corpora import leaderboards
+    scores = {s: round(report["subsets"][s]["pearson"], board.digits) for s in present}  # NaN stays unranked
+    for measure in board.measures:
+        value = report.get(measure)
+        if measure in board.columns and isinstance(value, float) and math.isfinite(value):
+            scores[measure] = round(value, board.digits)
+    return leaderboards.Row(name, "ours", scores, {}, "", "", 0)
+
+
+def _ranking_value(board, row, measure: str, present, sizes) -> float | None:
+    """The figure a row is ranked by: as printed, or recomputed over the subsets present when some are missing."""
+    if tuple(present) == tuple(board.subsets):
+        return board.value(row, measure)
+    return board.aggregate(row, measure, present, sizes)
+
+
+def _table_columns(board, present, measures) -> list[str]:
+    """The paper's column order for the subsets and measures shown; a measure it only ranks goes before its rank."""
+    cols = []
+    for col in board.columns:
+        base = col[:-5] if col.endswith("_rank") else col
+        if col == "name" or col in present or col in measures:
+            cols.append(col)
+        elif col.endswith("_rank") and base in measures:
+            if base not in cols and board.measures[base] != "given":
+                cols.append(base)
+            cols.append(col)
+    return cols
+
+
+def compare_runs(dataset: corpora.Dataset, runs: dict, published: bool = True,
+                 seed: int = 0, resamples: int = 1000) -> dict:
+    """Score ``runs`` (name -> run directory) and place them among the task paper's published table.
+
+    Published ranks stay the paper's; each of our runs takes the rank its figures would have among the
+    published ranked rows. With a subset missing, published aggregates and ranks are recomputed over
+    the subsets present. InvalidRun carries every bad file of every run.
+    """
+    from corpora import leaderboards
+    errors = [e for run_dir in runs.values() for e in validate_run(dataset, run_dir)]
+    if errors:
+        raise InvalidRun(errors)
+    try:
+        board = leaderboards.for_dataset(dataset.name)
+    except corpora.DatasetNotFound:
+        board = _fallback_board(dataset)
+    present = [s.name for s in dataset if s.name in board.subsets]
+    sizes = {s.name: s.n_scored for s in dataset}
+    missing = [s for s in board.subsets if s not in present]
+    measures = [m for m in board.measures if not (missing and board.measures[m] in ("pooled", "given"))]
+    primary = board.primary if board.primary in measures else measures[0]
+    reports = {name: score_run(dataset, run_dir) for name, run_dir in runs.items()}
+    pub = list(board.rows) if published else []
+    ours = {name: _run_as_row(board, name, rep, present) for name, rep in reports.items()}
+
+    rows = [{"name": r.name, "ours": False, "role": r.role, "marks": r.marks, "notes": r.notes,
+             "scores": {**{s: r.scores.get(s) for s in present},
+                        **{m: _ranking_value(board, r, m, present, sizes) for m in measures}},
+             "ranks": {}} for r in pub]
+    rows += [{"name": name, "ours": True, "role": "ours", "marks": "", "notes": "", "run": str(runs[name]),
+              "scores": {**{s: rep["subsets"][s]["pearson"] for s in present},
+                         **{m: rep.get(m) if isinstance(rep.get(m), float) else None for m in measures}},
+              "ranks": {}, "signature": rep["signature"]} for name, rep in reports.items()]
+    position = {}
+    for m in measures:
+        ranked = [i for i, r in enumerate(pub) if m in r.ranks]
+        values = [rows[i]["scores"][m] for i in ranked]
+        recomputed = dict(zip(ranked, leaderboards.competition_ranks(values)))
+        our_values = [_ranking_value(board, ours[row["name"]], m, present, sizes) if row["ours"] else None
+                      for row in rows]
+        among_ours = leaderboards.competition_ranks(our_values)
+        for i, row in enumerate(rows):
+            if row["ours"]:
+                row["ranks"][m] = leaderboards.placed_rank(our_values[i], values) if pub else among_ours[i]
+            elif i in recomputed:
+                row["ranks"][m] = recomputed[i] if missing else pub[i].ranks[m]
+            else:
+                row["ranks"][m] = None
+            if m == primary:
+                position[i] = row["ranks"][m] or leaderboards.placed_rank(row["scores"][m], values) or math.inf
+    n_total = sum(sizes[s] for s in present)
+    rule = board.measures[primary]
+    for row in rows:
+        row["ci95"] = _row_ci(row, primary, rule, present, sizes, n_total)
+    rows = [row for _, _, row in sorted(((position[i], row["ours"], i), i, row) for i, row in enumerate(rows))]
+    return {
+        "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
+        "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
+        "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
+        "columns": _table_columns(board, present, measures), "marks": board.marks,
+        "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
+        "rows": rows,
+        "significance": _significance(dataset, reports, runs, rows, primary, rule, present, sizes, seed, resamples),
+    }
+
+
+def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
+    """95% interval of the primary measure: Fisher z for a pooled Pearson, else over the subset figures."""
+    value = row["scores"].get(primary)
+    if value is None:
+        return None
+    if rule == "pooled":
+        return list(fisher_ci(value, n_total))
+    kept = [(row["scores"][s], sizes[s]) for s in present if row["scores"].get(s) is not None]
+    if not kept or (len(kept) < len(present) and rule != "sum"):
+        return None
+    return list(aggregate_ci([r for r, _ in kept], [n for _, n in kept], rule))
+
+
+def _compare_notes(dataset, board, present, missing, measures, primary, published: bool) -> list[str]:
+    notes = list(dataset.notes)
+    label = board.label(primary)
+    if missing:
+        how = {"weighted": "size-weighted mean", "mean": "mean", "sum": "sum"}.get(board.measures[primary], "")
+        dropped = [board.label(m) for m in board.measures if m not in measures]
+        notes.append(f"{', '.join(missing)} missing: each published {label} is recomputed as the {how} of its figures on "
+                     f"{', '.join(present)}, and the published ranks are recomputed from it"
+                     + (f"; {', '.join(dropped)} cannot be recomputed and are left out" if dropped else ""))
+    if published and board.rows:
+        notes.append("our runs (marked *) take the rank their figures, rounded like the paper's, would have among the "
+                     "published ranked runs, which keep their ranks; '-': a published row the paper does not rank")
+        notes.append(f"published: {board.source}")
+    if board.marks and published:
+        notes.append("marks: " + "; ".join(f"{k} {v}" for k, v in board.marks.items()))
+    notes.append(f"95% CI of {label}: " + ("Fisher z over all pairs" if board.measures[primary] == "pooled" else
+                 "normal approximation over the subsets, var(r) = (1 - r^2)^2 / (n - 1)"))
+    return notes
+
+
+def _stacked_outputs(dataset, runs: dict, present):
+    """Gold, subset index and each run's scores over the scored pairs of the subsets present."""
+    golds, ids, scores = [], [], {name: [] for name in runs}
+    for index, name in enumerate(present):
+        sub = dataset.subset(name)
+        keep = ~np.isnan(sub.gold)
+        golds.append(sub.gold[keep])
+        ids.append(np.full(int(keep.sum()), index))
+        for run, run_dir in runs.items():
+            out, _ = formats.read_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range)
+            scores[run].append(out[keep])
+    return np.concatenate(golds), np.concatenate(ids), {k: np.concatenate(v) for k, v in scores.items()}
+
+
+def _significance(dataset, reports, runs, rows, primary, rule, present, sizes, seed, resamples) -> list[dict]:
+    """Each pair of our runs (Fisher z, Williams on the pooled pairs, paired bootstrap) and each run against the best published row (Fisher z)."""
+    from itertools import combinations
+    n = sum(sizes[s] for s in present)
+    k = len(present)
+
+    def as_r(value):  # a sum of k Pearsons is tested as their mean
+        return value / k if rule == "sum" else value
+
+    value = {r["name"]: r["scores"].get(primary) for r in rows if r["ours"]}
+    tests = []
+    if len(runs) > 1:
+        gold, ids, outs = _stacked_outputs(dataset, runs, present)
+        metric = _aggregate_metric(rule, [sizes[s] for s in present])
+        for a, b in combinations(runs, 2):
+            if _finite(value[b]) and not (_finite(value[a]) and value[a] >= value[b]):
+                a, b = b, a
+            z, p = fisher_z_test(as_r(value[a]), n, as_r(value[b]), n) if _finite(value[a]) and _finite(value[b]) else (math.nan,) * 2
+            t, pw = williams_test(pearson(outs[a], gold), pearson(outs[b], gold), pearson(outs[a], outs[b]), n)
+            boot = paired_bootstrap(gold, np.column_stack([outs[a], ids]), np.column_stack([outs[b], ids]),
+                                    resamples, seed, metric=metric)
+            tests.append({"a": a, "b": b, "published": None, "measure": primary,
+                          "difference": boot.difference, "fisher_z": {"z": z, "p": p},
+                          "williams": {"on": "all", "t": t, "p": pw},
+                          "bootstrap": {"ci95": list(boot.ci), "p": boot.p_value, "resamples": resamples, "seed": seed},
+                          "significant": bool(all(_finite(v) and v < ALPHA for v in (p, pw, boot.p_value)))})
+    ranked = [r for r in rows if not r["ours"] and r["ranks"].get(primary) is not None and r["scores"].get(primary) is not None]
+    if ranked:
+        best = max(ranked, key=lambda r: r["scores"][primary])
+        for name in runs:
+            if not _finite(value[name]):
+                continue
+            a, b = (name, best["name"]) if value[name] >= best["scores"][primary] else (best["name"], name)
+            va, vb = (value[name], best["scores"][primary]) if a == name else (best["scores"][primary], value[name])
+            z, p = fisher_z_test(as_r(va), n, as_r(vb), n)
+            tests.append({"a": a, "b": b, "published": best["name"], "measure": primary, "difference": va - vb,
+                          "fisher_z": {"z": z, "p": p}, "williams": None, "bootstrap": None,
+                          "significant": bool(_finite(p) and p < ALPHA)})
+    return tests
+
+
+def _finite(value) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
+
+
+# --------------------------------------------------------------------------- compare: formats
+
+def _rank_head(cmp: dict, col: str, previous: str) -> str:
+    measure = col[:-5]
+    return "Rank" if previous == measure else f"{cmp['labels'].get(measure, measure)} rank"
+
+
+def compare_table(cmp: dict, mark: Callable = lambda name, ours: ("* " if ours else "") + name) -> tuple[list, list]:
+    """Header and string rows of the ranked table in the paper's layout, plus the primary measure's 95% CI."""
+    cols, digits = cmp["columns"], cmp["digits"]
+    header = [("Run" if c == "name" else _rank_head(cmp, c, cols[i - 1]) if c.endswith("_rank")
+               else cmp["labels"].get(c, c)) for i, c in enumerate(cols)] + [f"95% CI ({cmp['labels'][cmp['primary']]})"]
+
+    def num(v):
+        return "" if v is None or not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
+
+    out = []
+    for row in cmp["rows"]:
+        cells = []
+        for c in cols:
+            if c == "name":
+                cells.append(mark(row["name"] + (" " + row["marks"] if row["marks"] else ""), row["ours"]))
+            elif c.endswith("_rank"):
+                rank = row["ranks"].get(c[:-5])
+                cells.append("-" if rank is None else str(rank))
+            else:
+                cells.append(num(row["scores"].get(c)))
+        ci = row.get("ci95")
+        cells.append("" if not ci or not math.isfinite(ci[0]) else f"[{num(ci[0])}, {num(ci[1])}]")
+        out.append(cells)
+    return header, out
+
+
+def significance_table(cmp: dict) -> tuple[list, list]:
+    def p(v, fmt=".4f"):
+        return UNDEFINED if not _finite(v) else f"{v:{fmt}}"
+    header = ["higher", "lower", "difference", "Fisher z p", "Williams p (ALL)", "bootstrap p", "bootstrap 95% CI", "p < .05"]
+    rows = []
+    for t in cmp["significance"]:
+        boot, will = t["bootstrap"], t["williams"]
+        name = [n + (" (published)" if n == t["published"] else "") for n in (t["a"], t["b"])]
+        rows.append([*name, p(t["difference"], "+.4f"),
+                     p(t["fisher_z"]["p"]), p(will["p"]) if will else "", p(boot["p"]) if boot else "",
+                     f"[{p(boot['ci95'][0], '+.4f')}, {p(boot['ci95'][1], '+.4f')}]" if boot else "",
+                     "yes" if t["significant"] else "no"])
+    return header, rows
+
+
+def _compare_title(cmp: dict) -> str:
+    return f"{cmp['dataset']}: {cmp['title']}"
+
+
+def _compare_render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -> str:
+    lines = [title, ""] + table(*compare_table(cmp, mark)) + [""]
+    lines += [note.format(n) for n in cmp["notes"]]
+    if cmp["significance"]:
+        lines += ["", f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
+                      "Williams on the pooled pairs; significant when every test has p < .05):", ""]
+        lines += table(*significance_table(cmp))
+    lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
+    return "\n".join(lines) + "\n"
+
+
+def render_compare_text(cmp: dict) -> str:
+    return _compare_render(cmp, _aligned, _compare_title(cmp), "note: {}", lambda n, o: ("* " if o else "") + n)
+
+
+def render_compare_markdown(cmp: dict) -> str:
+    return _compare_render(cmp, _markdown, f"**{_compare_title(cmp)}**", "{}  ",
+                           lambda n, o: f"**{n}** (ours)" if o else n)
+
+
+def render_compare_csv(cmp: dict) -> str:
+    """The ranked table, one row per run, with an ``ours`` column and the CI as two numbers."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    cols = cmp["columns"]
+    writer.writerow(["dataset", "ours", *cols, "ci95_lo", "ci95_hi", "marks"])
+    for row in cmp["rows"]:
+        cells = []
+        for c in cols:
+            v = row["name"] if c == "name" else row["ranks"].get(c[:-5]) if c.endswith("_rank") else row["scores"].get(c)
+            cells.append("" if v is None else f"{v:.6f}" if isinstance(v, float) else v)
+        ci = row.get("ci95") or ["", ""]
+        writer.writerow([cmp["dataset"], int(row["ours"]), *cells,
+                         *(f"{v:.6f}" if isinstance(v, float) and math.isfinite(v) else "" for v in ci), row["marks"]])
+    return out.getvalue()
+
+
+def _latex_escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("†", r"$\dagger$"),
+                 ("‡", r"$\ddagger$")):
+        text = text.replace(a, b)
+    return text
+
+
+def render_compare_latex(cmp: dict) -> str:
+    """A booktabs table: our runs in bold, the notes under it."""
+    header, rows = compare_table(cmp, mark=lambda n, o: n)
+    ours = [r["ours"] for r in cmp["rows"]]
+    lines = [r"\begin{table}[t]", r"\centering\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+             r"\toprule", " & ".join(_latex_escape(h) for h in header) + r" \\", r"\midrule"]
+    for cells, bold in zip(rows, ours):
+        cells = [_latex_escape(c) for c in cells]
+        lines.append(" & ".join(rf"\textbf{{{c}}}" if bold and c else c for c in cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{_latex_escape(_compare_title(cmp))}. "
+              + _latex_escape(" ".join(n.rstrip(".") + "." for n in cmp["notes"])) + "}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def render_compare_json(cmp: dict) -> str:
+    """``{"dataset", "rows": [{"name", "ours", "scores", "ranks", "ci95", …}], "significance", …}``."""
+    return json.dumps(_json_value(cmp), indent=2, ensure_ascii=False) + "\n"
+
+
+COMPARE_RENDERERS = {"text": render_compare_text, "markdown": render_compare_markdown, "csv": render_compare_csv,
+                     "latex": render_compare_latex, "json": render_compare_json}
+
+
+# --------------------------------------------------------------------------- compare: HTML report
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:
+        raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: "
+                           "pip install 'sts-suite[plots]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def _save_png(fig, path: Path) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    data = buf.getvalue()
+    with corpora.atomic_open(path, "wb") as handle:
+        handle.write(data)
+    return data
+
+
+def _plot_bars(plt, cmp: dict):
+    primary, label = cmp["primary"], cmp["labels"][cmp["primary"]]
+    shown = [r for r in cmp["rows"] if r["ours"] or r["role"] in ("baseline", "reference")
+             or r["ranks"].get(primary) == 1]
+    shown = [r for r in shown if r["scores"].get(primary) is not None][::-1]
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(shown) + 1.4))
+    values = [r["scores"][primary] for r in shown]
+    errs = np.array([[v - r["ci95"][0], r["ci95"][1] - v] if r.get("ci95") and math.isfinite(r["ci95"][0]) else [0, 0]
+                     for v, r in zip(values, shown)]).T
+    ax.barh(range(len(shown)), values, xerr=errs, capsize=3,
+            color=["tab:orange" if r["ours"] else "tab:blue" for r in shown])
+    names = [("* " if r["ours"] else "") + r["name"] for r in shown]
+    ax.set_yticks(range(len(shown)), [n if len(n) <= 42 else n[:40] + "…" for n in names], fontsize=8)
+    ax.set_xlabel(f"{label} and its 95% interval; orange: ours, blue: published (best, baselines, references)", fontsize=9)
+    ax.set_title(f"{cmp['dataset']}: {label}")
+    fig.tight_layout()
+    return fig
+
+
+def _plot_scatter(plt, cmp: dict, gold, ids, outs):
+    names, subsets = list(outs), cmp["subsets"]
+    fig, axes = plt.subplots(len(names), len(subsets), figsize=(2.6 * len(subsets), 2.6 * len(names)), squeeze=False)
+    for i, name in enumerate(names):
+        for j, sub in enumerate(subsets):
+            ax, keep = axes[i][j], ids == j
+            ax.scatter(gold[keep], outs[name][keep], s=4, alpha=0.35, color="tab:blue")
+            ax.set_title(f"{name}\n{sub}: r = {pearson(outs[name][keep], gold[keep]):.4f}", fontsize=8)
+            ax.tick_params(labelsize=7)
+            if i == len(names) - 1:
+                ax.set_xlabel("gold", fontsize=8)
+            if j == 0:
+                ax.set_ylabel("system", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def _plot_errors(plt, cmp: dict, gold, outs, top: float):
+    bands = np.arange(0, int(math.ceil(top)))
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    width = 0.8 / max(len(outs), 1)
+    for k, (name, scores) in enumerate(outs.items()):
+        band = np.minimum(np.floor(gold), bands[-1])
+        data = [scores[band == b] - gold[band == b] for b in bands]
+        pos = bands + 0.1 + width * (k + 0.5)
+        parts = ax.boxplot([d if len(d) else [np.nan] for d in data], positions=pos, widths=width * 0.9,
+                           patch_artist=True, showfliers=False, manage_ticks=False)
+        for patch in parts["boxes"]:
+            patch.set_facecolor(plt.cm.tab10(k % 10))
+        ax.plot([], [], color=plt.cm.tab10(k % 10), linewidth=6, label=name)
+    ax.axhline(0, color="grey", linewidth=0.8)
+    counts = [int(np.sum(np.minimum(np.floor(gold), bands[-1]) == b)) for b in bands]
+    ax.set_xticks(bands + 0.5, [f"{b}-{b + 1}\n(n={c})" for b, c in zip(bands, counts)])
+    ax.set_xlabel("gold score band")
+    ax.set_ylabel("system - gold")
+    ax.set_title("Errors by gold score band")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_dir) -> Path:
+    """A self-contained ``index.html`` (plots inlined as PNG data) with the PNGs beside it."""
+    import base64
+    import html
+    plt = _pyplot()
+    out_dir = Path(out_dir)
+    gold, ids, outs = _stacked_outputs(dataset, runs, cmp["subsets"])
+    top = dataset.subsets[0].score_range[1]
+    figures = [("bars.png", "Runs with their 95% intervals", _plot_bars(plt, cmp)),
+               ("scatter.png", "Gold against system, per subset", _plot_scatter(plt, cmp, gold, ids, outs)),
+               ("errors.png", "Error distribution by gold score band", _plot_errors(plt, cmp, gold, outs, top))]
+    parts = []
+    for file_name, caption, fig in figures:
+        data = _save_png(fig, out_dir / file_name)
+        plt.close(fig)
+        parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,'
+                     f'{base64.b64encode(data).decode()}"><figcaption>{html.escape(caption)}</figcaption></figure>')
+
+    def table(header, rows, ours=None):
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join(f'<tr{" class=ours" if ours and ours[i] else ""}>' + "".join(
+            f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for i, row in enumerate(rows))
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    header, rows = compare_table(cmp)
+    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(_compare_title(cmp))}</title><style>",
+            "body{font-family:sans-serif;margin:1.5em;color:#222} img{max-width:100%} figure{margin:1em 0}",
+            "table{border-collapse:collapse;font-size:12px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
+            "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
+            "</style></head><body>", f"<h1>{html.escape(_compare_title(cmp))}</h1>", *parts]
+    if cmp["significance"]:
+        page += ["<h2>Significance</h2>", table(*significance_table(cmp))]
+    page += ["<h2>Ranked table</h2>", table(header, rows, [r["ours"] for r in cmp["rows"]]), "<ul>"]
+    page += [f"<li>{html.escape(n)}</li>" for n in cmp["notes"]] + ["</ul></body></html>"]
+    path = out_dir / "index.html"
+    corpora.write_text_atomic(path, "\n".join(page) + "\n")
+    return path
+
+
+# --------------------------------------------------------------------------- compare: command line
+
+def _run_spec(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"expected NAME=DIR, got {text!r}")
+    return name, path
+
+
+def compare_main(argv, prog: str = "evaluate.py compare") -> int:
+    """``compare --dataset D --run NAME=DIR … [--published] [--format F] [--report DIR]``."""
+    parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
+                                     "with 95% intervals and significance tests.")
+    parser.add_argument("--dataset", required=True, help="named dataset, e.g. sts2012-test")
+    parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
+                        help="a run directory of official output files, named (repeatable)")
+    parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
+    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
+    parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
+    parser.add_argument("--seed", type=int, default=0, help="paired bootstrap seed (default 0)")
+    parser.add_argument("--resamples", type=int, default=1000, help="paired bootstrap resamples (default 1000)")
+    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    args = parser.parse_args(argv)
+    runs = dict(args.run)
+    if len(runs) != len(args.run):
+        parser.error("each --run needs its own NAME")
+    try:
+        dataset = corpora.load(args.dataset, args.data_dir)
+        cmp = compare_runs(dataset, runs, args.published, args.seed, args.resamples)
+        if args.report:
+            path = write_compare_report(cmp, dataset, runs, args.report)
+    except InvalidRun as exc:
+        _print_errors(exc.errors)
+        print(f"error: a run cannot be scored; check a file with "
+              f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
+        return 1
+    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(COMPARE_RENDERERS[args.format](cmp))
+    if args.report:
+        print(f"report: {path}", file=sys.stderr)
+    return 0
+
+
+SUBCOMMANDS["compare"] = compare_main
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -13,6 +13,7 @@ commands:
   data    list, fetch and verify datasets        (python -m corpora)
   run     fit a system, write official outputs   (python -m baselines run)
   eval    score outputs against the gold         (python evaluate.py)
+  compare place runs among the published results (python evaluate.py compare)
   demo    run every system on the shipped demo data and print the scoreboard
 """
 
@@ -106,6 +107,9 @@ def main(argv=None) -> int:
         return evaluate.main(rest, prog="sts eval")
     if command == "demo":
         return demo_main(rest)
+    if command == "compare":
+        import evaluate
+        return evaluate.compare_main(rest, prog="sts compare")
     print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
     return 2
 

@@ -52,7 +52,9 @@ class Leaderboard:
     labels: dict
     marks: dict
     rows: tuple
-    path: Path
+    path: Path | None
+    columns: tuple = ()  # the file's columns in the paper's order
+    digits: int = 4  # decimals the paper prints
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key)
@@ -179,7 +181,27 @@ def read_leaderboard(path) -> Leaderboard:
         measures=measures, primary=meta["primary"][1], subsets=subsets, sizes=sizes,
         labels=_pairs(path, *meta["labels"]) if "labels" in meta else {},
         marks=_pairs(path, *meta["marks"]) if "marks" in meta else {},
-        rows=tuple(rows), path=path)
+        rows=tuple(rows), path=path, columns=tuple(header), digits=_digits(lines, header))
+
+
+def _digits(lines, header) -> int:
+    """The most decimals of any figure in the file: the paper's printing precision."""
+    most = 0
+    for line in lines:
+        if line.startswith("#") or not line.strip():
+            continue
+        for column, cell in zip(header, line.split("\t")):
+            if column not in FIXED_COLUMNS and not column.endswith("_rank") and _is_number(cell):
+                most = max(most, len(cell.split(".")[1]))
+    return most or 4
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return "." in text
 
 
 def _check_header(path, number: int, header: list, meta: dict) -> None:

@@ -202,7 +202,7 @@ def test_archive_whose_files_do_not_parse(tmp_path):
 def test_files_that_differ_from_the_manifest_are_refused(tmp_path):
     members = {"train/STS.input.MSRpar.txt": "a\tb\n", "train/STS.gs.MSRpar.txt": "3\n"}
     archive = make_zip(tmp_path / "STS2012-en-train.zip", members)
-    with pytest.raises(fetch.FetchError, match=r"SHA-256 manifest: sts2012/train/STS.gs.MSRpar.txt"):
+    with pytest.raises(fetch.FetchError, match=r"SHA-256 manifest: sts2012/train/STS.input.MSRpar.txt \(size 4, expected 166754\); sts2012/train/STS.gs.MSRpar"):
         fetch.fetch("sts2012-train", tmp_path / "root", archives=[archive])
     assert not (tmp_path / "root" / "sts2012").exists()
 
@@ -217,6 +217,19 @@ def test_official_files_pass_the_manifest_and_verify(data_dir, tmp_path, capsys)
     capsys.readouterr()
     assert data_main("--data-dir", root, "verify", "--quiet") == 0
     assert "11 OK, 0 MISMATCH, 0 MISSING" in capsys.readouterr().out
+
+
+def test_only_data_files_are_held_to_the_manifest_at_fetch(data_dir, tmp_path, capsys):
+    folder = data_dir / "sts2013" / "test"
+    members = {f"test-gs/{p.name}": p.read_text(encoding="utf-8") for p in folder.iterdir()}
+    members["test-gs/00-readme.txt"] += "a mirror's own note\n"
+    members["test-gs/STS.gs.SMT.txt"] = "3\n"  # the official release ships the SMT gold without its input
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "sts2013-test", "--archive", make_zip(tmp_path / "a.zip", members)) == 0
+    assert "note: sts2013-test: subset SMT skipped" in capsys.readouterr().out
+    assert data_main("--data-dir", root, "verify", "--quiet") == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("MISMATCH sts2013/test/00-readme.txt") and out[-1].endswith("6 OK, 1 MISMATCH, 0 MISSING")
 
 
 def test_clss_needs_a_hand_download_and_merges_its_packages(tmp_path, capsys, no_manifest):

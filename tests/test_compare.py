@@ -1,0 +1,217 @@
+"""``compare``: our runs placed among the published tables, intervals, significance and every format."""
+import csv
+import io
+import json
+
+import numpy as np
+import pytest
+
+import corpora
+import evaluate
+import sts
+from baselines.run import run_system
+from conftest import write
+from corpora import leaderboards
+
+BASELINE_2013 = "baseline-tokencos"
+
+
+@pytest.fixture(scope="module")
+def official_runs(data_dir, tmp_path_factory):
+    """token-cosine outputs for the 2012 and 2013 test sets, written by the runner."""
+    root = tmp_path_factory.mktemp("runs")
+    for name in ("sts2012-test", "sts2013-test"):
+        run_system("token-cosine", corpora.load(name, data_dir), root / name)
+    return root
+
+
+def test_token_cosine_takes_the_published_baseline_ranks_2012(data_dir, official_runs):
+    ds = corpora.load("sts2012-test", data_dir)
+    cmp = evaluate.compare_runs(ds, {"token-cosine": official_runs / "sts2012-test"}, resamples=50)
+    ours = next(r for r in cmp["rows"] if r["ours"])
+    assert ours["ranks"] == {"all": 87, "allnorm": 85, "mean": 70}
+    baseline = next(r for r in cmp["rows"] if r["name"] == "00-baseline/task6-baseline")
+    assert baseline["ranks"] == {"all": 87, "allnorm": 85, "mean": 70}
+    # placed right under the row it ties with, published ranks untouched
+    names = [r["name"] for r in cmp["rows"]]
+    assert names.index("token-cosine") == names.index("00-baseline/task6-baseline") + 1
+    assert len(cmp["rows"]) == 90 and cmp["missing"] == []
+    lo, hi = ours["ci95"]
+    assert lo < ours["scores"]["all"] < hi and (round(lo, 4), round(hi, 4)) == (.2789, .3425)
+
+
+def test_missing_smt_recomputes_the_published_aggregate_2013(data_dir, official_runs):
+    ds = corpora.load("sts2013-test", data_dir)
+    cmp = evaluate.compare_runs(ds, {"token-cosine": official_runs / "sts2013-test"}, resamples=50)
+    assert cmp["missing"] == ["SMT"] and cmp["subsets"] == ["headlines", "OnWN", "FNWN"]
+    ours = next(r for r in cmp["rows"] if r["ours"])
+    baseline = next(r for r in cmp["rows"] if r["name"] == BASELINE_2013)
+    for sub in cmp["subsets"]:
+        assert round(ours["scores"][sub], 4) == baseline["scores"][sub], sub
+    # the published Mean over headlines, OnWN and FNWN, weighted 750 / 561 / 189
+    assert baseline["scores"]["mean"] == pytest.approx((.5399 * 750 + .2828 * 561 + .2146 * 189) / 1500)
+    assert ours["ranks"]["mean"] == baseline["ranks"]["mean"]
+    board = leaderboards.for_dataset("sts2013-test")
+    recomputed = leaderboards.competition_ranks(
+        [board.aggregate(r, "mean", cmp["subsets"], {"headlines": 750, "OnWN": 561, "FNWN": 189})
+         for r in board.rows if "mean" in r.ranks])
+    assert sorted(r["ranks"]["mean"] for r in cmp["rows"] if not r["ours"] and r["ranks"]["mean"]) == sorted(recomputed)
+    text = evaluate.render_compare_text(cmp)
+    assert "SMT missing: each published Mean is recomputed as the size-weighted mean" in text
+    assert "SMT" not in text.split("\n")[2]  # the header row has no SMT column
+
+
+# ----------------------------------------------------------------- small fixtures
+
+def _tiny_root(tmp_path, n=40, seed=1):
+    """An sts2013-test layout with a synthetic headlines subset of ``n`` pairs."""
+    rng = np.random.default_rng(seed)
+    gold = np.round(rng.uniform(0, 5, n), 2)
+    root = tmp_path / "data"
+    write(root / "sts2013" / "test" / "STS.input.headlines.txt", "".join(f"a{i} b\tb c{i}\n" for i in range(n)))
+    write(root / "sts2013" / "test" / "STS.gs.headlines.txt", "".join(f"{g}\n" for g in gold))
+    return root, gold
+
+
+def _write_run(path, scores):
+    corpora.write_output(path / "STS.output.headlines.txt", np.clip(scores, 0, 5))
+    return path
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    root, gold = _tiny_root(tmp_path)
+    rng = np.random.default_rng(7)
+    runs = {"good": _write_run(tmp_path / "good", gold + rng.normal(0, 0.3, len(gold))),
+            "noise": _write_run(tmp_path / "noise", rng.uniform(0, 5, len(gold)))}
+    return root, runs
+
+
+def test_significance_between_our_runs_and_the_best_published(tiny):
+    root, runs = tiny
+    ds = corpora.load("sts2013-test", root)
+    cmp = evaluate.compare_runs(ds, runs, resamples=200)
+    pair = next(t for t in cmp["significance"] if not t["published"])
+    assert (pair["a"], pair["b"]) == ("good", "noise") and pair["significant"]
+    assert pair["fisher_z"]["p"] < .05 and pair["williams"]["p"] < .05 and pair["bootstrap"]["p"] < .05
+    assert pair["bootstrap"]["ci95"][0] > 0
+    against = [t for t in cmp["significance"] if t["published"]]
+    assert {t["published"] for t in against} == {"UMBC EBIQUITY-saiyan"}  # best on headlines alone (.7838)
+    assert len(against) == 2 and all(t["williams"] is None and t["bootstrap"] is None for t in against)
+
+
+def test_identical_runs_are_not_significantly_different(tiny):
+    root, runs = tiny
+    ds = corpora.load("sts2013-test", root)
+    cmp = evaluate.compare_runs(ds, {"a": runs["good"], "b": runs["good"]}, published=False, resamples=100)
+    (pair,) = cmp["significance"]
+    assert pair["difference"] == 0 and not pair["significant"]
+    assert [r["ranks"]["mean"] for r in cmp["rows"]] == [1, 1]  # without --published: ranked among ours, ties shared
+
+
+def test_published_best_is_picked_by_the_recomputed_primary(tiny):
+    root, runs = tiny
+    cmp = evaluate.compare_runs(corpora.load("sts2013-test", root), {"good": runs["good"]}, resamples=10)
+    best = max((r for r in cmp["rows"] if not r["ours"] and r["ranks"]["mean"]), key=lambda r: r["scores"]["mean"])
+    assert best["ranks"]["mean"] == 1 and best["scores"]["mean"] == best["scores"]["headlines"]
+    (test,) = cmp["significance"]
+    assert test["published"] == best["name"]
+
+
+def _cli(argv, capsys):
+    code = evaluate.main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_shape(tiny, capsys):
+    root, runs = tiny
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published",
+                         "--resamples", "20", "--format", "json"] + [f"--run={k}={v}" for k, v in runs.items()], capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["dataset"] == "sts2013-test" and data["primary"] == "mean"
+    ours = [r for r in data["rows"] if r["ours"]]
+    assert [r["name"] for r in ours] == ["good", "noise"]
+    for row in data["rows"]:
+        assert set(row) >= {"name", "ours", "scores", "ranks", "ci95"}
+        assert set(row["ranks"]) == {"mean"}
+    assert len(data["rows"]) == 93 + 2
+
+
+@pytest.mark.parametrize("fmt", list(evaluate.COMPARE_RENDERERS))
+def test_every_format_is_deterministic_and_marks_ours(tiny, capsys, fmt):
+    root, runs = tiny
+    argv = ["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published", "--resamples", "20",
+            "--format", fmt, "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"]
+    first, second = _cli(argv, capsys), _cli(argv, capsys)
+    assert first[0] == 0 and first[1] == second[1]
+    out = first[1]
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert [r["name"] for r in rows if r["ours"] == "1"] == ["good", "noise"]
+        assert rows[0]["mean_rank"] == "1"
+    elif fmt == "latex":
+        assert r"\textbf{good}" in out and r"\toprule" in out and "UMBC EBIQUITY-ParingWords" in out
+    elif fmt == "markdown":
+        assert "**good** (ours)" in out and "|---|" in out
+    elif fmt == "text":
+        assert "* good" in out and "Significance of Mean" in out
+
+
+def test_sts_compare_is_evaluate_compare(tiny, capsys):
+    root, runs = tiny
+    argv = ["--dataset", "sts2013-test", "--data-dir", str(root), "--run", f"good={runs['good']}", "--resamples", "5"]
+    assert sts.main(["compare", *argv]) == 0
+    via_sts = capsys.readouterr().out
+    assert evaluate.main(["compare", *argv]) == 0
+    assert capsys.readouterr().out == via_sts
+
+
+def test_bad_run_directory_gets_the_check_messages(tiny, tmp_path, capsys):
+    root, runs = tiny
+    bad = write(tmp_path / "bad" / "STS.output.headlines.txt", "1\nnan\n" + "2\n" * 37)
+    code, out, err = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root),
+                           "--run", f"bad={bad.parent}", "--run", f"none={tmp_path / 'nowhere'}"], capsys)
+    assert code == 1 and out == ""
+    assert f"{bad}:2: expected a finite score" in err
+    assert f"{bad}:39: has 39 lines, the input has 40 pairs" in err
+    assert "nowhere/STS.output.headlines.txt: output file is missing" in err
+    assert "Traceback" not in err and "--check FILE" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--dataset", "sts2013-test", "--run", "noequals"], "expected NAME=DIR"),
+    (["--dataset", "sts2013-test", "--run", "a=x", "--run", "a=y"], "own NAME"),
+])
+def test_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        evaluate.main(["compare", *argv])
+    assert message in capsys.readouterr().err
+
+
+def test_dataset_without_a_published_table_ranks_our_runs(tmp_path):
+    """The shipped demo data: no task paper, so the scorer's aggregates and ranks among our runs."""
+    ds = corpora.load("demo-test")
+    rng = np.random.default_rng(3)
+    runs = {}
+    for name, scores in (("close", ds.gold + rng.normal(0, .2, len(ds.gold))), ("far", rng.uniform(0, 5, len(ds.gold)))):
+        runs[name] = tmp_path / name
+        corpora.write_output(runs[name] / ds.subsets[0].output_name, np.clip(scores, 0, 5))
+    cmp = evaluate.compare_runs(ds, runs, published=True, resamples=20)
+    assert cmp["leaderboard"] is None and cmp["measures"] == ["all", "allnorm", "mean"]
+    assert [(r["name"], r["ranks"]["all"]) for r in cmp["rows"]] == [("close", 1), ("far", 2)]
+
+
+def test_aggregate_ci_by_hand():
+    # one subset: the normal approximation r +- 1.96 (1 - r^2) / sqrt(n - 1)
+    lo, hi = evaluate.aggregate_ci([.5], [101], "weighted")
+    assert (lo, hi) == pytest.approx((.5 - evaluate.Z95 * .75 / 10, .5 + evaluate.Z95 * .75 / 10))
+    # a sum of two independent Pearsons: variances add
+    lo, hi = evaluate.aggregate_ci([.5, .5], [101, 101], "sum")
+    assert hi - lo == pytest.approx(2 * evaluate.Z95 * .75 / 10 * 2 ** .5)
+    assert all(np.isnan(evaluate.aggregate_ci([float("nan")], [10], "sum")))
+
+
+def test_latex_escapes_names():
+    assert evaluate._latex_escape("a_b & 50% #1 †") == r"a\_b \& 50\% \#1 $\dagger$"

@@ -1,0 +1,100 @@
+"""``compare --report DIR``: a self-contained HTML page with its plots, opened in headless Chromium."""
+import base64
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import corpora
+import evaluate
+from conftest import write
+
+CHROMIUM = ("chromium", "chromium-browser")
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def report(tmp_path):
+    """A report over a synthetic sts2013-test headlines subset with two runs."""
+    rng = np.random.default_rng(5)
+    gold = np.round(rng.uniform(0, 5, 120), 2)
+    root = tmp_path / "data"
+    write(root / "sts2013" / "test" / "STS.input.headlines.txt", "".join(f"a{i}\tb{i}\n" for i in range(120)))
+    write(root / "sts2013" / "test" / "STS.gs.headlines.txt", "".join(f"{g}\n" for g in gold))
+    runs = {}
+    for name, scores in (("close", gold + rng.normal(0, .5, 120)), ("noisy", rng.uniform(0, 5, 120))):
+        runs[name] = tmp_path / name
+        corpora.write_output(runs[name] / "STS.output.headlines.txt", np.clip(scores, 0, 5))
+    dataset = corpora.load("sts2013-test", root)
+    cmp = evaluate.compare_runs(dataset, runs, resamples=20)
+    return tmp_path / "report", cmp, dataset, runs
+
+
+def test_report_embeds_every_plot(report):
+    out, cmp, dataset, runs = report
+    path = evaluate.write_compare_report(cmp, dataset, runs, out)
+    page = path.read_text(encoding="utf-8")
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == 3
+    for name, data in zip(("bars.png", "scatter.png", "errors.png"), images):
+        assert base64.b64decode(data) == (out / name).read_bytes()
+        assert (out / name).read_bytes().startswith(PNG)
+    assert "<h2>Ranked table</h2>" in page and "<tr class=ours>" in page and "close" in page
+    assert not re.search(r'(src|href)="(?!data:)', page)  # nothing fetched from elsewhere
+
+
+def test_cli_writes_the_report(report, capsys):
+    out, cmp, dataset, runs = report
+    root = dataset.subsets[0].input_path.parents[2]
+    code = evaluate.main(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
+                          "--report", str(out), *(f"--run={k}={v}" for k, v in runs.items())])
+    assert code == 0 and f"report: {out / 'index.html'}" in capsys.readouterr().err
+    assert (out / "index.html").is_file()
+
+
+def test_report_is_deterministic(report):
+    out, cmp, dataset, runs = report
+    first = evaluate.write_compare_report(cmp, dataset, runs, out).read_bytes()
+    assert evaluate.write_compare_report(cmp, dataset, runs, out).read_bytes() == first
+
+
+def test_missing_matplotlib_is_a_clear_error(report, monkeypatch, capsys):
+    out, cmp, dataset, runs = report
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(RuntimeError, match=r"matplotlib, which is not installed: pip install 'sts-suite\[plots\]'"):
+        evaluate.write_compare_report(cmp, dataset, runs, out)
+
+
+def _chromium() -> str:
+    for name in CHROMIUM:
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.fail("Chromium is needed to check the HTML report (Debian package chromium; .ci/run installs it)")
+
+
+def test_report_renders_in_headless_chromium(report, tmp_path):
+    from matplotlib.image import imread
+    out, cmp, dataset, runs = report
+    page = evaluate.write_compare_report(cmp, dataset, runs, out)
+    shot, profile = tmp_path / "shot.png", tmp_path / "profile"
+    profile.mkdir()
+    result = subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", f"--screenshot={shot}", "--window-size=1200,2000", page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert shot.is_file(), result.stderr[-2000:]
+    pixels = imread(str(shot))[..., :3]
+    assert pixels.shape[:2] == (2000, 1200)
+    colours = np.unique((pixels.reshape(-1, 3) * 255).round().astype(np.uint8), axis=0)
+    assert len(colours) > 200, f"screenshot looks blank: {len(colours)} colours"
+    # the plots fill the first screen: bars (orange and blue) and scatter points are drawn
+    top = (pixels[:1600] * 255).round()
+    orange = np.all(np.abs(top - [255, 127, 14]) < 8, axis=-1).sum()
+    blue = np.all(np.abs(top - [31, 119, 180]) < 8, axis=-1).sum()
+    assert orange > 2000 and blue > 2000, (orange, blue)
