@@ -22,7 +22,7 @@ def server(tmp_path):
     folder.mkdir()
     handler = functools.partial(_QuietHandler, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield folder, f"http://127.0.0.1:{httpd.server_address[1]}/files"
     httpd.shutdown()
