@@ -174,17 +174,23 @@ def format_score(value: float) -> str:
 
 def write_output(path, scores: Sequence[float], confidences: Sequence[float] | None = None,
                  bounds: tuple[float, float] = STS_RANGE) -> None:
-    """Write an official output file atomically; refuses NaN, inf and out-of-range scores."""
+    """Write an official output file atomically; refuses NaN, inf and out-of-range scores or confidences."""
     scores = np.asarray(scores, dtype=float)
     if confidences is not None and len(confidences) != len(scores):
         raise ValueError(f"{len(scores)} scores but {len(confidences)} confidences")
-    lo, hi = bounds
-    for i, value in enumerate(scores, 1):
-        if not math.isfinite(value) or not lo <= value <= hi:
-            raise ValueError(f"score {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")
+    _check_values("score", scores, bounds)
+    if confidences is not None:
+        _check_values("confidence", np.asarray(confidences, dtype=float), CONFIDENCE_RANGE)
     with atomic_open(path) as handle:
         for i, value in enumerate(scores):
             line = format_score(value)
             if confidences is not None:
                 line += "\t" + format_score(float(confidences[i]))
             handle.write(line + "\n")
+
+
+def _check_values(what: str, values: np.ndarray, bounds: tuple[float, float]) -> None:
+    lo, hi = bounds
+    for i, value in enumerate(values, 1):
+        if not math.isfinite(value) or not lo <= value <= hi:
+            raise ValueError(f"{what} {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")

@@ -129,3 +129,14 @@ def test_write_output_refuses_nan_and_out_of_range(tmp_path):
     assert not (tmp_path / "o.txt").exists()
     formats.write_output(tmp_path / "o.txt", [0, 5])
     assert (tmp_path / "o.txt").read_text() == "0.000000\n5.000000\n"
+
+
+def test_write_output_confidences(tmp_path):
+    with pytest.raises(ValueError, match=r"confidence 2 is 101.0; expected a finite number in \[0, 100\]"):
+        formats.write_output(tmp_path / "o.txt", [1, 2], confidences=[50, 101])
+    with pytest.raises(ValueError, match="2 scores but 1 confidences"):
+        formats.write_output(tmp_path / "o.txt", [1, 2], confidences=[50])
+    assert not (tmp_path / "o.txt").exists()
+    formats.write_output(tmp_path / "o.txt", [1, 2], confidences=[0, 100])
+    assert (tmp_path / "o.txt").read_text() == "1.000000\t0.000000\n2.000000\t100.000000\n"
+    assert list(formats.check_output(tmp_path / "o.txt", 2)) == []
