@@ -6,7 +6,7 @@ import sys
 
 import corpora
 
-from .registry import describe, system_names
+from .registry import describe, make_system, system_names
 from .run import run_system
 
 
@@ -16,7 +16,12 @@ def cmd_run(args) -> int:
     for ds in [test, *train]:
         for note in ds.notes:
             print(f"note: {note}", file=sys.stderr)
-    written = run_system(args.system, test, args.out, train)
+    system = make_system(args.system)
+    if args.seed is not None:
+        if "seed" not in system.get_params():
+            raise ValueError(f"{args.system} takes no seed")
+        system.set_params(seed=args.seed)
+    written = run_system(system, test, args.out, train)
     if not args.quiet:
         for path in written:
             print(path)
@@ -33,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--test", required=True, help="dataset to predict, e.g. sts2012-test")
     p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
     p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_run)
