@@ -61,7 +61,8 @@ def cmd_fetch(args) -> int:
         bars[name].update(done - bars[name].n)
 
     seen = {}
-    for name in args.names:
+    names = [s.name for s in fetch.SOURCES.values() if s.urls] if args.names == ["all"] else args.names
+    for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)
             continue
@@ -150,7 +151,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
-    p.add_argument("names", nargs="+", metavar="NAME", help="dataset (e.g. sts2012-test, stsb-dev) or release")
+    p.add_argument("names", nargs="+", metavar="NAME", 
+                   help="dataset (e.g. sts2012-test, stsb-dev), release, or `all` (every one with a published address)")
     p.add_argument("--archive", action="append", default=[], metavar="FILE",
                    help="use this locally downloaded archive instead of downloading (repeatable)")
     p.add_argument("--mirror", help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "

@@ -268,6 +268,16 @@ def test_not_an_archive_and_missing_file(tmp_path):
         fetch.fetch("sts2014-test", tmp_path / "root", archives=[tmp_path / "nope.zip"])
 
 
+def test_fetch_all_takes_every_release_with_an_address(tmp_path, monkeypatch, capsys):
+    asked = []
+    monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
+    monkeypatch.setattr(cli.datasets, "load", lambda *args: ())
+    assert data_main("--data-dir", tmp_path, "fetch", "all") == 0
+    assert asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
+                     "sts2016-test", "sts2017-test", "stsbenchmark"]
+    assert "clss2014" not in capsys.readouterr().out
+
+
 def test_names(capsys):
     assert fetch.source_of("stsb-dev").name == "stsbenchmark"
     assert fetch.source_of("sts2012-train").urls == ("http://ixa2.si.ehu.es/stswiki/images/e/e4/STS2012-en-train.zip",)
