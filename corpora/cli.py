@@ -151,7 +151,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
-    p.add_argument("names", nargs="+", metavar="NAME", 
+    p.add_argument("names", nargs="+", metavar="NAME",
                    help="dataset (e.g. sts2012-test, stsb-dev), release, or `all` (every one with a published address)")
     p.add_argument("--archive", action="append", default=[], metavar="FILE",
                    help="use this locally downloaded archive instead of downloading (repeatable)")
