@@ -7,6 +7,15 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
 
+class PairError(ValueError):
+    """Pair ``index`` (0-based) of the input cannot be used; the runner turns it into file:line."""
+
+    def __init__(self, index: int, message: str):
+        self.index = index
+        self.message = message
+        super().__init__(f"pair {index + 1}: {message}")
+
+
 def check_pairs(X) -> list[tuple[str, str]]:
     """Accept any sequence of ``(text_a, text_b)``; refuse anything else with a clear message."""
     if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] == 2:

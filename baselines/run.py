@@ -7,6 +7,7 @@ import numpy as np
 
 import corpora
 
+from .base import PairError
 from .registry import make_system
 from .typed import is_typed
 
@@ -41,12 +42,16 @@ def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
     out_dir = Path(out_dir)
     written = []
     for sub in test:
-        scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
+        try:
+            scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
+            confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
+        except PairError as exc:
+            raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None
         path = out_dir / sub.output_name
         if sub.kind == "typed":
             corpora.write_typed_output(path, scores, bounds=sub.score_range)
         else:
-            corpora.write_output(path, scores, bounds=sub.score_range)
+            corpora.write_output(path, scores, confidences, bounds=sub.score_range)
         written.append(path)
     return written
 

@@ -193,3 +193,17 @@ def sense_from_key(sense_key: str, path=None, line: int | None = None):
     except Exception as exc:  # NLTK raises WordNetError, ValueError or KeyError for bad keys
         raise FormatError(path or "<sense key>", line,
                           f"sense key {sense_key!r} does not resolve in WordNet {version()}: {exc}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _data_stream(pos: str):
+    return wordnet().open(f"data.{wordnet()._FILEMAP[pos]}")
+
+
+def gloss(synset) -> str:
+    """The synset's whole gloss as WordNet stores it: definition, then any quoted examples."""
+    pos = "a" if synset.pos() == "s" else synset.pos()
+    stream = _data_stream(pos)
+    stream.seek(synset.offset())
+    line = stream.readline()
+    return line.split(" | ", 1)[1].strip() if " | " in line else ""

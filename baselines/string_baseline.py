@@ -1,0 +1,30 @@
+"""Shared estimator of the string baselines: a [0, 1] similarity per pair, WordNet glosses for word2sense."""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import PairRegressor
+from .word2sense import is_word2sense, word2sense_confidence, word2sense_scores
+
+
+class StringBaseline(PairRegressor):
+    """Unsupervised; the runner maps the [0, 1] scores onto the task range (Pearson does not change).
+
+    Subclasses give ``similarity_many(pairs)``. Word2sense input (``lemma#pos``, sense key) is
+    scored on WordNet glosses and carries a confidence.
+    """
+
+    score_range = (0.0, 1.0)
+
+    def similarity_many(self, pairs) -> np.ndarray:
+        raise NotImplementedError
+
+    def _predict(self, pairs):
+        if is_word2sense(pairs):
+            return word2sense_scores(pairs, self.similarity_many)
+        return self.similarity_many(pairs)
+
+    def predict_confidence(self, X):
+        """Confidence in [0, 100] per pair for word2sense input, None for text pairs."""
+        pairs = [tuple(p) for p in X]
+        return word2sense_confidence(pairs) if is_word2sense(pairs) else None
