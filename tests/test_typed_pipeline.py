@@ -1,0 +1,120 @@
+"""A dozen TYPED pairs in the official layout go through reading, typed-tfidf, the output file, validation
+and scoring (library, `sts run`, `python evaluate.py`); mixed kinds are refused."""
+import numpy as np
+import pytest
+
+import corpora
+import evaluate
+import sts
+from baselines import make_system, run_system
+from corpora import typed
+from tests.conftest import write
+
+ADDR = "http://www.europeana.eu/portal/record/{}.html"
+
+# (record id, record text): missing fields, a repeated field, non-ASCII text and an empty record
+R = {
+    "2022/leeds_1": "dcTitle:\tLeeds Town Hall\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
+                    "dcDate:\t1891\ndcSubject:\tarchitecture\ttown halls\ndcDescription:\tThe hall was built in 1858.\n",
+    "2022/leeds_2": "dcTitle:\tBriggate, Leeds\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
+                    "dcDate:\tc. 1895\ndcSubject:\tstreets\ndcSubject:\tshops\n",
+    "2022/york_1": "dcTitle:\tYork Minster from the walls\ndcDate:\t1890s\ndcSubject:\tarchitecture\tchurches\n"
+                   "dcDescription:\tPhotograph by John Smith. The minster was restored in 1829.\n",
+    "2022/coin": "dcTitle:\tRoman coin\ndcSubject:\tnumismatics\ndcDescription:\tA silver denarius found in Kent.\n"
+                 "dcDate:\t2nd century\n",
+    "2022/coin_2": "dcTitle:\tRoman coin hoard\ndcSubject:\tnumismatics\tarchaeology\n"
+                   "dcDescription:\tCoins found near Colchester in 1965.\ndcSource:\tColchester Museums\n",
+    "9200/øresund": "dcTitle:\tØresund ferry at Malmö — 1912\ndcCreator:\tLARSSON; Åke\ndcDate:\t1912\n"
+                    "dcDescription:\tThe ferry sailed from Malmö to Copenhagen.\n",
+    "9200/paris": "dcTitle:\tCafé in Paris, 1912\ndcCreator:\tATGET; Eugène (1857-1927)\ndcDate:\t1912\n"
+                  "dcSubject:\tcafés\tstreets\n",
+    "2022/empty": "",
+    "2022/mill": "dcTitle:\tSalts Mill, Saltaire\ndcDescription:\tThe mill was built by Titus Salt in 1853.\n"
+                 "dcSubject:\tindustry\ttextiles\ndcCreator:\tUnknown\n",
+    "2022/mill_2": "dcTitle:\tWeavers at Salts Mill\ndcDescription:\tWorkers weaving cloth; Sir Titus Salt visited.\n"
+                   "dcSubject:\ttextiles\ndcDate:\t1900-05\n",
+    "2022/war": "dcTitle:\tSoldiers leaving Bradford\ndcDate:\t1914\ndcDescription:\tTroops marched to the station "
+                "during the First World War.\ndcSubject:\tFirst World War\n",
+    "2022/war_2": "dcTitle:\tRecruitment poster\ndcDate:\t1915\ndcSubject:\tFirst World War\tposters\n"
+                  "dcCreator:\tParliamentary Recruiting Committee\n",
+}
+PAIRS = [("2022/leeds_1", "2022/leeds_2"), ("2022/leeds_1", "2022/york_1"), ("2022/coin", "2022/coin_2"),
+         ("9200/øresund", "9200/paris"), ("2022/empty", "2022/mill"), ("2022/mill", "2022/mill_2"),
+         ("2022/war", "2022/war_2"), ("2022/york_1", "2022/war"), ("9200/paris", "2022/leeds_2"),
+         ("2022/coin", "2022/war_2"), ("2022/mill_2", "2022/leeds_1"), ("2022/war", "2022/war")]
+GOLD = np.array([
+    [4.2, 5.0, 4.0, 4.5, 4.8, 2.0, 2.5, 1.5], [3.0, 0.5, 1.0, 4.0, 2.0, 2.0, 3.5, 2.0],
+    [4.5, 0.0, 0.5, 1.0, 2.5, 3.0, 4.8, 3.5], [2.5, 0.5, 0.5, 5.0, 1.0, 2.0, 2.0, 1.5],
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [4.0, 1.0, 3.5, 3.0, 5.0, 3.5, 4.5, 3.0],
+    [3.5, 0.5, 1.5, 4.5, 1.5, 3.0, 4.5, 2.5], [1.5, 0.0, 0.5, 2.0, 0.5, 1.0, 1.0, 1.0],
+    [1.0, 0.0, 0.0, 3.0, 0.5, 0.5, 2.5, 0.5], [0.5, 0.0, 0.0, 0.5, 0.5, 0.5, 0.5, 0.5],
+    [1.5, 0.0, 0.5, 3.0, 3.0, 1.5, 1.0, 1.0], [5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0]])
+
+
+@pytest.fixture
+def root(tmp_path):
+    folder = tmp_path / "typed2013" / "test"
+    write(folder / typed.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
+    write(folder / typed.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
+    for number, pair in enumerate(PAIRS, 1):
+        for side, rid in zip("ab", pair):
+            write(folder / "text" / typed.record_filename(number, side, rid), R[rid].encode("utf-8"))
+    return tmp_path
+
+
+def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
+    ds = corpora.load("typed2013-test", root)
+    (sub,) = ds.subsets
+    assert (len(sub), sub.gold.shape, ds.notes) == (12, (12, 8), ())
+    assert typed.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
+    assert "Malmö" in sub.pairs[3][0] and sub.pairs[4][0] == ""
+    (path,) = run_system("typed-tfidf", ds, tmp_path / "run")
+    assert path.name == "STS.output.europeana.txt"
+    assert list(corpora.check_typed_output(path, 12)) == []
+    output = corpora.read_typed_output(path, 12)
+    predicted = make_system("typed-tfidf").fit(sub.pairs).predict(sub.pairs)
+    assert np.allclose(output, predicted, atol=1e-6)
+    assert np.all(output[4] == 0) and np.allclose(output[11][[0, 3, 5, 6, 7]], 5)  # empty record; a record with itself
+    assert output[0][1] == pytest.approx(5, abs=1e-6)  # the same creator
+    report = evaluate.score_run(ds, tmp_path / "run")
+    for j, name in enumerate(typed.TYPES):
+        assert report["types"][name] == pytest.approx(evaluate.pearson(output[:, j], GOLD[:, j]))
+    assert report["mean"] == pytest.approx(np.mean([report["types"][t] for t in typed.TYPES]))
+    again = run_system("typed-tfidf", ds, tmp_path / "again")
+    assert again[0].read_bytes() == path.read_bytes()
+
+
+def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert sts.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
+                     "--quiet"]) == 0
+    system = out / typed.OUTPUT_NAME
+    gold = root / "typed2013" / "test" / typed.GOLD_NAME
+    capsys.readouterr()
+    assert evaluate.main([str(gold), str(system)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    labels = ["General", "Author", "People involved", "Time", "Location", "Event", "Subject", "Description"]
+    assert [line.split(":")[0] for line in lines] == [f"Pearson ({label})" for label in labels] + ["Pearson mean"]
+    result = evaluate.score_typed(corpora.read_typed_output(system), GOLD)
+    assert lines[-1] == f"Pearson mean: {result['mean']:.5f}"
+    assert evaluate.main(["--dataset", "typed2013-test", "--run", str(out), "--data-dir", str(root)]) == 0
+    table = capsys.readouterr().out
+    header, row = [line for line in table.splitlines() if line.startswith(("  ", "Pearson"))][:2]
+    assert header.split() == "General Author People involved Time Location Event Subject Description Mean".split()
+    assert row.split()[-1] == f"{result['mean']:.5f}"
+    assert evaluate.main(["--check", str(system), "--dataset", "typed2013-test", "--subset", "europeana",
+                          "--data-dir", str(root)]) == 0
+    write(system, system.read_text().splitlines()[0] + "\n")
+    assert evaluate.main([str(gold), str(system)]) == 1
+    assert "has 1 lines, the input has 12 pairs" in capsys.readouterr().err
+
+
+def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
+    typed_ds = corpora.load("typed2013-test", root)
+    with pytest.raises(ValueError, match="typed2013-test is TYPED data .* use a TYPED system such as typed-tfidf"):
+        run_system("token-cosine", typed_ds, tmp_path / "x")
+    assert sts.main(["run", "typed-tfidf", "--test", "sts2012-test", "--out", str(tmp_path / "y"),
+                     "--data-dir", str(data_dir)]) == 1
+    assert "TypedTfidf is a TYPED system" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+    assert "typed-tfidf" not in [row.system for row in sts.demo_scoreboard()]
