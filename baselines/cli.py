@@ -28,8 +28,8 @@ def cmd_run(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m baselines", description="Run STS systems.")
+def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="Run STS systems.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
@@ -46,9 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None, prog: str | None = None) -> int:
-    parser = build_parser()
-    if prog:
-        parser.prog = prog
+    parser = build_parser(prog or "python -m baselines")  # before the subcommands: their usage copies it
     args = parser.parse_args(argv)
     try:
         return args.func(args)

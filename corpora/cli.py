@@ -144,8 +144,8 @@ def cmd_wordnet(args) -> int:
     return 0
 
 
-def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
-    parser = parser or argparse.ArgumentParser(prog="python -m corpora", description="Datasets and the data root.")
+def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "python -m corpora") -> argparse.ArgumentParser:
+    parser = parser or argparse.ArgumentParser(prog=prog, description="Datasets and the data root.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
@@ -174,9 +174,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 
 def main(argv=None, prog: str | None = None) -> int:
-    parser = build_parser()
-    if prog:
-        parser.prog = prog
+    parser = build_parser(prog=prog or "python -m corpora")  # before the subcommands: their usage copies it
     args = parser.parse_args(argv)
     try:
         return args.func(args)

@@ -103,3 +103,11 @@ def test_list_shows_unscored_pairs_and_invalid_files(tmp_path, capsys):
 def test_module_forms_work():
     result = subprocess.run([sys.executable, "-m", "corpora", "--help"], capture_output=True, text=True, check=True)
     assert "fetch" in result.stdout and "verify" in result.stdout and "list" in result.stdout
+
+
+@pytest.mark.parametrize("argv, usage", [(["data", "verify", "--help"], "usage: sts data verify"),
+                                         (["run", "--help"], "usage: sts run")])
+def test_subcommand_usage_names_the_sts_command(capsys, argv, usage):
+    with pytest.raises(SystemExit):
+        sts.main(argv)
+    assert capsys.readouterr().out.startswith(usage)
