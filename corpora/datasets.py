@@ -195,6 +195,9 @@ def load(name: str, data_dir=None) -> Dataset:
             f"dataset {name!r} is not in {folder_of(name, data_dir)}; "
             f"run `sts data fetch {name}` or point --data-dir / STS_DATA at a data root")
     subsets = [_read_subset(s, sub, inp, gold) for sub, inp, gold in located]
+    for subset in subsets:
+        if not len(subset):
+            raise FormatError(subset.input_path, None, "holds no pairs; expected one pair per line")
     present = {sub for sub, _, _ in located}
     notes = []
     folder = folder_of(name, data_dir)

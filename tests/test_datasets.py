@@ -92,6 +92,12 @@ def test_gold_count_differs_from_input_count(tmp_path, gold_lines, n_gold):
         corpora.load("sts2014-test", tmp_path)
 
 
+def test_empty_input_file_is_an_error(tmp_path):
+    sts_files(tmp_path / "sts2014" / "test", "images", n=0, gold_lines="")
+    with pytest.raises(FormatError, match=r"STS.input.images.txt: holds no pairs"):
+        corpora.load("sts2014-test", tmp_path)
+
+
 def test_bad_line_inside_a_dataset_names_file_and_line(tmp_path):
     sts_files(tmp_path / "sts2014" / "test", "images", n=3, gold_lines="1\nx\n4\n")
     with pytest.raises(FormatError) as err:
