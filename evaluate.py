@@ -697,7 +697,8 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, published: bool = True,
     missing = [s for s in board.subsets if s not in present]
     measures = [m for m in board.measures if not (missing and board.measures[m] in ("pooled", "given"))]
     primary = board.primary if board.primary in measures else measures[0]
-    reports = {name: score_run(dataset, run_dir) for name, run_dir in runs.items()}
+    boot = {"seed": seed, "resamples": resamples} if len(runs) > 1 else None  # the pairs are bootstrapped
+    reports = {name: score_run(dataset, run_dir, boot) for name, run_dir in runs.items()}
     pub = list(board.rows) if published else []
     ours = {name: _run_as_row(board, name, rep, present) for name, rep in reports.items()}
 
@@ -758,7 +759,9 @@ def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
 def _compare_notes(dataset, board, present, missing, measures, primary, published: bool) -> list[str]:
     notes = list(dataset.notes)
     label = board.label(primary)
-    if missing:
+    if missing and not (published and board.rows):
+        notes.append(f"{', '.join(missing)} missing: every measure is over {', '.join(present)}")
+    elif missing:
         how = {"weighted": "size-weighted mean", "mean": "mean", "sum": "sum"}.get(board.measures[primary], "")
         dropped = [board.label(m) for m in board.measures if m not in measures]
         notes.append(f"{', '.join(missing)} missing: each published {label} is recomputed as the {how} of its figures on "
@@ -883,7 +886,7 @@ def significance_table(cmp: dict) -> tuple[list, list]:
 
 
 def _compare_title(cmp: dict) -> str:
-    return f"{cmp['dataset']}: {cmp['title']}"
+    return f"{cmp['dataset']}: {cmp['title'].rstrip('.')}"
 
 
 def _compare_render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -> str:
