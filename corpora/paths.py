@@ -8,8 +8,10 @@ ENV_VAR = "STS_DATA"
 
 
 def cache_root() -> Path:
-    """The per-user cache folder (``$XDG_CACHE_HOME/sts`` or ``~/.cache/sts``)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """The per-user cache folder (``$XDG_CACHE_HOME/sts`` or ``~/.cache/sts``; a relative XDG path is ignored)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "sts"
 
 

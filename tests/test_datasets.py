@@ -138,8 +138,12 @@ def test_unknown_and_absent_datasets(tmp_path):
 
 
 def test_data_root_precedence(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv(paths.ENV_VAR, raising=False)
+    for xdg in ["", "relative/cache"]:  # unset, empty or relative: ~/.cache as the XDG spec says
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+        assert corpora.data_root() == tmp_path / "home" / ".cache" / "sts" / "data"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert corpora.data_root() == tmp_path / "cache" / "sts" / "data"
     monkeypatch.setenv(paths.ENV_VAR, str(tmp_path / "env"))
     assert corpora.data_root() == tmp_path / "env"
