@@ -29,13 +29,13 @@ class TypedTfidf(TypedPairRegressor):
     def _extractor(self) -> TypedFields:
         return self.fields if self.fields is not None else TypedFields()
 
-    def _items(self, texts) -> dict:
+    def items(self, texts) -> dict:
         """``{record text: {type: items}}``, each distinct record extracted once."""
         distinct = list(dict.fromkeys(texts))
         return dict(zip(distinct, self._extractor().transform(distinct)))
 
     def _fit(self, pairs, y) -> None:
-        items = self._items([text for pair in pairs for text in pair])
+        items = self.items([text for pair in pairs for text in pair])
         self.vectorizers_ = {}
         for kind in TYPES:
             docs = [found[kind] for found in items.values()]
@@ -43,7 +43,7 @@ class TypedTfidf(TypedPairRegressor):
                                        if any(docs) else None)
 
     def _predict(self, pairs):
-        items = self._items([text for pair in pairs for text in pair])
+        items = self.items([text for pair in pairs for text in pair])
         scores = np.zeros((len(pairs), len(TYPES)))
         for j, kind in enumerate(TYPES):
             vectorizer = self.vectorizers_[kind]
