@@ -63,6 +63,23 @@ def test_missing_smt_recomputes_the_published_aggregate_2013(data_dir, official_
     assert "SMT" not in text.split("\n")[2]  # the header row has no SMT column
 
 
+def test_clss_baselines_sit_where_the_published_baselines_would_rank(data_dir, tmp_path):
+    """lcs and gst take the rank the paper's LCS and GST Baseline rows would have (both unranked there)."""
+    ds = corpora.load("clss2014-test", data_dir)
+    runs = {name: tmp_path / name for name in ("lcs", "gst")}
+    for name, out in runs.items():
+        run_system(name, ds, out)
+    cmp = evaluate.compare_runs(ds, runs, resamples=20)
+    board = leaderboards.for_dataset("clss2014-test")
+    ranked = [board.value(r, "official") for r in board.rows if "official" in r.ranks]
+    for ours, published in (("lcs", "LCS Baseline"), ("gst", "GST Baseline")):
+        row = next(r for r in cmp["rows"] if r["name"] == ours)
+        would = leaderboards.placed_rank(board.value(board.row(published), "official"), ranked)
+        assert row["ranks"]["official"] == would, (ours, row["scores"]["official"])
+        assert next(r for r in cmp["rows"] if r["name"] == published)["ranks"]["official"] is None
+    assert (leaderboards.placed_rank(1.363, ranked), leaderboards.placed_rank(1.721, ranked)) == (25, 13)
+
+
 # ----------------------------------------------------------------- small fixtures
 
 def _tiny_root(tmp_path, n=40, seed=1):
