@@ -6,12 +6,15 @@ the archive was complete, its files parse and the ones the manifest knows match 
 from __future__ import annotations
 
 import os
+import posixpath
+import re
 import shutil
 import stat
 import tarfile
 import tempfile
 import urllib.request
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 
@@ -141,40 +144,55 @@ def extract(archive, dest: Path) -> None:
     if not archive.is_file():
         raise FetchError(f"{archive}: no such archive file")
     dest.mkdir(parents=True)
-    if zipfile.is_zipfile(archive):
-        with zipfile.ZipFile(archive) as zf:
-            members = zf.infolist()
-            for info in members:
-                _check_member(archive, info.filename, dest)
-                if stat.S_ISLNK(info.external_attr >> 16):
-                    raise FetchError(f"{archive}: member {info.filename!r} is a symbolic link; refused")
-            zf.extractall(dest, members)
-        return
     try:
-        tar = tarfile.open(archive)
-    except (tarfile.TarError, OSError):
-        raise FetchError(f"{archive}: not a zip or tar archive (an HTML page instead of the file?)") from None
-    with tar:
-        members = tar.getmembers()
+        if zipfile.is_zipfile(archive):
+            _extract_zip(archive, dest)
+        else:
+            _extract_tar(archive, dest)
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error) as exc:
+        raise FetchError(f"{archive}: not a readable zip or tar archive ({exc}); an HTML page or a cut download?") from None
+
+
+def _extract_zip(archive: Path, dest: Path) -> None:
+    with zipfile.ZipFile(archive) as zf:
+        members = zf.infolist()
         for info in members:
-            _check_member(archive, info.name, dest)
-            if info.issym() or info.islnk():
-                base = PurePosixPath(info.name).parent if info.issym() else PurePosixPath()
-                _check_member(archive, str(base / info.linkname), dest, f"link {info.name!r} points to")
+            _check_member(archive, info.filename)
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise FetchError(f"{archive}: member {info.filename!r} is a symbolic link; refused")
+        zf.extractall(dest, members)
+
+
+def _extract_tar(archive: Path, dest: Path) -> None:
+    with tarfile.open(archive) as tar:
+        members = tar.getmembers()
+        symlinks = {posixpath.normpath(m.name) for m in members if m.issym()}
+        for info in members:
+            _check_member(archive, info.name)
+            through = [p for p in PurePosixPath(posixpath.normpath(info.name)).parents if str(p) in symlinks]
+            if through:  # a path through a link is checked against the link's place, not where it leads
+                raise FetchError(f"{archive}: member {info.name!r} lies behind the link {str(through[0])!r}; refused")
+            if info.issym() or info.islnk():  # a symlink is relative to its folder, a hard link to the top
+                base = posixpath.dirname(info.name) if info.issym() else ""
+                _check_link(archive, info.name, info.linkname, base)
             elif not (info.isfile() or info.isdir()):
                 raise FetchError(f"{archive}: member {info.name!r} is a device or pipe; refused")
-        kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # a second guard where Python has it
         tar.extractall(dest, members, **kwargs)
 
 
-def _check_member(archive: Path, name: str, dest: Path, what: str = "member") -> None:
+def _check_member(archive: Path, name: str) -> None:
+    """A member name must be relative and free of ``..``."""
     name = name.replace("\\", "/")
-    parts = PurePosixPath(name).parts
-    if name.startswith("/") or (parts and parts[0].endswith(":")) or ".." in parts:
-        raise FetchError(f"{archive}: {what} {name!r} leaves the target folder; refused")
-    target = (dest / name).resolve()
-    if target != dest.resolve() and dest.resolve() not in target.parents:
-        raise FetchError(f"{archive}: {what} {name!r} leaves the target folder; refused")
+    if name.startswith("/") or re.match(r"[A-Za-z]:", name) or ".." in name.split("/"):
+        raise FetchError(f"{archive}: member {name!r} leaves the target folder; refused")
+
+
+def _check_link(archive: Path, name: str, target: str, base: str) -> None:
+    """A link may point anywhere inside the extraction folder, nowhere else."""
+    normal = posixpath.normpath(posixpath.join(base, target.replace("\\", "/")))
+    if target.startswith("/") or normal == ".." or normal.startswith("../"):
+        raise FetchError(f"{archive}: link {name!r} points to {target!r}, outside the target folder; refused")
 
 
 def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:

@@ -154,9 +154,12 @@ def test_dot_dot_member_is_refused(server, tmp_path, kind):
 
 @pytest.mark.parametrize("links, message", [
     ((), "'/tmp/absolute' leaves"),
-    ((("stsbenchmark/up", "../../outside", tarfile.SYMTYPE),), "link 'stsbenchmark/up' points to"),
-    ((("stsbenchmark/passwd", "/etc/passwd", tarfile.LNKTYPE),), "link 'stsbenchmark/passwd' points to"),
+    ((("stsbenchmark/up", "../../outside", tarfile.SYMTYPE),), "link 'stsbenchmark/up' points to '../../outside'"),
+    ((("stsbenchmark/passwd", "/etc/passwd", tarfile.LNKTYPE),), "link 'stsbenchmark/passwd' points to '/etc/passwd'"),
+    ((("stsbenchmark/hard", "../x", tarfile.LNKTYPE),), "link 'stsbenchmark/hard' points to '../x'"),
     ((("stsbenchmark/fifo", "", tarfile.FIFOTYPE),), "device or pipe"),
+    ((("stsbenchmark/here", ".", tarfile.SYMTYPE), ("stsbenchmark/here/up", "../../x", tarfile.SYMTYPE)),
+     "'stsbenchmark/here/up' lies behind the link 'stsbenchmark/here'"),
 ])
 def test_unsafe_tar_members_are_refused(tmp_path, links, message):
     members = stsb_members() if links else {**stsb_members(), "/tmp/absolute": "x\n"}
@@ -166,10 +169,29 @@ def test_unsafe_tar_members_are_refused(tmp_path, links, message):
     assert not (tmp_path / "root" / "stsbenchmark").exists()
 
 
-def test_symlink_that_stays_inside_is_kept(tmp_path, no_manifest):
-    archive = make_tar(tmp_path / "a.tar.gz", stsb_members(), [("stsbenchmark/dev-link.csv", "sts-dev.csv", tarfile.SYMTYPE)])
-    fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
-    assert (tmp_path / "root" / "stsbenchmark" / "dev-link.csv").is_symlink()
+def test_links_that_stay_inside_are_kept(tmp_path, no_manifest):
+    members = {**stsb_members(), "stsbenchmark/extra/notes.txt": "n\n"}
+    links = [("stsbenchmark/dev-link.csv", "sts-dev.csv", tarfile.SYMTYPE),
+             ("stsbenchmark/extra/up-link.csv", "../sts-test.csv", tarfile.SYMTYPE),
+             ("stsbenchmark/hard.csv", "stsbenchmark/sts-train.csv", tarfile.LNKTYPE)]
+    fetch.fetch("stsbenchmark", tmp_path / "root", archives=[make_tar(tmp_path / "a.tar.gz", members, links)])
+    folder = tmp_path / "root" / "stsbenchmark"
+    assert (folder / "dev-link.csv").is_symlink() and (folder / "extra" / "up-link.csv").read_text().count("\n") == 2
+    assert (folder / "hard.csv").read_text() == (folder / "sts-train.csv").read_text()
+
+
+def test_damaged_archives_are_refused(tmp_path):
+    whole = make_tar(tmp_path / "a.tar.gz", stsb_members()).read_bytes()
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(fetch.FetchError, match="cut.tar.gz: not a readable zip or tar archive"):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[cut])
+    good = make_zip(tmp_path / "a.zip", stsb_members()).read_bytes()
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(good.replace(b"A dog runs.", b"A cat runs."))  # the CRC no longer matches
+    with pytest.raises(fetch.FetchError, match="bad.zip: not a readable zip or tar archive"):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[bad])
+    assert not (tmp_path / "root" / "stsbenchmark").exists()
 
 
 def test_zip_symlink_is_refused(tmp_path):
@@ -262,7 +284,7 @@ def test_download_errors_name_the_address(server, tmp_path):
 def test_not_an_archive_and_missing_file(tmp_path):
     page = tmp_path / "STS2014-en-test.zip"
     page.write_text("<html>moved</html>")
-    with pytest.raises(fetch.FetchError, match="not a zip or tar archive"):
+    with pytest.raises(fetch.FetchError, match="not a readable zip or tar archive"):
         fetch.fetch("sts2014-test", tmp_path / "root", archives=[page])
     with pytest.raises(fetch.FetchError, match="no such archive file"):
         fetch.fetch("sts2014-test", tmp_path / "root", archives=[tmp_path / "nope.zip"])
