@@ -731,7 +731,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, published: bool = True,
     rule = board.measures[primary]
     for row in rows:
         row["ci95"] = _row_ci(row, primary, rule, present, sizes, n_total)
-    rows = [row for _, _, row in sorted(((position[i], row["ours"], i), i, row) for i, row in enumerate(rows))]
+    rows = [rows[i] for i in sorted(range(len(rows)), key=lambda i: (position[i], rows[i]["ours"], i))]
     return {
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
