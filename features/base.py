@@ -1,0 +1,49 @@
+"""The shared shape of a feature family: a stateless-by-default transformer from pairs to floats."""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from .text import analyse
+
+
+class PairFeatures(TransformerMixin, BaseEstimator):
+    """Base for families: ``transform(pairs)`` gives an ``(n_pairs, n_features)`` float matrix.
+
+    Subclasses list their columns in ``_names()`` and compute one row in ``_row(a, b)`` from the
+    cached analyses of the two texts (see :mod:`features.text`), or override ``transform``.
+    """
+
+    def fit(self, X, y=None):
+        return self
+
+    def _names(self) -> list[str]:
+        raise NotImplementedError
+
+    def _row(self, a, b) -> list[float]:
+        raise NotImplementedError
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        prefix = type(self).__name__.lower()
+        return np.asarray([f"{prefix}__{name}" for name in self._names()], dtype=object)
+
+    def transform(self, X) -> np.ndarray:
+        rows = [self._row(analyse(a), analyse(b)) for a, b in X]
+        return np.asarray(rows, dtype=float).reshape(len(rows), len(self._names()))
+
+
+def ratio(num: float, den: float) -> float:
+    """``num / den``, 0 when the denominator is 0 (two empty sides share nothing)."""
+    return num / den if den else 0.0
+
+
+def overlap_scores(a: set, b: set) -> list[float]:
+    """Containment of a in b, of b in a, Jaccard and Dice of two sets; 1.0 for two empty sets."""
+    if not a and not b:
+        return [1.0, 1.0, 1.0, 1.0]
+    common = len(a & b)
+    return [ratio(common, len(a)), ratio(common, len(b)),
+            ratio(common, len(a | b)), ratio(2 * common, len(a) + len(b))]
+
+
+OVERLAP_NAMES = ("contain_ab", "contain_ba", "jaccard", "dice")

@@ -1,0 +1,58 @@
+"""Distributional similarity learned in ``fit`` from the training text, no download needed.
+
+IDF-weighted bag-of-words cosine (lemmas and character n-grams) and LSA: a truncated SVD of
+the lemma TF-IDF matrix of every distinct training sentence, compared by cosine.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.decomposition import TruncatedSVD
+from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.preprocessing import normalize
+
+from .base import PairFeatures
+from .text import analyse
+
+
+def lemma_tokens(text: str) -> tuple:
+    """The analyzer of the word vectorizers: the cached lemmas of the text."""
+    return analyse(text).lemmas
+
+
+def char_text(text: str) -> str:
+    return " ".join(analyse(text).words)
+
+
+def rowwise_cosine(a, b) -> np.ndarray:
+    """Cosine of row i of a with row i of b (rows already L2-normalized), sparse or dense."""
+    if hasattr(a, "multiply"):
+        return np.asarray(a.multiply(b).sum(axis=1), dtype=float).ravel()
+    return np.einsum("ij,ij->i", a, b)
+
+
+class Distributional(PairFeatures):
+    """Cosines of lemma TF-IDF, character n-gram TF-IDF and LSA vectors fitted on the training text."""
+
+    def __init__(self, n_components: int = 100, random_state: int = 0):
+        self.n_components = n_components
+        self.random_state = random_state
+
+    def _names(self):
+        return ["idf_cosine", "char_idf_cosine", "lsa_cosine"]
+
+    def fit(self, X, y=None):
+        texts = sorted({t for pair in X for t in pair})
+        self.words_ = TfidfVectorizer(analyzer=lemma_tokens, sublinear_tf=True).fit(texts)
+        self.chars_ = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True,
+                                      preprocessor=char_text).fit(texts)
+        matrix = self.words_.transform(texts)
+        k = max(1, min(self.n_components, matrix.shape[1] - 1, len(texts) - 1))
+        self.svd_ = TruncatedSVD(n_components=k, random_state=self.random_state).fit(matrix)
+        return self
+
+    def transform(self, X):
+        left, right = [a for a, _ in X], [b for _, b in X]
+        wa, wb = self.words_.transform(left), self.words_.transform(right)
+        ca, cb = self.chars_.transform(left), self.chars_.transform(right)
+        la, lb = normalize(self.svd_.transform(wa)), normalize(self.svd_.transform(wb))
+        return np.column_stack([rowwise_cosine(wa, wb), rowwise_cosine(ca, cb), rowwise_cosine(la, lb)])

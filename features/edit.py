@@ -1,0 +1,54 @@
+"""Edit-distance similarities via rapidfuzz, on characters and on lemma sequences (DKPro's string family)."""
+from __future__ import annotations
+
+import numpy as np
+from rapidfuzz import distance, fuzz, process
+
+from .base import PairFeatures
+from .text import analyse
+
+CHAR_SCORERS = {
+    "levenshtein": distance.Levenshtein.normalized_similarity,
+    "indel": distance.Indel.normalized_similarity,
+    "jaro_winkler": distance.JaroWinkler.normalized_similarity,
+    "partial_ratio": fuzz.partial_ratio,
+    "token_sort": fuzz.token_sort_ratio,
+    "token_set": fuzz.token_set_ratio,
+}
+WORD_SCORERS = {
+    "word_levenshtein": distance.Levenshtein.normalized_similarity,
+    "word_indel": distance.Indel.normalized_similarity,
+}
+_SYMBOLS: dict = {}
+
+
+def as_symbols(words) -> str:
+    """One private code point per distinct word, so rapidfuzz edits word sequences as strings."""
+    return "".join(_SYMBOLS.setdefault(w, chr(0xF0000 + len(_SYMBOLS))) for w in words)
+
+
+class EditSimilarity(PairFeatures):
+    """Normalized edit similarities in [0, 1] of the lower-cased texts and of the lemma sequences."""
+
+    def _names(self):
+        return list(CHAR_SCORERS) + list(WORD_SCORERS)
+
+    def transform(self, X):
+        analyses = [(analyse(a), analyse(b)) for a, b in X]
+        chars_a = [" ".join(a.words) for a, _ in analyses]
+        chars_b = [" ".join(b.words) for _, b in analyses]
+        words_a = [as_symbols(a.lemmas) for a, _ in analyses]
+        words_b = [as_symbols(b.lemmas) for _, b in analyses]
+        columns = []
+        for name, scorer in CHAR_SCORERS.items():
+            scale = 100.0 if name in ("partial_ratio", "token_sort", "token_set") else 1.0
+            columns.append(_paired(chars_a, chars_b, scorer) / scale)
+        for scorer in WORD_SCORERS.values():
+            columns.append(_paired(words_a, words_b, scorer))
+        return np.column_stack(columns) if X else np.zeros((0, len(self._names())))
+
+
+def _paired(left, right, scorer) -> np.ndarray:
+    if not left:
+        return np.zeros(0)
+    return np.asarray(process.cpdist(left, right, scorer=scorer, dtype=np.float64), dtype=float)

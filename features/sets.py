@@ -1,0 +1,59 @@
+"""Feature families by name and the named feature sets (`takelab`, `dkpro`, `all`) built from them."""
+from __future__ import annotations
+
+from sklearn.pipeline import FeatureUnion
+
+from .distributional import Distributional
+from .edit import EditSimilarity
+from .lengths import Lengths
+from .ngrams import NgramOverlap
+from .shallow import CapitalOverlap, NegationOverlap, NumberOverlap
+from .weighted import WeightedOverlap
+from .wordnet_features import WordNetOverlap
+
+# family name -> list of (step name, factory); one family is what the ablation removes at once
+FAMILIES = {
+    "word_ngrams": [("word", lambda: NgramOverlap("word", (1, 2, 3)))],
+    "lemma_ngrams": [("lemma", lambda: NgramOverlap("lemma", (1, 2, 3)))],
+    "content_ngrams": [("content", lambda: NgramOverlap("content", (1, 2)))],
+    "char_ngrams": [("char", lambda: NgramOverlap("char", (2, 3, 4, 5)))],
+    "edit": [("edit", EditSimilarity)],
+    "weighted": [("weighted", WeightedOverlap)],
+    "wordnet": [("wordnet", WordNetOverlap)],
+    "shallow": [("numbers", NumberOverlap), ("capitals", CapitalOverlap), ("negation", NegationOverlap)],
+    "lengths": [("lengths", Lengths)],
+    "distributional": [("distributional", Distributional)],
+}
+
+# What each system is known for, as far as our resources reach (TakeLab: n-grams, WordNet,
+# weighted overlap, LSA, numbers/NEs, lengths; DKPro: string similarity, char/word n-grams,
+# WordNet-based and distributional similarity).
+SETS = {
+    "takelab": ("word_ngrams", "lemma_ngrams", "weighted", "wordnet", "shallow", "lengths", "distributional"),
+    "dkpro": ("word_ngrams", "char_ngrams", "content_ngrams", "edit", "wordnet", "weighted", "distributional"),
+    "all": tuple(FAMILIES),
+}
+
+
+def set_names() -> list[str]:
+    return list(SETS)
+
+
+def families_of(feature_set: str, exclude=()) -> list[str]:
+    """The families of a named set, less ``exclude``; unknown names are refused."""
+    if feature_set not in SETS:
+        raise ValueError(f"unknown feature set {feature_set!r}; known: {', '.join(SETS)}")
+    unknown = [f for f in exclude if f not in FAMILIES]
+    if unknown:
+        raise ValueError(f"unknown feature families {unknown}; known: {', '.join(FAMILIES)}")
+    families = [f for f in SETS[feature_set] if f not in exclude]
+    if not families:
+        raise ValueError(f"excluding {list(exclude)} leaves no family in {feature_set!r}")
+    return families
+
+
+def make_union(feature_set: str = "all", exclude=()) -> FeatureUnion:
+    """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations)."""
+    steps = [(name, factory()) for family in families_of(feature_set, exclude)
+             for name, factory in FAMILIES[family]]
+    return FeatureUnion(steps)

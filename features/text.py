@@ -1,0 +1,66 @@
+"""Tokens, lemmas and content words of a text, computed once per distinct text and cached.
+
+A regex tokenizer and WordNet's morphy stand in for NLTK's punkt and tagger, so nothing is
+downloaded beyond WordNet 3.0 itself.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+TOKEN = re.compile(r"\w+(?:[.,'’\-]\w+)*|[^\w\s]", re.UNICODE)
+NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)*$")
+
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most
+my myself no nor not of off on once only or other our ours ourselves out over own same she should so
+some such than that the their theirs them themselves then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your
+yours yourself yourselves 's 'll 're 've 'd n't also may might must shall upon us one
+""".split())
+
+NEGATIONS = frozenset("no not never none nobody nothing neither nor nowhere cannot without n't".split())
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What every family reads from one text."""
+
+    text: str
+    tokens: tuple  # surface tokens, case kept, punctuation included
+    words: tuple  # lower-cased word tokens (no punctuation)
+    lemmas: tuple  # WordNet base forms of ``words``
+    content: tuple  # lemmas that are not stopwords, punctuation or numbers
+    numbers: frozenset  # numeric tokens, normalized (commas dropped)
+    capitalized: frozenset  # lower-cased tokens written with a capital not at sentence start
+    negations: int  # how many negation words
+
+
+def is_word(token: str) -> bool:
+    return token[0].isalnum() or token[0] == "_"
+
+
+@lru_cache(maxsize=None)
+def lemma(word: str) -> str:
+    """The WordNet base form of a lower-cased word (verb reading first), the word itself if none."""
+    if word in STOPWORDS or not word.isalpha():
+        return word
+    from .wordnet_access import morphy
+    return morphy(word)
+
+
+@lru_cache(maxsize=1 << 18)
+def analyse(text: str) -> Analysis:
+    """Tokenize, lemmatize and classify the tokens of ``text`` (cached per distinct text)."""
+    tokens = tuple(TOKEN.findall(text))
+    words = tuple(t.lower() for t in tokens if is_word(t))
+    lemmas = tuple(lemma(w) for w in words)
+    numbers = frozenset(t.replace(",", "") for t in tokens if NUMBER.match(t))
+    content = tuple(l for l in lemmas if l not in STOPWORDS and not NUMBER.match(l) and len(l) > 1)
+    capitalized = frozenset(t.lower() for i, t in enumerate(tokens)
+                            if i > 0 and t[0].isupper() and t.lower() not in STOPWORDS)
+    negations = sum(1 for w in words if w in NEGATIONS or w.endswith("n't"))
+    return Analysis(text, tokens, words, lemmas, content, numbers, capitalized, negations)

@@ -1,0 +1,43 @@
+"""Information-content-weighted word overlap (TakeLab's "weighted word overlap").
+
+Word frequencies come from ``wordfreq`` instead of TakeLab's Google Books counts:
+``ic(w) = -ln f(w)``, with unseen words given the frequency of a very rare word.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from wordfreq import word_frequency
+
+from .base import PairFeatures, ratio
+
+RARE = 1e-8
+
+
+@lru_cache(maxsize=None)
+def information_content(word: str) -> float:
+    """``-ln`` of the word's frequency in English; rare and unknown words weigh most."""
+    return -math.log(max(word_frequency(word, "en"), RARE))
+
+
+def weighted_containment(a: set, b: set) -> float:
+    """Share of b's information content that a covers."""
+    return ratio(sum(information_content(w) for w in a & b), sum(information_content(w) for w in b))
+
+
+class WeightedOverlap(PairFeatures):
+    """IC-weighted containment both ways and their harmonic mean, on words and on content lemmas."""
+
+    def _names(self):
+        return [f"{level}_{m}" for level in ("word", "content") for m in ("ab", "ba", "harmonic")]
+
+    def _row(self, a, b):
+        row = []
+        for sa, sb in ((set(a.words), set(b.words)), (set(a.content), set(b.content))):
+            if not sa and not sb:
+                row.extend([1.0, 1.0, 1.0])
+                continue
+            ab, ba = weighted_containment(sb, sa), weighted_containment(sa, sb)
+            row.extend([ab, ba, ratio(2 * ab * ba, ab + ba)])
+        return row
