@@ -37,7 +37,8 @@ class Subset:
 
     @property
     def n_scored(self) -> int:
-        return int(np.count_nonzero(~np.isnan(self.gold)))
+        """Pairs with gold; a TYPED pair (a row of eight) counts once."""
+        return int(np.count_nonzero(~np.isnan(self.gold).reshape(len(self.gold), -1).any(axis=1)))
 
 
 @dataclass(frozen=True, eq=False)

@@ -65,7 +65,7 @@ def root(tmp_path):
 def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     ds = corpora.load("typed2013-test", root)
     (sub,) = ds.subsets
-    assert (len(sub), sub.gold.shape, ds.notes) == (12, (12, 8), ())
+    assert (len(sub), sub.n_scored, sub.gold.shape, ds.notes) == (12, 12, (12, 8), ())
     assert typed.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
     assert "Malmö" in sub.pairs[3][0] and sub.pairs[4][0] == ""
     (path,) = run_system("typed-tfidf", ds, tmp_path / "run")
