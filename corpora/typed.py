@@ -109,8 +109,9 @@ def gone_notes(folder) -> list[str]:
     gone = sorted(missing_records(Path(folder) / TEXT_DIR))
     if not gone:
         return []
-    return [f"{folder}: {len(gone)} records no longer exist at Europeana (listed in {TEXT_DIR}/{MISSING_NAME}) "
-            f"and read as empty records, e.g. {gone[0]}"]
+    note = (f"{folder}: {len(gone)} records no longer exist at Europeana (listed in {TEXT_DIR}/{MISSING_NAME}) "
+            f"and read as empty records, e.g. {gone[0]}")
+    return [note]
 
 
 def read_pair_records(input_path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
