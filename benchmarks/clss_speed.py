@@ -1,0 +1,81 @@
+"""Speed of the string baselines on clss2014-test: lcs and gst against textdistance and textbook versions.
+
+Run: ``python benchmarks/clss_speed.py [--data-dir DIR]`` (about two minutes on 2 cores). Every
+method scores all pairs of the four levels as given (word2sense: word and sense key strings);
+the outputs are checked to be equal. Then the gst and lcs systems score the whole CLSS test
+as the runner does, word2sense over WordNet glosses (WordNet loaded beforehand, its load timed apart).
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+import tracemalloc
+from datetime import datetime, timezone
+
+import textdistance
+
+import corpora
+from baselines.gst import GSTBaseline
+from baselines.lcs import LCSBaseline
+from corpora import wordnet
+from features.gst import gst_coverage
+from features.lcs import lcs_length
+from features.strings_reference import gst_tiles_wise, lcs_length_dp
+
+
+def measure(function, pairs):
+    """(results, seconds, peak traced bytes): timed untraced, then run again under tracemalloc."""
+    start = time.perf_counter()
+    results = [function(a, b) for a, b in pairs]
+    seconds = time.perf_counter() - start
+    tracemalloc.start()
+    for a, b in pairs:
+        function(a, b)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return results, seconds, peak
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", help="data root (default: $STS_DATA)")
+    args = parser.parse_args(argv)
+    test = corpora.load("clss2014-test", args.data_dir)
+    pairs = test.pairs
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
+          f"Python {platform.python_version()}, {len(pairs)} pairs ({', '.join(s.name for s in test)})")
+    methods = [
+        ("lcs (features.lcs)", lcs_length),
+        ("lcs textdistance.lcsstr", textdistance.lcsstr.similarity),
+        ("lcs dynamic programme", lcs_length_dp),
+        ("gst (features.gst)", lambda a, b: gst_coverage(a.lower(), b.lower(), 6)),
+        ("gst Wise scan", lambda a, b: sum(n for *_, n in gst_tiles_wise(a.lower(), b.lower(), 6))),
+    ]
+    print(f"{'method':26} {'seconds':>8} {'pairs/s':>10} {'peak KiB':>9}  same as the fast one")
+    fast = {}
+    timing = {}
+    for name, function in methods:
+        results, seconds, peak = measure(function, pairs)
+        family = name.split()[0]
+        fast.setdefault(family, results)
+        timing[name] = seconds
+        print(f"{name:26} {seconds:8.3f} {len(pairs) / seconds:10.0f} {peak / 1024:9.0f}  {results == fast[family]}")
+    lcs, gst = timing["lcs (features.lcs)"], timing["gst (features.gst)"]
+    print(f"lcs speed-up: {timing['lcs textdistance.lcsstr'] / lcs:.1f}x over textdistance, "
+          f"{timing['lcs dynamic programme'] / lcs:.1f}x over the DP; "
+          f"gst: {timing['gst Wise scan'] / gst:.1f}x over Wise's scan")
+    start = time.perf_counter()
+    wordnet.wordnet()
+    print(f"WordNet {wordnet.version()} ({wordnet.source().kind}) loaded in {time.perf_counter() - start:.2f} s")
+    for system in (GSTBaseline(), LCSBaseline()):
+        start = time.perf_counter()
+        for sub in test:
+            system.fit(sub.pairs).predict(sub.pairs)
+        seconds = time.perf_counter() - start
+        print(f"{type(system).__name__} over the whole CLSS test (word2sense on glosses): {seconds:.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
