@@ -28,6 +28,13 @@ class DemoRow(NamedTuple):
     error: str = ""
 
 
+def demo_systems() -> list[str]:
+    """The registered systems ``sts demo`` runs: all but the TYPED ones, which score record pairs."""
+    from baselines.registry import make_system, system_names
+    from baselines.typed import is_typed
+    return [n for n in system_names() if not is_typed(make_system(n))]
+
+
 def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
     """Fit each registered system on demo-train, score it on demo-test; best Pearson first.
 
@@ -36,15 +43,14 @@ def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
     """
     import corpora
     import evaluate
-    from baselines.registry import make_system, system_names
+    from baselines.registry import make_system
     from baselines.run import scale_for, training_pairs
 
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold = training_pairs([train])
     (sub,) = test.subsets
     scored = ~np.isnan(sub.gold)
-    from baselines.typed import is_typed  # TYPED systems score record pairs, not the demo's sentences
-    names = list(systems or [n for n in system_names() if not is_typed(make_system(n))])
+    names = list(systems or demo_systems())
     rows = []
     for name in progress(names) if progress else names:
         try:
