@@ -9,25 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-def _diagonal_runs(a: str, b: str, k: int) -> list[tuple[int, int, int]]:
-    """``(i, j, length)`` of every maximal run ``a[i+t] == b[j+t]`` at least ``k`` long."""
-    index: dict[str, list[int]] = {}
-    for j in range(len(b) - k + 1):
-        index.setdefault(b[j:j + k], []).append(j)
-    runs = []
-    for i in range(len(a) - k + 1):
-        starts = index.get(a[i:i + k])
-        if starts is None:
-            continue
-        for j in starts:
-            if i and j and a[i - 1] == b[j - 1]:
-                continue  # inside a run that started earlier
-            n = k
-            while i + n < len(a) and j + n < len(b) and a[i + n] == b[j + n]:
-                n += 1
-            runs.append((i, j, n))
-    return runs
+from .runs import diagonal_runs
 
 
 def _free_parts(run, mark_a: bytearray, mark_b: bytearray, k: int):
@@ -53,7 +35,7 @@ def gst_tiles(a: str, b: str, min_match: int = 6) -> list[tuple[int, int, int]]:
     """
     if min_match < 1:
         raise ValueError(f"min_match must be at least 1, got {min_match}")
-    runs = _diagonal_runs(a, b, min_match)
+    runs = diagonal_runs(a, b, min_match)
     mark_a, mark_b = bytearray(len(a)), bytearray(len(b))
     tiles = []
     while runs:
