@@ -7,7 +7,13 @@ from .string_baseline import StringBaseline
 
 
 class GSTBaseline(StringBaseline):
-    """Case-insensitive character tiles of at least ``min_match`` (the task: 6); ``symmetric`` for 2·cov/(|a|+|b|)."""
+    """Case-insensitive character tiles of at least ``min_match`` (the task: 6); ``symmetric`` for 2·cov/(|a|+|b|).
+
+    word2sense: the word is looked up with WordNet's morphy, and a word not in WordNet scores 0.
+    """
+
+    morphological_lookup = True
+    unknown_word_mean = False
 
     def __init__(self, min_match: int = 6, symmetric: bool = False):
         self.min_match = min_match

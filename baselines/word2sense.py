@@ -1,10 +1,11 @@
 """word2sense for the string baselines: the target sense's gloss against each gloss of the word's senses.
 
 As SemEval-2014 Task 3 defines its baselines: keep the best match over the word's senses; a word
-with no sense in WordNet 3.0 gets the mean of the in-vocabulary scores and confidence 0. The
-word's senses are those whose WordNet lemma is the word exactly (case-sensitive, no morphological
-normalization) and glosses are whole, definition with examples: this reproduces the official
-LCS baseline (.109).
+with no sense in WordNet 3.0 gets confidence 0 and, for the official LCS baseline, the mean of the
+in-vocabulary scores. Glosses are whole, definition with examples. Two details differ between the
+task's two baselines, as measured on clss2014-test (README): LCS takes the senses whose lemma is the
+word exactly (case-sensitive) and gives unknown words the mean (.109); GST looks the word up with
+WordNet's morphological processing and gives unknown words 0 (.185).
 """
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ def is_word2sense(pairs) -> bool:
     return bool(pairs) and all(WORD.match(w) and SENSE_KEY.match(k) for w, k in pairs)
 
 
-def word_senses(word: str) -> list:
-    """The synsets of ``lemma#pos`` whose lemma is exactly ``lemma``; empty for a word not in WordNet."""
+def word_senses(word: str, morphological: bool = False) -> list:
+    """The synsets of ``lemma#pos``: with the lemma exactly ``lemma``, or as WordNet's morphy finds them."""
     match = WORD.match(word)
     lemma, pos = match["lemma"], match["pos"]
+    if morphological:
+        return wordnet.wordnet().synsets(lemma, pos)
     return [entry.synset() for entry in wordnet.wordnet().lemmas(lemma, pos) if entry.name() == lemma]
 
 
@@ -39,27 +42,30 @@ def target_sense(index: int, sense_key: str):
         raise PairError(index, f"sense key {sense_key!r} does not resolve in WordNet {wordnet.version()}") from exc
 
 
-def in_vocabulary(pairs) -> np.ndarray:
+def in_vocabulary(pairs, morphological: bool = False) -> np.ndarray:
     """Whether each pair's word has a sense in WordNet."""
-    return np.fromiter((bool(word_senses(w)) for w, _ in pairs), dtype=bool, count=len(pairs))
+    return np.fromiter((bool(word_senses(w, morphological)) for w, _ in pairs), dtype=bool, count=len(pairs))
 
 
-def word2sense_scores(pairs, similarity_many) -> np.ndarray:
-    """Best ``similarity_many`` of (word sense gloss, target gloss) per pair; OOV words get the in-vocabulary mean."""
+def word2sense_scores(pairs, similarity_many, morphological: bool = False, unknown_mean: bool = True) -> np.ndarray:
+    """Best ``similarity_many`` of (word sense gloss, target gloss) per pair.
+
+    A word without senses scores the in-vocabulary mean (``unknown_mean``) or 0.
+    """
     glosses, owner = [], []
     for index, (word, key) in enumerate(pairs):
         target = wordnet.gloss(target_sense(index, key))
-        for synset in word_senses(word):
+        for synset in word_senses(word, morphological):
             glosses.append((wordnet.gloss(synset), target))
             owner.append(index)
     scores = np.full(len(pairs), -np.inf)
     if glosses:
         np.maximum.at(scores, np.asarray(owner), similarity_many(glosses))
     known = np.isfinite(scores)
-    scores[~known] = scores[known].mean() if known.any() else 0.0
+    scores[~known] = scores[known].mean() if unknown_mean and known.any() else 0.0
     return scores
 
 
-def word2sense_confidence(pairs) -> np.ndarray:
-    """100 for a word in WordNet, 0 for one that is not (its score is only the mean)."""
-    return np.where(in_vocabulary(pairs), 100.0, 0.0)
+def word2sense_confidence(pairs, morphological: bool = False) -> np.ndarray:
+    """100 for a word in WordNet, 0 for one that is not (its score is only a stand-in)."""
+    return np.where(in_vocabulary(pairs, morphological), 100.0, 0.0)
