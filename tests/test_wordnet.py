@@ -116,3 +116,10 @@ def test_sts_data_wordnet_reports_source_and_version(capsys):
     assert cli.main(["wordnet"]) == 0
     out = capsys.readouterr().out
     assert "WordNet 3.0 from" in out and wordnet.source().kind in out
+
+
+def test_sts_data_wordnet_without_wordnet_fails_with_instructions(no_nltk_data, monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(wordnet, "source", lambda: wordnet.find_source(debian_dir=tmp_path / "none", env={}))
+    assert cli.main(["wordnet"]) == 1
+    err = capsys.readouterr().err
+    assert "apt-get install wordnet-base wordnet-sense-index" in err and "nltk.downloader wordnet" in err
