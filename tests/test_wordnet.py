@@ -85,7 +85,9 @@ def test_reader_is_wordnet_30_and_loaded_once():
 def test_every_lexname_number_names_the_right_file():
     """One sense key per lexicographer file: its synset's part of speech fits the file, and keys round-trip."""
     first = {}
-    for line in (Path(wordnet.source().root) / "index.sense").read_text().splitlines():
+    with wordnet.wordnet().open("index.sense") as stream:
+        lines = stream.read().splitlines()
+    for line in lines:
         key = line.split()[0]
         number = int(key.split("%")[1].split(":")[1])
         first.setdefault(number, key)
