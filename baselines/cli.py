@@ -8,6 +8,7 @@ import corpora
 
 from .registry import describe, make_system, system_names
 from .run import run_system
+from .train_cli import add_parallel_options, add_train_parser, run_saved
 
 
 def cmd_run(args) -> int:
@@ -16,7 +17,16 @@ def cmd_run(args) -> int:
     for ds in [test, *train]:
         for note in ds.notes:
             print(f"note: {note}", file=sys.stderr)
+    if args.model:  # a saved model (sts train): predict with it, no fitting
+        if args.system != "regression" or args.train:
+            raise ValueError("--model takes a model saved by `sts train regression`, and no --train")
+        written = run_saved(args, test)
+        if not args.quiet:
+            print("\n".join(map(str, written)))
+        return 0
     system = make_system(args.system)
+    parallel = {k: getattr(args, k) for k in ("n_jobs", "backend", "scheduler")}
+    system.set_params(**{k: v for k, v in parallel.items() if k in system.get_params()})
     if args.seed is not None:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
@@ -39,15 +49,21 @@ def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
     p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
+    p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
+    add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_run)
+    add_train_parser(sub)
     return parser
 
 
-def main(argv=None, prog: str | None = None) -> int:
+def main(argv=None, prog: str | None = None, scorer=None) -> int:
+    """``scorer`` (``evaluate.score_subsets``, passed by ``sts train``) puts official scores in model cards."""
     parser = build_parser(prog or "python -m baselines")  # before the subcommands: their usage copies it
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
+    args.scorer, args.argv = scorer, argv[argv.index(args.command) + 1:]
     try:
         return args.func(args)
     except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:

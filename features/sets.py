@@ -5,9 +5,11 @@ from sklearn.pipeline import FeatureUnion
 
 from .distributional import Distributional
 from .edit import EditSimilarity
+from .gloss_features import GlossSimilarity
 from .lengths import Lengths
 from .ngrams import NgramOverlap
 from .shallow import CapitalOverlap, NegationOverlap, NumberOverlap
+from .substrings import CommonSubstrings
 from .weighted import WeightedOverlap
 from .wordnet_features import WordNetOverlap
 
@@ -18,19 +20,23 @@ FAMILIES = {
     "content_ngrams": [("content", lambda: NgramOverlap("content", (1, 2)))],
     "char_ngrams": [("char", lambda: NgramOverlap("char", (2, 3, 4, 5)))],
     "edit": [("edit", EditSimilarity)],
+    "substrings": [("substrings", CommonSubstrings)],
     "weighted": [("weighted", WeightedOverlap)],
     "wordnet": [("wordnet", WordNetOverlap)],
     "shallow": [("numbers", NumberOverlap), ("capitals", CapitalOverlap), ("negation", NegationOverlap)],
     "lengths": [("lengths", Lengths)],
     "distributional": [("distributional", Distributional)],
+    "gloss": [("gloss", GlossSimilarity)],
 }
 
 # What each system is known for, as far as our resources reach (TakeLab: n-grams, WordNet,
 # weighted overlap, LSA, numbers/NEs, lengths; DKPro: string similarity, char/word n-grams,
-# WordNet-based and distributional similarity).
+# WordNet-based and distributional similarity; both used LSA/ESA on large corpora, here WordNet's glosses).
 SETS = {
-    "takelab": ("word_ngrams", "lemma_ngrams", "weighted", "wordnet", "shallow", "lengths", "distributional"),
-    "dkpro": ("word_ngrams", "char_ngrams", "content_ngrams", "edit", "wordnet", "weighted", "distributional"),
+    "takelab": ("word_ngrams", "lemma_ngrams", "weighted", "wordnet", "shallow", "lengths", "distributional",
+                "gloss"),
+    "dkpro": ("word_ngrams", "char_ngrams", "content_ngrams", "substrings", "edit", "wordnet", "weighted", "distributional",
+              "gloss"),
     "all": tuple(FAMILIES),
 }
 

@@ -1,0 +1,120 @@
+"""Named training regimes of the regression system, as the task papers describe them.
+
+``sts2012``: per-subset models like TakeLab (MSRpar, MSRvid, SMTeuroparl from their own training
+data; SMTnews scored by the SMTeuroparl model, OnWN and anything else by the all-data model).
+``sts2013``: one model on all STS 2012 data, train and test (the 2013 paper's DKPro/TakeLab runs).
+``stsb``: trained on stsb-train, hyperparameters chosen on stsb-dev.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from sklearn.model_selection import PredefinedSplit
+
+import corpora
+
+from .regression import FeatureRegression, search
+from .run import training_pairs
+from .subset_models import SubsetModels
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Training datasets, sub-models (name → training subsets; empty = all), mapping, dev and test sets."""
+
+    name: str
+    train: tuple
+    test: str | None = None
+    sub_models: dict = field(default_factory=lambda: {"all": ()})
+    mapping: dict = field(default_factory=dict)
+    dev: str | None = None
+    domain_cv: bool = False  # tune multi-subset models by leaving one subset out (new domains ahead)
+
+
+STS2012_SUBSETS = ("MSRpar", "MSRvid", "SMTeuroparl")
+RECIPES = {
+    "sts2012": Recipe("sts2012", ("sts2012-train",), "sts2012-test",
+                      {**{s: (s,) for s in STS2012_SUBSETS}, "all": ()},
+                      {"surprise.SMTnews": "SMTeuroparl", "surprise.OnWN": "all"}, domain_cv=True),
+    "sts2013": Recipe("sts2013", ("sts2012-train", "sts2012-test"), "sts2013-test", domain_cv=True),
+    "stsb": Recipe("stsb", ("stsb-train",), "stsb-test", dev="stsb-dev"),
+}
+
+
+def recipe_names() -> list[str]:
+    return list(RECIPES)
+
+
+def custom_recipe(train: list[str], test: str | None = None) -> Recipe:
+    """One model on the user's own training datasets."""
+    return Recipe("custom", tuple(train), test)
+
+
+def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray]:
+    """Scored pairs, gold and domain of each pair (its subset's name without ``surprise.``) of the
+    named subsets of ``datasets`` (all subsets when ``subsets`` is empty)."""
+    if subsets:
+        datasets = [corpora.Dataset(ds.name, ds.kind, tuple(s for s in ds if s.name in subsets)) for ds in datasets]
+        found = {s.name for ds in datasets for s in ds}
+        if found != set(subsets):
+            raise ValueError(f"training subsets {sorted(set(subsets) - found)} are not in the training data")
+    pairs, gold = training_pairs(datasets)
+    domains = [sub.name.removeprefix("surprise.") for ds in datasets for sub in ds
+               for g in sub.gold if not np.isnan(g)]
+    return pairs, gold, np.asarray(domains)
+
+
+def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
+    """CV folds that each hold out one whole domain, as a new test subset would be."""
+    names = sorted(set(domains))
+    return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
+
+
+def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels, dict]:
+    """Fit every sub-model of ``recipe``; returns the models and the card's training section.
+
+    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, n_jobs, …).
+    """
+    datasets = [corpora.load(name, data_dir) for name in recipe.train]
+    models, info = {}, {}
+    for name, subsets in recipe.sub_models.items():
+        pairs, gold, domains = select(datasets, subsets)
+        system = FeatureRegression(**params)
+        entry = {"subsets": list(subsets) or "all", "pairs": len(pairs), "cv": f"{system.cv} shuffled folds"}
+        if recipe.domain_cv and len(set(domains)) > 1:
+            system.set_params(cv=leave_one_domain_out(domains))
+            entry["cv"] = f"leave one domain out ({', '.join(sorted(set(domains)))})"
+        if recipe.dev:
+            best, entry["dev_pearson"] = tune_on_dev(system, pairs, gold, corpora.load(recipe.dev, data_dir))
+            system.set_params(param_grid={k.removeprefix("regress__"): [v] for k, v in best.items()})
+        system.fit(pairs, gold)
+        entry.update(best_params=_plain(system.best_params_), cv_pearson=system.cv_score_)
+        models[name], info[name] = system, entry
+    card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,
+                                                     "sub_models": info, "mapping": recipe.mapping,
+                                                     "fallback": "all"},
+            "params": _plain({k: v for k, v in FeatureRegression(**params).get_params().items()
+                              if k not in ("progress", "n_jobs", "backend", "scheduler")})}
+    return SubsetModels(models, recipe.mapping, "all"), card
+
+
+def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple[dict, float]:
+    """The grid point with the best Pearson on ``dev`` when fitted on ``pairs`` (never on test data)."""
+    dev_pairs, dev_gold = training_pairs([dev])
+    featurizer = system._featurizer().fit(pairs)
+    features = featurizer.transform(list(pairs) + list(dev_pairs))
+    model, grid = system._model()
+    folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])
+    return search(model, grid, features, np.r_[gold, dev_gold], folds, system.random_state, system.n_jobs)
+
+
+def _plain(value):
+    """JSON-safe copy of parameters (tuples to lists, numpy scalars to Python numbers)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,133 @@
+"""The feature-regression reference system: feature union → scaling → regressor, tuned by CV.
+
+Hyperparameters are chosen by k-fold cross-validation on the training pairs only (Pearson r),
+then the best pipeline is refitted on all of them; predictions are clipped to the task's range.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor, VotingRegressor
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import GridSearchCV, KFold
+from sklearn.pipeline import Pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVR
+
+from features.featurizer import PairFeaturizer
+
+from .base import PairRegressor
+
+
+def pearson_score(y_true, y_pred) -> float:
+    """Pearson r as a CV score; a constant prediction scores 0 instead of NaN."""
+    if np.std(y_pred) == 0 or np.std(y_true) == 0:
+        return 0.0
+    return float(np.corrcoef(y_true, y_pred)[0, 1])
+
+
+def _svr():
+    return SVR(kernel="rbf")
+
+
+def _gbr(seed):
+    return HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, max_leaf_nodes=15,
+                                         min_samples_leaf=20, random_state=seed)
+
+
+# name -> (factory(seed), default grid over the pipeline's "regress" step)
+REGRESSORS = {
+    "svr": (lambda seed: _svr(), {"C": [0.5, 2.0, 8.0], "gamma": [0.001, 0.003, "scale"], "epsilon": [0.1, 0.4]}),
+    "gbr": (_gbr, {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
+    "rf": (lambda seed: RandomForestRegressor(n_estimators=300, min_samples_leaf=3, max_features=0.3,
+                                              random_state=seed, n_jobs=1), {"min_samples_leaf": [1, 3, 8]}),
+    "ridge": (lambda seed: Ridge(), {"alpha": [0.1, 1.0, 10.0, 100.0]}),
+    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))]),
+                {"svr__C": [0.5, 2.0, 8.0], "svr__epsilon": [0.1, 0.4]}),
+}
+
+
+def regressor_names() -> list[str]:
+    return list(REGRESSORS)
+
+
+class FeatureRegression(PairRegressor):
+    """Pairs → ``PairFeaturizer(feature_set)`` → ``StandardScaler`` → ``regressor``.
+
+    ``param_grid`` (over the regressor's parameters) defaults to the regressor's grid; a grid with
+    one value per parameter skips the search. ``n_jobs``, ``backend`` and ``scheduler`` parallelize
+    featurization (and the CV fits); they never change the result.
+    """
+
+    def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
+                 cv: int = 5, random_state: int = 0, n_jobs: int = 1, backend: str = "loky",
+                 scheduler=None, score_range=(0.0, 5.0), progress=None):
+        self.feature_set = feature_set
+        self.exclude = exclude
+        self.regressor = regressor
+        self.param_grid = param_grid
+        self.cv = cv
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.backend = backend
+        self.scheduler = scheduler
+        self.score_range = score_range
+        self.progress = progress
+
+    def _featurizer(self) -> PairFeaturizer:
+        return PairFeaturizer(self.feature_set, tuple(self.exclude), self.n_jobs, self.backend,
+                              self.scheduler, progress=self.progress)
+
+    def _model(self):
+        if self.regressor not in REGRESSORS:
+            raise ValueError(f"unknown regressor {self.regressor!r}; known: {', '.join(REGRESSORS)}")
+        factory, grid = REGRESSORS[self.regressor]
+        model = Pipeline([("scale", StandardScaler()), ("regress", factory(self.random_state))])
+        grid = grid if self.param_grid is None else self.param_grid
+        return model, {f"regress__{k}": list(v) for k, v in grid.items()}
+
+    def _fit(self, pairs, y):
+        if y is None:
+            raise ValueError("FeatureRegression needs gold scores to fit")
+        featurizer = self._featurizer().fit(pairs)
+        features = featurizer.transform(pairs)
+        model, grid = self._model()
+        self.best_params_, self.cv_score_ = search(model, grid, features, y, self.cv, self.random_state,
+                                                   self.n_jobs if self.backend != "dask" else 1)
+        model.set_params(**self.best_params_).fit(features, y)
+        self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
+        self.feature_names_ = featurizer.feature_names_
+
+    def _predict(self, pairs):
+        features = self.pipeline_.named_steps["features"]
+        features.set_params(n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
+                            progress=self.progress)
+        lo, hi = self.score_range
+        return np.clip(self.pipeline_.predict(pairs), lo, hi)
+
+
+def search(model, grid: dict, features, y, cv, seed: int, n_jobs: int = 1) -> tuple[dict, float]:
+    """The grid point with the best mean CV Pearson and that score (no search for a single point).
+
+    ``cv`` is a number of shuffled folds or a scikit-learn splitter (e.g. a train/dev split).
+    """
+    folds = KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
+    if all(len(v) == 1 for v in grid.values()):
+        params = {k: v[0] for k, v in grid.items()}
+        return params, cv_pearson(clone(model).set_params(**params), features, y, folds)
+    searcher = GridSearchCV(model, grid, scoring=_scorer(), cv=folds, n_jobs=n_jobs, refit=False)
+    searcher.fit(features, y)
+    return searcher.best_params_, float(searcher.best_score_)
+
+
+def cv_pearson(model, features, y, folds) -> float:
+    scores = []
+    for train, test in folds.split(features):
+        fitted = clone(model).fit(features[train], y[train])
+        scores.append(pearson_score(y[test], fitted.predict(features[test])))
+    return float(np.mean(scores))
+
+
+def _scorer():
+    from sklearn.metrics import make_scorer
+    return make_scorer(pearson_score)

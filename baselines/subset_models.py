@@ -1,0 +1,57 @@
+"""A trained model per training subset, and the mapping that picks one for each test subset.
+
+Like TakeLab's STS 2012 runs: MSRpar, MSRvid and SMTeuroparl each get their own model, a
+surprise subset is mapped to a related one, and any other subset falls back to ``fallback``.
+A single-model regime is the same object with only the fallback.
+"""
+from __future__ import annotations
+
+
+class SubsetModels:
+    """``models``: name → fitted system; ``mapping``: test subset → model name."""
+
+    def __init__(self, models: dict, mapping: dict | None = None, fallback: str = "all"):
+        if fallback not in models:
+            raise ValueError(f"fallback model {fallback!r} is not among {sorted(models)}")
+        missing = sorted({m for m in (mapping or {}).values() if m not in models})
+        if missing:
+            raise ValueError(f"mapping names models that are not there: {missing}")
+        self.models = dict(models)
+        self.mapping = dict(mapping or {})
+        self.fallback = fallback
+
+    def model_name(self, subset: str) -> str:
+        """Which model scores ``subset``: the mapping, a model of that name, or the fallback."""
+        if subset in self.mapping:
+            return self.mapping[subset]
+        return subset if subset in self.models else self.fallback
+
+    def for_subset(self, subset: str):
+        return self.models[self.model_name(subset)]
+
+    def predict(self, pairs):
+        """Scores from the fallback model, for pairs of no known subset."""
+        return self.models[self.fallback].predict(pairs)
+
+
+def predict_subsets(models: SubsetModels, dataset) -> list:
+    """``(subset, scores)`` for every subset of ``dataset``, each scored by its mapped model."""
+    from .run import scale_for
+    out = []
+    for sub in dataset:
+        model = models.for_subset(sub.name)
+        out.append((sub, scale_for(sub, model.predict(sub.pairs), getattr(model, "score_range", (0.0, 5.0)))))
+    return out
+
+
+def write_outputs(models: SubsetModels, dataset, out_dir) -> list:
+    """One official output file per subset of ``dataset`` in ``out_dir``; the paths written."""
+    from pathlib import Path
+
+    import corpora
+    written = []
+    for sub, scores in predict_subsets(models, dataset):
+        path = Path(out_dir) / sub.output_name
+        corpora.write_output(path, scores, bounds=sub.score_range)
+        written.append(path)
+    return written

@@ -1,0 +1,89 @@
+"""``sts train regression …``: fit a named regime (or the user's datasets), save the model and its card.
+
+The scorer is passed in by the caller (``sts train`` passes ``evaluate.score_subsets``), so the
+card's test-set scores are the official ones while this package never imports the scorer.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import corpora
+from features.featurizer import BACKENDS
+from features.sets import FAMILIES, set_names
+
+from .model_file import load_model, save_model
+from .recipes import RECIPES, custom_recipe, recipe_names, train_recipe
+from .regression import regressor_names
+from .subset_models import predict_subsets, write_outputs
+
+
+def add_parallel_options(p) -> None:
+    p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
+    p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (dask: a cluster)")
+    p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
+
+
+def add_train_parser(sub) -> None:
+    p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
+    p.add_argument("system", choices=["regression"])
+    p.add_argument("--regime", choices=recipe_names(), help="named training regime")
+    p.add_argument("--train", action="append", default=[], help="instead of --regime: training dataset (repeatable)")
+    p.add_argument("--test", help="dataset scored for the card (default: the regime's test set)")
+    p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
+    p.add_argument("--feature-set", choices=set_names(), default="all")
+    p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
+    p.add_argument("--regressor", choices=regressor_names(), default="svr")
+    add_parallel_options(p)
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
+    p.set_defaults(func=cmd_train)
+
+
+def progress_bar(args):
+    if args.quiet:
+        return None
+    from tqdm import tqdm
+    return _Bar(tqdm)
+
+
+class _Bar:
+    """A picklable progress wrapper: a tqdm bar over featurization chunks, on stderr."""
+
+    def __init__(self, tqdm):
+        self.tqdm = tqdm
+
+    def __call__(self, chunks):
+        return self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=False)
+
+
+def cmd_train(args) -> int:
+    if bool(args.regime) == bool(args.train):
+        raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
+    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, args.test)
+    test_name = args.test or recipe.test
+    models, card = train_recipe(recipe, args.data_dir, feature_set=args.feature_set, exclude=tuple(args.exclude),
+                                regressor=args.regressor, n_jobs=args.n_jobs, backend=args.backend,
+                                scheduler=args.scheduler, progress=progress_bar(args))
+    card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
+    if test_name and args.scorer:
+        test = corpora.load(test_name, args.data_dir)
+        parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
+        card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+    card = save_model(models, args.save, card)
+    if not args.quiet:
+        print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
+        for name, entry in card["training_data"]["sub_models"].items():
+            print(f"  {name}: {entry['pairs']} pairs, CV Pearson {entry['cv_pearson']:.4f}")
+        test = card["scores"].get("test")
+        if test:
+            print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
+    return 0
+
+
+def run_saved(args, test) -> list:
+    """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
+    models, _ = load_model(args.model)
+    for model in models.models.values():
+        model.set_params(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler)
+    return write_outputs(models, test, args.out)

@@ -1,0 +1,142 @@
+"""The regression system: scikit-learn contract, regimes' sub-model mapping, saved models and cards."""
+import json
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import cross_val_score
+
+import corpora
+import sts
+from baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from baselines.regression import FeatureRegression
+from baselines.subset_models import SubsetModels
+
+ONE_POINT = {"C": [2.0], "gamma": [0.003], "epsilon": [0.1]}
+
+
+@pytest.fixture(scope="module")
+def demo():
+    train, test = corpora.load("demo-train"), corpora.load("demo-test")
+    return train.pairs[:300], train.gold[:300], test.pairs[:80], test.gold[:80]
+
+
+@pytest.fixture(scope="module")
+def fitted(demo):
+    pairs, gold, _, _ = demo
+    return FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)
+
+
+def test_clone_get_params_and_cross_validation(demo):
+    pairs, gold, _, _ = demo
+    system = FeatureRegression(feature_set="dkpro", regressor="ridge", cv=3)
+    assert clone(system).get_params() == system.get_params()
+    scores = cross_val_score(system, pairs, gold, cv=3)
+    assert scores.shape == (3,) and np.all(scores > 0.3)  # R^2 of a working system on captions
+
+
+def test_predictions_are_clipped_deterministic_and_tuned(demo, fitted):
+    pairs, gold, test, test_gold = demo
+    scores = fitted.predict(test + [("x", "y")])
+    assert scores.min() >= 0.0 and scores.max() <= 5.0
+    again = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold).predict(test)
+    assert np.array_equal(scores[:-1], again)
+    assert np.corrcoef(scores[:-1], test_gold)[0, 1] > 0.6
+    assert fitted.best_params_ == {"regress__C": 2.0, "regress__gamma": 0.003, "regress__epsilon": 0.1}
+    assert list(fitted.pipeline_.named_steps) == ["features", "scale", "regress"]
+
+
+def test_a_grid_is_searched_by_cv_on_the_training_pairs(demo):
+    pairs, gold, _, _ = demo
+    system = FeatureRegression(feature_set="takelab", param_grid={"C": [0.01, 4.0]}, cv=3).fit(pairs, gold)
+    assert system.best_params_ == {"regress__C": 4.0} and 0.5 < system.cv_score_ < 1.0
+
+
+def test_fit_needs_gold(demo):
+    with pytest.raises(ValueError, match="needs gold"):
+        FeatureRegression().fit(demo[0])
+
+
+def test_subset_mapping_and_fallback():
+    models = SubsetModels({"MSRpar": "par", "SMTeuroparl": "eur", "all": "every"}, {"surprise.SMTnews": "SMTeuroparl"})
+    assert [models.for_subset(s) for s in ("MSRpar", "surprise.SMTnews", "surprise.OnWN", "headlines")] == \
+        ["par", "eur", "every", "every"]
+    with pytest.raises(ValueError, match="not there"):
+        SubsetModels({"all": 1}, {"x": "MSRvid"})
+
+
+@pytest.fixture
+def saved(tmp_path, fitted):
+    path = tmp_path / "m.joblib"
+    save_model(SubsetModels({"all": fitted}), path, {"regime": "test"})
+    return path
+
+
+def test_saved_model_round_trip(saved, fitted, demo):
+    models, card = load_model(saved)
+    assert card["feature_set"] == "takelab" and card["sha256"] and card["versions"]["scikit-learn"]
+    assert np.array_equal(models.for_subset("any").predict(demo[2]), fitted.predict(demo[2]))
+
+
+def test_a_changed_model_file_is_refused(saved):
+    data = bytearray(saved.read_bytes())
+    data[-1] ^= 1
+    saved.write_bytes(bytes(data))
+    with pytest.raises(ModelMismatch, match="SHA-256"):
+        load_model(saved)
+
+
+def edit_card(path, **changes):
+    card = json.loads(card_path(path).read_text())
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            card[key].update(value)
+        else:
+            card[key] = value
+    card_path(path).write_text(json.dumps(card))
+
+
+def test_a_wrong_feature_set_is_refused(saved):
+    edit_card(saved, feature_set="dkpro")
+    with pytest.raises(ModelMismatch, match="feature_set"):
+        load_model(saved)
+
+
+def test_features_changed_in_code_are_refused(saved, monkeypatch):
+    import baselines.model_file as model_file
+    from features.sets import make_union
+    monkeypatch.setattr(model_file, "make_union", lambda name, exclude: make_union(name, ["lengths"]))
+    with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
+        load_model(saved)
+
+
+def test_other_library_versions_are_refused(saved):
+    edit_card(saved, versions={"scikit-learn": "0.24.2"})
+    with pytest.raises(ModelMismatch, match="scikit-learn 0.24.2"):
+        load_model(saved)
+
+
+def test_a_model_without_card_is_refused(saved):
+    card_path(saved).unlink()
+    with pytest.raises(ModelMismatch, match="no model card"):
+        load_model(saved)
+
+
+def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
+    model = tmp_path / "demo.joblib"
+    assert sts.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--feature-set",
+                     "takelab", "--regressor", "ridge", "--save", str(model), "--quiet"]) == 0
+    card = json.loads(card_path(model).read_text())
+    assert card["command"].startswith("sts train regression --train demo-train")
+    out = tmp_path / "out"
+    assert sts.main(["run", "regression", "--model", str(model), "--test", "demo-test", "--out", str(out), "--quiet"]) == 0
+    import evaluate
+    (sub,) = corpora.load("demo-test")
+    scores, _ = corpora.read_output(out / sub.output_name, len(sub.pairs))
+    assert evaluate.pearson(scores, sub.gold) == pytest.approx(card["scores"]["test"]["all"], abs=1e-6)
+    assert card["scores"]["test"]["all"] > 0.7
+
+
+def test_train_needs_a_regime_or_training_data(capsys):
+    assert sts.main(["train", "regression", "--save", "x.joblib"]) == 1
+    assert "--regime NAME or --train" in capsys.readouterr().err
