@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import PairRegressor
+from .base import PairRegressor, check_pairs
 from .word2sense import is_word2sense, word2sense_confidence, word2sense_scores
 
 
@@ -29,5 +29,5 @@ class StringBaseline(PairRegressor):
 
     def predict_confidence(self, X):
         """Confidence in [0, 100] per pair for word2sense input, None for text pairs."""
-        pairs = [tuple(p) for p in X]
+        pairs = check_pairs(X)
         return word2sense_confidence(pairs, self.morphological_lookup) if is_word2sense(pairs) else None
