@@ -9,7 +9,8 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor, VotingRegressor
 from sklearn.linear_model import Ridge
-from sklearn.model_selection import GridSearchCV, KFold
+from joblib import Parallel, delayed
+from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
@@ -92,8 +93,8 @@ class FeatureRegression(PairRegressor):
         featurizer = self._featurizer().fit(pairs)
         features = featurizer.transform(pairs)
         model, grid = self._model()
-        self.best_params_, self.cv_score_ = search(model, grid, features, y, self.cv, self.random_state,
-                                                   self.n_jobs if self.backend != "dask" else 1)
+        fold_data = fold_matrices(featurizer, pairs, features, make_folds(self.cv, self.random_state))
+        self.best_params_, self.cv_score_ = search(model, grid, fold_data, y, self.n_jobs if self.backend != "dask" else 1)
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
         self.feature_names_ = featurizer.feature_names_
@@ -106,28 +107,36 @@ class FeatureRegression(PairRegressor):
         return np.clip(self.pipeline_.predict(pairs), lo, hi)
 
 
-def search(model, grid: dict, features, y, cv, seed: int, n_jobs: int = 1) -> tuple[dict, float]:
-    """The grid point with the best mean CV Pearson and that score (no search for a single point).
-
-    ``cv`` is a number of shuffled folds or a scikit-learn splitter (e.g. a train/dev split).
-    """
-    folds = KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
-    if all(len(v) == 1 for v in grid.values()):
-        params = {k: v[0] for k, v in grid.items()}
-        return params, cv_pearson(clone(model).set_params(**params), features, y, folds)
-    searcher = GridSearchCV(model, grid, scoring=_scorer(), cv=folds, n_jobs=n_jobs, refit=False)
-    searcher.fit(features, y)
-    return searcher.best_params_, float(searcher.best_score_)
+def make_folds(cv, seed: int):
+    """``cv`` shuffled folds, or ``cv`` itself when it is a scikit-learn splitter (e.g. a train/dev split)."""
+    return KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
 
 
-def cv_pearson(model, features, y, folds) -> float:
-    scores = []
-    for train, test in folds.split(features):
-        fitted = clone(model).fit(features[train], y[train])
-        scores.append(pearson_score(y[test], fitted.predict(features[test])))
-    return float(np.mean(scores))
+def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:
+    """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
+    on the fold's training pairs only, so that CV never scores a model that saw held-out text."""
+    columns, learned = featurizer.learned_part()
+    out = []
+    for train, held_out in folds.split(features):
+        matrix = features
+        if columns:
+            matrix = features.copy()
+            matrix[:, columns] = learned.fit([pairs[i] for i in train]).transform(pairs)
+        out.append((train, held_out, matrix))
+    return out
 
 
-def _scorer():
-    from sklearn.metrics import make_scorer
-    return make_scorer(pearson_score)
+def search(model, grid: dict, fold_data, y, n_jobs: int = 1) -> tuple[dict, float]:
+    """The grid point with the best mean held-out Pearson over ``fold_data`` and that score."""
+    points = list(ParameterGrid(grid))
+    tasks = [(i, fold) for i in range(len(points)) for fold in range(len(fold_data))]
+    scores = Parallel(n_jobs=n_jobs)(delayed(_fold_score)(clone(model).set_params(**points[i]), *fold_data[f], y)
+                                     for i, f in tasks)
+    means = np.asarray(scores).reshape(len(points), len(fold_data)).mean(axis=1)
+    best = int(np.argmax(means))
+    return points[best], float(means[best])
+
+
+def _fold_score(model, train, held_out, matrix, y) -> float:
+    model.fit(matrix[train], y[train])
+    return pearson_score(y[held_out], model.predict(matrix[held_out]))

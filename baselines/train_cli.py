@@ -33,7 +33,7 @@ def add_train_parser(sub) -> None:
     p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
-    p.add_argument("--regressor", choices=regressor_names(), default="svr")
+    p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: svr+gbr)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
@@ -62,9 +62,10 @@ def cmd_train(args) -> int:
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
     recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, args.test)
     test_name = args.test or recipe.test
+    chosen = {"regressor": args.regressor} if args.regressor else {}
     models, card = train_recipe(recipe, args.data_dir, feature_set=args.feature_set, exclude=tuple(args.exclude),
-                                regressor=args.regressor, n_jobs=args.n_jobs, backend=args.backend,
-                                scheduler=args.scheduler, progress=progress_bar(args))
+                                n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler,
+                                progress=progress_bar(args), **chosen)
     card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
     if test_name and args.scorer:
         test = corpora.load(test_name, args.data_dir)

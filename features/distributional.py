@@ -1,7 +1,8 @@
 """Distributional similarity learned in ``fit`` from the training text, no download needed.
 
 IDF-weighted bag-of-words cosine (lemmas and character n-grams) and LSA: a truncated SVD of
-the lemma TF-IDF matrix of every distinct training sentence, compared by cosine.
+the lemma TF-IDF matrix of every distinct training sentence, compared by cosine (the
+loadings kept in float16: cosines need no more, and model files stay small).
 """
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def rowwise_cosine(a, b) -> np.ndarray:
 class Distributional(PairFeatures):
     """Cosines of lemma TF-IDF, character n-gram TF-IDF and LSA vectors fitted on the training text."""
 
+    learns_from_text = True  # refitted inside each CV fold (baselines.regression.fold_matrices)
+
     def __init__(self, n_components: int = 100, random_state: int = 0):
         self.n_components = n_components
         self.random_state = random_state
@@ -47,12 +50,14 @@ class Distributional(PairFeatures):
                                       preprocessor=char_text).fit(texts)
         matrix = self.words_.transform(texts)
         k = max(1, min(self.n_components, matrix.shape[1] - 1, len(texts) - 1))
-        self.svd_ = TruncatedSVD(n_components=k, random_state=self.random_state).fit(matrix)
+        svd = TruncatedSVD(n_components=k, random_state=self.random_state).fit(matrix)
+        self.lsa_ = svd.components_.astype(np.float16)  # term loadings; float16 keeps model files small
         return self
 
     def transform(self, X):
         left, right = [a for a, _ in X], [b for _, b in X]
         wa, wb = self.words_.transform(left), self.words_.transform(right)
         ca, cb = self.chars_.transform(left), self.chars_.transform(right)
-        la, lb = normalize(self.svd_.transform(wa)), normalize(self.svd_.transform(wb))
+        loadings = self.lsa_.T.astype(np.float64)
+        la, lb = normalize(wa @ loadings), normalize(wb @ loadings)
         return np.column_stack([rowwise_cosine(wa, wb), rowwise_cosine(ca, cb), rowwise_cosine(la, lb)])

@@ -9,7 +9,8 @@ from contextlib import contextmanager, nullcontext
 
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.pipeline import FeatureUnion
 
 from .sets import make_union
 
@@ -60,6 +61,15 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         return np.asarray(self.feature_names_, dtype=object)
+
+    def learned_part(self) -> tuple[list, FeatureUnion | None]:
+        """Column indices and a fresh union of the families that learn from text in ``fit`` (for
+        fold-honest cross-validation); ``([], None)`` when every family is fixed."""
+        steps = [(name, clone(step)) for name, step in self.union_.transformer_list
+                 if getattr(step, "learns_from_text", False)]
+        prefixes = tuple(f"{name}__" for name, _ in steps)
+        columns = [i for i, n in enumerate(self.feature_names_) if prefixes and n.startswith(prefixes)]
+        return columns, (FeatureUnion(steps) if steps else None)
 
     def transform(self, X) -> np.ndarray:
         pairs = [tuple(p) for p in X]

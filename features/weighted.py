@@ -22,8 +22,9 @@ def information_content(word: str) -> float:
 
 
 def weighted_containment(a: set, b: set) -> float:
-    """Share of b's information content that a covers."""
-    return ratio(sum(information_content(w) for w in a & b), sum(information_content(w) for w in b))
+    """Share of b's information content that a covers (``fsum``: exact whatever the set's order,
+    which changes with each process's string hashing)."""
+    return ratio(math.fsum(information_content(w) for w in a & b), math.fsum(information_content(w) for w in b))
 
 
 class WeightedOverlap(PairFeatures):

@@ -1,0 +1,24 @@
+"""Featurization on a dask.distributed cluster (joblib's dask backend) gives identical results."""
+import numpy as np
+import pytest
+
+import corpora
+from baselines.regression import FeatureRegression
+
+distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
+
+
+def test_dask_local_cluster_gives_identical_predictions():
+    train, test = corpora.load("demo-train"), corpora.load("demo-test")
+    pairs, gold, unseen = train.pairs[:200], train.gold[:200], test.pairs[:60]
+    grid = {"C": [2.0], "gamma": [0.003], "epsilon": [0.1]}
+    local = FeatureRegression(feature_set="takelab", param_grid=grid).fit(pairs, gold)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        remote = FeatureRegression(feature_set="takelab", param_grid=grid, backend="dask",
+                                   scheduler=cluster.scheduler_address).fit(pairs, gold)
+        for system in (local, remote):  # several chunks, spread over both workers
+            system.pipeline_.named_steps["features"].set_params(chunk_size=25)
+        on_cluster = remote.predict(unseen)
+    assert np.array_equal(on_cluster, local.predict(unseen))
+    assert remote.best_params_ == local.best_params_ and remote.cv_score_ == local.cv_score_
