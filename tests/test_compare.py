@@ -234,3 +234,22 @@ def test_aggregate_ci_by_hand():
 
 def test_latex_escapes_names():
     assert evaluate._latex_escape("a_b & 50% #1 †") == r"a\_b \& 50\% \#1 $\dagger$"
+
+
+
+def test_the_reference_regression_is_placed_where_its_figures_put_it(data_dir, tmp_path):
+    """The committed 2012 model's run, ranked among all 88 published runs by its own figures."""
+    from pathlib import Path
+
+    from baselines.model_file import load_model
+    from baselines.subset_models import write_outputs
+
+    ds = corpora.load("sts2012-test", data_dir)
+    models, _card = load_model(Path(__file__).resolve().parents[1] / "models" / "sts2012.joblib")
+    write_outputs(models, ds, tmp_path / "reg")
+    cmp = evaluate.compare_runs(ds, {"regression": tmp_path / "reg"}, resamples=50)
+    ours = next(r for r in cmp["rows"] if r["ours"])
+    board = leaderboards.for_dataset("sts2012-test")
+    for measure in ("all", "allnorm", "mean"):
+        better = [r for r in board.rows if measure in r.ranks and r.scores[measure] > round(ours["scores"][measure], 4)]
+        assert ours["ranks"][measure] == (max(r.ranks[measure] for r in better) + 1 if better else 1), measure
