@@ -30,6 +30,8 @@ def one(regime: str, n_jobs: int, data_dir) -> dict:
     models, _ = train_recipe(recipe, data_dir, n_jobs=n_jobs)
     predict_subsets(models, corpora.load(recipe.test, data_dir))
     seconds = time.perf_counter() - start
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)  # reap the workers so that their peak memory is counted
     return {"regime": regime, "pairs": REGIMES[regime], "n_jobs": n_jobs, "seconds": round(seconds, 1),
             "peak_mb_main": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
             "peak_mb_largest_worker": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024}
@@ -55,6 +57,7 @@ def main(argv=None) -> int:
     base = [sys.executable, __file__] + (["--data-dir", args.data_dir] if args.data_dir else [])
     runs = [["--one", regime, str(n)] for regime in REGIMES for n in (1, 2)]
     print(f"{'regime':8} {'pairs':>5} {'jobs':>4} {'seconds':>8} {'peak MB main':>12} {'largest worker':>14}")
+    print("(peak resident memory; with 2 jobs the total is main + 2 workers at most)")
     for extra in runs:
         done = subprocess.run(base + extra, check=True, capture_output=True, text=True)
         r = json.loads(done.stdout.strip().splitlines()[-1])

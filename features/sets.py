@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from sklearn.pipeline import FeatureUnion
 
+from .alignment import Alignment
 from .distributional import Distributional
 from .edit import EditSimilarity
 from .gloss_features import GlossSimilarity
@@ -27,6 +28,7 @@ FAMILIES = {
     "lengths": [("lengths", Lengths)],
     "distributional": [("distributional", Distributional)],
     "gloss": [("gloss", GlossSimilarity)],
+    "alignment": [("alignment", Alignment)],
 }
 
 # What each system is known for, as far as our resources reach (TakeLab: n-grams, WordNet,

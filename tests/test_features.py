@@ -139,3 +139,14 @@ def test_named_sets_and_clone():
     assert clone(union).get_params()["transformer_list"][0][0] == union.transformer_list[0][0]
     with pytest.raises(ValueError, match="unknown feature set"):
         make_union("ukp")
+
+
+def test_alignment_counts_what_stays_unmatched():
+    from features.alignment import Alignment
+    from features.weighted import information_content
+    values = row(Alignment(), "A man plays the guitar", "A man plays the guitar")
+    assert values["alignment__aligned_harmonic"] == 1.0 and values["alignment__matched_share"] == 1.0
+    values = row(Alignment(), "A man plays the guitar", "A man plays the xylophone quietly")
+    # content lemmas: man play guitar / man play xylophone quietly; only 'quietly' has no counterpart
+    assert values["alignment__matched_share"] == pytest.approx(1 - 1 / 7)
+    assert values["alignment__log_unmatched_ic_max"] >= math.log1p(information_content("quietly"))
