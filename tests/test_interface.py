@@ -1,0 +1,56 @@
+"""Every registered sentence-pair system is a scikit-learn regressor: clone, params, fit → self, CV, Pipeline."""
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import KFold, cross_val_score
+from sklearn.pipeline import Pipeline
+
+import corpora
+from baselines import make_system, system_names
+from baselines.typed import is_typed
+
+PAIR_SYSTEMS = [name for name in system_names() if not is_typed(make_system(name))]
+
+
+@pytest.fixture(scope="module")
+def demo():
+    sub = corpora.load("demo-train").subset("sts-train")
+    return sub.pairs[:60], sub.gold[:60]
+
+
+def test_every_pair_system_is_listed():
+    assert {"token-cosine", "random", "lcs", "gst", "regression"} <= set(PAIR_SYSTEMS)
+
+
+@pytest.mark.parametrize("name", PAIR_SYSTEMS)
+def test_params_and_clone(name):
+    system = make_system(name)
+    params = system.get_params()
+    twin = clone(system)
+    assert twin is not system and twin.get_params() == params
+    assert system.set_params(**params) is system
+    with pytest.raises(NotFittedError):
+        system.predict([("a b", "a c")])
+
+
+@pytest.mark.parametrize("name", PAIR_SYSTEMS)
+def test_fit_returns_self_and_predicts_one_finite_score_per_pair(name, demo):
+    pairs, gold = demo
+    system = make_system(name)
+    assert system.fit(pairs, gold) is system
+    learned = [k for k in vars(system) if k.endswith("_") and not k.startswith("_")]
+    assert learned, f"{name} keeps no learned state ending in '_'"
+    scores = system.predict(pairs[:7])
+    assert scores.shape == (7,) and np.isfinite(scores).all()
+    with pytest.raises(ValueError, match="pair"):
+        system.predict(["not a pair"])
+
+
+@pytest.mark.parametrize("name", [n for n in PAIR_SYSTEMS if n != "regression"])  # regression: test_regression.py
+def test_cross_validation_and_pipeline(name, demo):
+    pairs, gold = demo
+    cv = cross_val_score(make_system(name), pairs, gold, cv=KFold(3))
+    assert cv.shape == (3,)
+    pipe = Pipeline([("system", make_system(name))]).fit(pairs, gold)
+    assert pipe.predict(pairs[:5]).shape == (5,)
