@@ -39,14 +39,25 @@ def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
     check_kinds(system, [test, *train])
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
+    return write_outputs(test, out_dir, lambda sub: system)
+
+
+def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:
+    """Scores on the subset's task range, and confidences where the system gives them."""
+    try:
+        scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
+        confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
+    except PairError as exc:
+        raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None
+    return scores, confidences
+
+
+def write_outputs(test: corpora.Dataset, out_dir, system_for) -> list[Path]:
+    """One official output file per subset, each predicted by the fitted ``system_for(subset)``."""
     out_dir = Path(out_dir)
     written = []
     for sub in test:
-        try:
-            scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
-            confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
-        except PairError as exc:
-            raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None
+        scores, confidences = predict_subset(system_for(sub), sub)
         path = out_dir / sub.output_name
         if sub.kind == "typed":
             corpora.write_typed_output(path, scores, bounds=sub.score_range)

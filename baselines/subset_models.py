@@ -6,6 +6,9 @@ A single-model regime is the same object with only the fallback.
 """
 from __future__ import annotations
 
+from . import run
+from .run import predict_subset
+
 
 class SubsetModels:
     """``models``: name → fitted system; ``mapping``: test subset → model name."""
@@ -36,22 +39,9 @@ class SubsetModels:
 
 def predict_subsets(models: SubsetModels, dataset) -> list:
     """``(subset, scores)`` for every subset of ``dataset``, each scored by its mapped model."""
-    from .run import scale_for
-    out = []
-    for sub in dataset:
-        model = models.for_subset(sub.name)
-        out.append((sub, scale_for(sub, model.predict(sub.pairs), getattr(model, "score_range", (0.0, 5.0)))))
-    return out
+    return [(sub, predict_subset(models.for_subset(sub.name), sub)[0]) for sub in dataset]
 
 
 def write_outputs(models: SubsetModels, dataset, out_dir) -> list:
     """One official output file per subset of ``dataset`` in ``out_dir``; the paths written."""
-    from pathlib import Path
-
-    import corpora
-    written = []
-    for sub, scores in predict_subsets(models, dataset):
-        path = Path(out_dir) / sub.output_name
-        corpora.write_output(path, scores, bounds=sub.score_range)
-        written.append(path)
-    return written
+    return run.write_outputs(dataset, out_dir, lambda sub: models.for_subset(sub.name))
