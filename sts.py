@@ -45,7 +45,7 @@ def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
     import corpora
     import evaluate
     from baselines.registry import make_system
-    from baselines.run import scale_for, training_pairs
+    from baselines.run import predict_subset, training_pairs
 
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold = training_pairs([train])
@@ -55,8 +55,7 @@ def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
     rows = []
     for name in progress(names) if progress else names:
         try:
-            system = make_system(name).fit(pairs, gold)
-            scores = scale_for(sub, system.predict(sub.pairs), getattr(system, "score_range", (0.0, 5.0)))
+            scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
         except Exception as exc:  # noqa: BLE001 - any failure of one system is reported, not fatal
             rows.append(DemoRow(name, error=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
             continue
@@ -106,7 +105,7 @@ def main(argv=None) -> int:
     if command == "data":
         from corpora.cli import main as data_main
         return data_main(rest, prog="sts data")
-    if command in ("run",):
+    if command == "run":
         from baselines.cli import main as baselines_main
         return baselines_main([command, *rest], prog="sts")
     if command == "train":  # the card's test scores come from the official scorer
