@@ -489,18 +489,6 @@ def _typed_csv(report: dict) -> str:
     return out.getvalue()
 
 
-def _cmd_typed_files(args) -> int:
-    gold_path, sys_path = args.files
-    bounds = args.range or formats.STS_RANGE
-    gold = corpora.read_typed_gold(gold_path, bounds)
-    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds))
-    if errors:
-        _print_errors(errors)
-        return 1
-    print("\n".join(typed_lines(score_typed(corpora.read_typed_output(sys_path, len(gold), bounds), gold))))
-    return 0
-
-
 # --------------------------------------------------------------------------- command line
 
 # Subcommands: ``python evaluate.py NAME …`` runs SUBCOMMANDS[NAME](argv_rest) -> exit code.
@@ -558,15 +546,18 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_files(args) -> int:
+    """``GOLD SYS``: correlation.pl, or correlation-typed.pl when the gold has eight columns."""
     gold_path, sys_path = args.files
-    if corpora.typed.is_typed_file(gold_path):
-        return _cmd_typed_files(args)
+    typed = corpora.typed.is_typed_file(gold_path)
     bounds = args.range or formats.STS_RANGE
-    gold = formats.read_gold(gold_path, bounds)
-    errors = list(formats.check_output(sys_path, len(gold), bounds))
+    gold = (corpora.read_typed_gold if typed else formats.read_gold)(gold_path, bounds)
+    errors = list((corpora.check_typed_output if typed else formats.check_output)(sys_path, len(gold), bounds))
     if errors:
         _print_errors(errors)
         return 1
+    if typed:
+        print("\n".join(typed_lines(score_typed(corpora.read_typed_output(sys_path, len(gold), bounds), gold))))
+        return 0
     r = score_files(gold_path, sys_path, bounds)
     print(f"Pearson: {_fmt(r) if math.isfinite(r) else UNDEFINED + ' (undefined: a constant side)'}")
     unscored = int(np.count_nonzero(np.isnan(gold)))
