@@ -18,6 +18,7 @@ from sklearn.svm import SVR
 from features.featurizer import PairFeaturizer
 
 from .base import PairRegressor
+from .monotone import MonotoneGBR
 
 
 def pearson_score(y_true, y_pred) -> float:
@@ -31,6 +32,10 @@ def _svr():
     return SVR(kernel="rbf")
 
 
+def _rf(seed, trees=300):
+    return RandomForestRegressor(n_estimators=trees, min_samples_leaf=3, max_features=0.3, random_state=seed, n_jobs=1)
+
+
 def _gbr(seed):
     return HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, max_leaf_nodes=15,
                                          min_samples_leaf=20, random_state=seed)
@@ -40,11 +45,15 @@ def _gbr(seed):
 REGRESSORS = {
     "svr": (lambda seed: _svr(), {"C": [0.5, 2.0, 8.0], "gamma": [0.001, 0.003, "scale"], "epsilon": [0.1, 0.4]}),
     "gbr": (_gbr, {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
-    "rf": (lambda seed: RandomForestRegressor(n_estimators=300, min_samples_leaf=3, max_features=0.3,
-                                              random_state=seed, n_jobs=1), {"min_samples_leaf": [1, 3, 8]}),
+    "gbr-mono": (lambda seed: MonotoneGBR(random_state=seed), {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
+    "rf": (_rf, {"min_samples_leaf": [1, 3, 8]}),
     "ridge": (lambda seed: Ridge(), {"alpha": [0.1, 1.0, 10.0, 100.0]}),
     "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))]),
                 {"svr__C": [0.5, 2.0, 8.0], "svr__epsilon": [0.1, 0.4]}),
+    # the average of three unlike learners (kernel, monotone boosting, bagged trees), for new domains
+    "ensemble": (lambda seed: VotingRegressor([("svr", SVR(kernel="rbf", epsilon=0.4)),
+                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))]),
+                 {"svr__C": [2.0, 8.0]}),
 }
 
 

@@ -140,3 +140,24 @@ def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
 def test_train_needs_a_regime_or_training_data(capsys):
     assert sts.main(["train", "regression", "--save", "x.joblib"]) == 1
     assert "--regime NAME or --train" in capsys.readouterr().err
+
+
+def test_monotone_boosting_follows_the_training_correlations():
+    from baselines.monotone import MonotoneGBR, correlation_signs
+    rng = np.random.default_rng(0)
+    X = rng.uniform(size=(400, 3))
+    y = 3 * X[:, 0] - 2 * X[:, 1] + 0.05 * rng.normal(size=400)  # column 2 is noise
+    assert correlation_signs(X, y, 0.2).tolist() == [1, -1, 0]
+    model = MonotoneGBR(max_iter=50, random_state=0).fit(X, y)
+    assert clone(model).get_params() == model.get_params() and model.monotonic_cst_.tolist() == [1, -1, 0]
+    grid = np.tile(X[:1], (50, 1))
+    grid[:, 0] = np.linspace(0, 1, 50)
+    assert np.all(np.diff(model.predict(grid)) >= 0)  # never lower as the positive feature grows
+
+
+def test_the_ensemble_regressor_fits_and_predicts(demo):
+    pairs, gold, test, test_gold = demo
+    system = FeatureRegression(feature_set="takelab", regressor="ensemble", cv=3).fit(pairs, gold)
+    assert set(system.best_params_) == {"regress__svr__C"}
+    assert [name for name, _ in system.pipeline_.named_steps["regress"].estimators] == ["svr", "gbr", "rf"]
+    assert np.corrcoef(system.predict(test), test_gold)[0, 1] > 0.6
