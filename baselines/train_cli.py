@@ -33,7 +33,7 @@ def add_train_parser(sub) -> None:
     p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
-    p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: svr+gbr)")
+    p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")

@@ -1,5 +1,6 @@
-"""Word alignment by the better of WordNet path similarity and gloss-space cosine, and what it
-leaves unmatched: the information content of the words with no counterpart on the other side.
+"""Word alignment by the best of WordNet path similarity, gloss-space cosine and GloVe cosine, and
+what it leaves unmatched: the information content of the words with no counterpart on the other
+side, and the worst-aligned words (one unmatched name or verb can make two near-copies unrelated).
 """
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 import numpy as np
 
 from .base import PairFeatures, ratio
+from .embedding import aligned_cosines
 from .gloss_features import similarity_matrix
 from .weighted import information_content
 from .wordnet_access import word_similarity
@@ -18,20 +20,25 @@ MATCHED = 0.5  # a best similarity below this leaves the word unmatched
 
 class Alignment(PairFeatures):
     """Aligned similarity both ways (harmonic, IC-weighted), the unmatched words' IC mass (log, the
-    smaller and the larger side) and the share of words and of IC that found a match."""
+    smaller and the larger side), the share of words and of IC that found a match, and the worst
+    alignments: each side's lowest best-match and mean of its two lowest, and its largest
+    ``ic * (1 - best match)`` (the smaller and the larger side each), and how many words are unmatched."""
 
     def _names(self):
         return ["aligned_harmonic", "ic_aligned_harmonic", "log_unmatched_ic_min", "log_unmatched_ic_max",
-                "matched_share", "matched_ic_share"]
+                "matched_share", "matched_ic_share", "worst_min", "worst_max", "two_worst_min",
+                "two_worst_max", "worst_ic_gap_min", "worst_ic_gap_max", "unmatched_count"]
 
     def _row(self, a, b):
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la or not lb:
             same = float(la == lb)
-            return [same, same, 0.0, math.log1p(sum(map(information_content, la + lb))), same, same]
+            return [same, same, 0.0, math.log1p(sum(map(information_content, la + lb))), same, same,
+                    same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
+                    float(len(la + lb))]
         gloss, _, _ = similarity_matrix(la, lb)
         wordnet = np.asarray([[word_similarity(w, v) for v in lb] for w in la])
-        sims = np.maximum(gloss, wordnet)
+        sims = np.maximum(np.maximum(gloss, wordnet), aligned_cosines(la, lb))
         ma, mb = sims.max(axis=1), sims.max(axis=0)
         wa = np.asarray([information_content(w) for w in la])
         wb = np.asarray([information_content(w) for w in lb])
@@ -40,4 +47,8 @@ class Alignment(PairFeatures):
                 harmonic(ratio(float(ma @ wa), float(wa.sum())), ratio(float(mb @ wb), float(wb.sum()))),
                 math.log1p(min(ua, ub)), math.log1p(max(ua, ub)),
                 1.0 - ratio(int((ma < MATCHED).sum() + (mb < MATCHED).sum()), len(la) + len(lb)),
-                1.0 - ratio(ua + ub, float(wa.sum() + wb.sum()))]
+                1.0 - ratio(ua + ub, float(wa.sum() + wb.sum())),
+                *sorted((float(ma.min()), float(mb.min()))),
+                *sorted((float(np.sort(ma)[:2].mean()), float(np.sort(mb)[:2].mean()))),
+                *sorted((float((wa * (1 - ma)).max()), float((wb * (1 - mb)).max()))),
+                float((ma < MATCHED).sum() + (mb < MATCHED).sum())]

@@ -6,6 +6,7 @@ from sklearn.pipeline import FeatureUnion
 from .alignment import Alignment
 from .distributional import Distributional
 from .edit import EditSimilarity
+from .embedding import EmbeddingSimilarity
 from .gloss_features import GlossSimilarity
 from .lengths import Lengths
 from .ngrams import NgramOverlap
@@ -28,17 +29,19 @@ FAMILIES = {
     "lengths": [("lengths", Lengths)],
     "distributional": [("distributional", Distributional)],
     "gloss": [("gloss", GlossSimilarity)],
+    "embedding": [("embedding", EmbeddingSimilarity)],
     "alignment": [("alignment", Alignment)],
 }
 
 # What each system is known for, as far as our resources reach (TakeLab: n-grams, WordNet,
 # weighted overlap, LSA, numbers/NEs, lengths; DKPro: string similarity, char/word n-grams,
-# WordNet-based and distributional similarity; both used LSA/ESA on large corpora, here WordNet's glosses).
+# WordNet-based and distributional similarity; both used LSA/ESA on large corpora, here GloVe vectors
+# and an LSA of WordNet's glosses).
 SETS = {
     "takelab": ("word_ngrams", "lemma_ngrams", "weighted", "wordnet", "shallow", "lengths", "distributional",
-                "gloss"),
+                "gloss", "embedding"),
     "dkpro": ("word_ngrams", "char_ngrams", "content_ngrams", "substrings", "edit", "wordnet", "weighted", "distributional",
-              "gloss"),
+              "gloss", "embedding"),
     "all": tuple(FAMILIES),
 }
 

