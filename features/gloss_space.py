@@ -27,12 +27,24 @@ def synset_text(synset) -> str:
     return " ".join([names, synset.definition(), *synset.examples()])
 
 
+def _each_synset_once(keep: int = 5000):
+    """All synsets, letting NLTK's reader keep no more than ``keep`` of them parsed at a time (it
+    would otherwise hold all 117,659 for the rest of the process: about 400 MB)."""
+    wn = wordnet()
+    for i, synset in enumerate(wn.all_synsets(), 1):
+        yield synset
+        if i % keep == 0:
+            for parsed in wn._synset_offset_cache.values():
+                parsed.clear()
+
+
 def build(dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndarray]:
     """Vocabulary and unit-length term vectors of a truncated SVD of the synset-by-lemma TF-IDF matrix."""
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
-    synsets = wordnet().all_synsets()
-    docs = [analyse(synset_text(s)).lemmas for s in (progress(synsets) if progress else synsets)]
+    synsets = _each_synset_once()
+    # analyse's per-text cache is for sentence pairs; 117k glosses seen once would only fill it
+    docs = [analyse.__wrapped__(synset_text(s)).lemmas for s in (progress(synsets) if progress else synsets)]
     vectorizer = TfidfVectorizer(analyzer=lambda doc: doc, min_df=2, sublinear_tf=True)
     matrix = vectorizer.fit_transform(docs)
     svd = TruncatedSVD(n_components=dimensions, random_state=0).fit(matrix)
