@@ -91,10 +91,15 @@ def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels,
             system.set_params(cv=leave_one_domain_out(domains))
             entry["cv"] = f"leave one domain out ({', '.join(sorted(set(domains)))})"
         if recipe.dev:
-            best, entry["dev_pearson"] = tune_on_dev(system, pairs, gold, corpora.load(recipe.dev, data_dir))
+            best, entry["dev_pearson"], featurizer, features = tune_on_dev(system, pairs, gold,
+                                                                           corpora.load(recipe.dev, data_dir))
+            entry["cv"] = f"{recipe.dev} (grid searched there; no CV on the training pairs)"
             system.set_params(param_grid={k.removeprefix("regress__"): [v] for k, v in best.items()})
-        system.fit(pairs, gold)
-        entry.update(best_params=_plain(system.best_params_), cv_pearson=system.cv_score_)
+            system.fit_featurized(pairs, gold, featurizer, features)
+        else:
+            system.fit(pairs, gold)
+            entry["cv_pearson"] = system.cv_score_
+        entry["best_params"] = _plain(system.best_params_)
         models[name], info[name] = system, entry
     card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,
                                                      "sub_models": info, "mapping": recipe.mapping,
@@ -104,15 +109,17 @@ def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels,
     return SubsetModels(models, recipe.mapping, "all"), card
 
 
-def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple[dict, float]:
-    """The grid point with the best Pearson on ``dev`` when fitted on ``pairs`` (never on test data)."""
+def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple:
+    """The grid point with the best Pearson on ``dev`` when fitted on ``pairs`` (never on test data),
+    that Pearson, and the featurizer fitted on ``pairs`` with its matrix of ``pairs`` (for the final fit)."""
     dev_pairs, dev_gold = training_pairs([dev])
     featurizer = system._featurizer().fit(pairs)
     features = featurizer.transform(list(pairs) + list(dev_pairs))
     model, grid = system._model()
     folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])
     fold_data = fold_matrices(featurizer, list(pairs) + list(dev_pairs), features, folds)
-    return search(model, grid, fold_data, np.r_[gold, dev_gold], system.n_jobs)
+    best, score = search(model, grid, fold_data, np.r_[gold, dev_gold], system.n_jobs)
+    return best, score, featurizer, features[:len(pairs)]
 
 
 def _plain(value):

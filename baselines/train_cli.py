@@ -75,7 +75,9 @@ def cmd_train(args) -> int:
     if not args.quiet:
         print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
         for name, entry in card["training_data"]["sub_models"].items():
-            print(f"  {name}: {entry['pairs']} pairs, CV Pearson {entry['cv_pearson']:.4f}")
+            tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
+                     else f"CV Pearson {entry['cv_pearson']:.4f}")
+            print(f"  {name}: {entry['pairs']} pairs, {tuned}")
         test = card["scores"].get("test")
         if test:
             print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
