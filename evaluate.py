@@ -722,7 +722,11 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, published: bool = True,
     rule = board.measures[primary]
     for row in rows:
         row["ci95"] = _row_ci(row, primary, rule, present, sizes, n_total)
-    rows = [rows[i] for i in sorted(range(len(rows)), key=lambda i: (position[i], rows[i]["ours"], i))]
+    def order(i):  # by rank; within one rank (a run placed beside a published one, an unranked reference) by score
+        score = rows[i]["scores"].get(primary)
+        return position[i], -score if score is not None and math.isfinite(score) else math.inf, rows[i]["ours"], i
+
+    rows = [rows[i] for i in sorted(range(len(rows)), key=order)]
     return {
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
