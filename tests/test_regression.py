@@ -161,3 +161,24 @@ def test_the_ensemble_regressor_fits_and_predicts(demo):
     assert set(system.best_params_) == {"regress__svr__C"}
     assert [name for name, _ in system.pipeline_.named_steps["regress"].estimators] == ["svr", "gbr", "rf"]
     assert np.corrcoef(system.predict(test), test_gold)[0, 1] > 0.6
+
+
+def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
+    """tune_on_dev picks the grid point on dev; the final fit reuses its featurization and equals
+    an ordinary fit with that one point (which runs no CV: there is nothing to choose)."""
+    from baselines.recipes import Recipe, train_recipe
+    recipe = Recipe("demo", ("demo-train",), "demo-test", dev="demo-dev")
+    grid = {"C": [0.05, 4.0], "gamma": [0.003], "epsilon": [0.1]}
+    models, card = train_recipe(recipe, feature_set="takelab", param_grid=grid)
+    entry = card["training_data"]["sub_models"]["all"]
+    assert entry["best_params"] == {"regress__C": 4.0, "regress__epsilon": 0.1, "regress__gamma": 0.003}
+    assert 0.6 < entry["dev_pearson"] < 1.0 and "cv_pearson" not in entry
+    train, test = corpora.load("demo-train"), corpora.load("demo-test")
+    plain = FeatureRegression(feature_set="takelab", param_grid={k.removeprefix("regress__"): [v]
+                                                                 for k, v in entry["best_params"].items()})
+    plain.fit(train.pairs, train.gold)
+    assert plain.cv_score_ is None
+    assert np.array_equal(models.for_subset("sts-test").predict(test.pairs), plain.predict(test.pairs))
+    with pytest.raises(ValueError, match="featurizer's matrix"):
+        plain.fit_featurized(train.pairs[:10], train.gold[:10], plain.pipeline_.named_steps["features"],
+                             np.zeros((10, 3)))
