@@ -8,14 +8,12 @@ import math
 
 import numpy as np
 
-from .base import PairFeatures, ratio
+from .base import MATCHED, PairFeatures, ratio, weighted_mean
 from .embedding import aligned_cosines
 from .gloss_features import similarity_matrix
 from .weighted import information_content
 from .wordnet_access import word_similarity
 from .wordnet_features import harmonic
-
-MATCHED = 0.5  # a best similarity below this leaves the word unmatched
 
 
 class Alignment(PairFeatures):
@@ -43,12 +41,13 @@ class Alignment(PairFeatures):
         wa = np.asarray([information_content(w) for w in la])
         wb = np.asarray([information_content(w) for w in lb])
         ua, ub = float(wa[ma < MATCHED].sum()), float(wb[mb < MATCHED].sum())
+        unmatched = int((ma < MATCHED).sum() + (mb < MATCHED).sum())
         return [harmonic(float(ma.mean()), float(mb.mean())),
-                harmonic(ratio(float(ma @ wa), float(wa.sum())), ratio(float(mb @ wb), float(wb.sum()))),
+                harmonic(weighted_mean(ma, wa), weighted_mean(mb, wb)),
                 math.log1p(min(ua, ub)), math.log1p(max(ua, ub)),
-                1.0 - ratio(int((ma < MATCHED).sum() + (mb < MATCHED).sum()), len(la) + len(lb)),
+                1.0 - ratio(unmatched, len(la) + len(lb)),
                 1.0 - ratio(ua + ub, float(wa.sum() + wb.sum())),
                 *sorted((float(ma.min()), float(mb.min()))),
                 *sorted((float(np.sort(ma)[:2].mean()), float(np.sort(mb)[:2].mean()))),
                 *sorted((float((wa * (1 - ma)).max()), float((wb * (1 - mb)).max()))),
-                float((ma < MATCHED).sum() + (mb < MATCHED).sum())]
+                float(unmatched)]

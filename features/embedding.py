@@ -15,12 +15,11 @@ from wordfreq import word_frequency
 
 from corpora.word_vectors import unit_vectors
 
-from .base import PairFeatures, ratio
+from .base import MATCHED, PairFeatures, clipped_cosines, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic
 
 SIF_A = 1e-3
-MATCHED = 0.5  # a best cosine below this leaves the word unaligned
 
 
 @lru_cache(maxsize=None)
@@ -33,14 +32,10 @@ def cosine(x: np.ndarray, y: np.ndarray) -> float:
     return float(x @ y) / norm if norm else 0.0
 
 
-def aligned_cosines(la: list, lb: list, va=None, vb=None) -> np.ndarray:
-    """Cosines between the words of ``la`` (rows) and ``lb`` (columns): 1 for the same word,
+def aligned_cosines(la: list, lb: list) -> np.ndarray:
+    """GloVe cosines between the words of ``la`` (rows) and ``lb`` (columns): 1 for the same word,
     negatives cut to 0, 0 for a word GloVe does not know."""
-    va = unit_vectors(la) if va is None else va
-    vb = unit_vectors(lb) if vb is None else vb
-    sims = np.clip(va @ vb.T, 0.0, 1.0)
-    sims[np.equal.outer(np.asarray(la, dtype=object), np.asarray(lb, dtype=object))] = 1.0
-    return sims
+    return clipped_cosines(la, lb, unit_vectors(la), unit_vectors(lb))
 
 
 class EmbeddingSimilarity(PairFeatures):
@@ -63,12 +58,12 @@ class EmbeddingSimilarity(PairFeatures):
             va, vb = unit_vectors(la), unit_vectors(lb)
             sa = np.asarray([sif_weight(w) for w in la]) @ va
             sb = np.asarray([sif_weight(w) for w in lb]) @ vb
-            sims = aligned_cosines(la, lb, va, vb)
+            sims = clipped_cosines(la, lb, va, vb)
             ma, mb = sims.max(axis=1), sims.max(axis=0)
             wa = np.asarray([information_content(w) for w in la])
             wb = np.asarray([information_content(w) for w in lb])
             row += [cosine(va.mean(axis=0), vb.mean(axis=0)), cosine(sa, sb),
                     harmonic(float(ma.mean()), float(mb.mean())),
-                    harmonic(ratio(float(ma @ wa), float(wa.sum())), ratio(float(mb @ wb), float(wb.sum()))),
+                    harmonic(weighted_mean(ma, wa), weighted_mean(mb, wb)),
                     math.log1p(float(wa[ma < MATCHED].sum() + wb[mb < MATCHED].sum()))]
         return row

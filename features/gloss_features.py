@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import PairFeatures, ratio
+from .base import PairFeatures, clipped_cosines, weighted_mean
 from .gloss_space import gloss_space
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -19,9 +19,7 @@ def similarity_matrix(la, lb) -> np.ndarray:
     index, vectors = gloss_space()
     va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
     vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])
-    sims = np.clip(va @ vb.T, 0.0, 1.0)
-    sims[np.equal.outer(np.asarray(la, dtype=object), np.asarray(lb, dtype=object))] = 1.0
-    return sims, va, vb
+    return clipped_cosines(la, lb, va, vb), va, vb
 
 
 class GlossSimilarity(PairFeatures):
@@ -42,6 +40,6 @@ class GlossSimilarity(PairFeatures):
         cosine = float(sa @ sb) / norm if norm else 0.0
         ma, mb = sims.max(axis=1), sims.max(axis=0)
         ab, ba = float(ma.mean()), float(mb.mean())
-        ica, icb = ratio(float(ma @ wa), float(wa.sum())), ratio(float(mb @ wb), float(wb.sum()))
+        ica, icb = weighted_mean(ma, wa), weighted_mean(mb, wb)
         known = sum(w in gloss_space()[0] for w in la + lb)
         return [cosine, ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]
