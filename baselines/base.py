@@ -31,6 +31,18 @@ def check_pairs(X) -> list[tuple[str, str]]:
     return pairs
 
 
+def check_training(X, y) -> tuple[list, np.ndarray | None]:
+    """Pairs and their gold scores as ``fit`` takes them: as many scores as pairs, all finite."""
+    pairs = check_pairs(X)
+    if y is not None:
+        y = np.asarray(y, dtype=float)
+        if len(y) != len(pairs):
+            raise ValueError(f"X has {len(pairs)} pairs but y has {len(y)} scores")
+        if not np.isfinite(y).all():
+            raise ValueError("y holds NaN or inf; drop unscored pairs before fitting")
+    return pairs, y
+
+
 class PairRegressor(RegressorMixin, BaseEstimator):
     """Base for systems: ``fit(X, y)`` returns self, ``predict(X)`` gives one score per pair.
 
@@ -41,13 +53,7 @@ class PairRegressor(RegressorMixin, BaseEstimator):
     score_range: tuple[float, float] = (0.0, 5.0)
 
     def fit(self, X, y=None):
-        pairs = check_pairs(X)
-        if y is not None:
-            y = np.asarray(y, dtype=float)
-            if len(y) != len(pairs):
-                raise ValueError(f"X has {len(pairs)} pairs but y has {len(y)} scores")
-            if not np.isfinite(y).all():
-                raise ValueError("y holds NaN or inf; drop unscored pairs before fitting")
+        pairs, y = check_training(X, y)
         self._fit(pairs, y)
         self.n_pairs_fit_ = len(pairs)
         return self

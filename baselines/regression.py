@@ -17,7 +17,7 @@ from sklearn.svm import SVR
 
 from features.featurizer import PairFeaturizer
 
-from .base import PairRegressor, check_pairs
+from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
 
 
@@ -107,10 +107,13 @@ class FeatureRegression(PairRegressor):
     def fit_featurized(self, pairs, y, featurizer: PairFeaturizer, features: np.ndarray):
         """``fit`` for pairs already featurized by ``featurizer`` (fitted on these pairs), so that a
         caller that featurized them for its own tuning (``recipes.tune_on_dev``) does not do it twice."""
+        pairs, y = check_training(pairs, y)
+        if y is None:
+            raise ValueError("FeatureRegression needs gold scores to fit")
         if features.shape != (len(pairs), len(featurizer.feature_names_)):
             raise ValueError(f"features must be the featurizer's matrix of the {len(pairs)} pairs "
                              f"({len(featurizer.feature_names_)} columns), got shape {features.shape}")
-        self._fit_featurized(check_pairs(pairs), np.asarray(y, dtype=float), featurizer, features)
+        self._fit_featurized(pairs, y, featurizer, features)
         self.n_pairs_fit_ = len(pairs)
         return self
 

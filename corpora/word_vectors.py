@@ -82,9 +82,6 @@ class Glove:
             self._seen.update(zip(new, np.where(found, self.rows[at], -1).tolist()))
         return np.asarray([self._seen[w] for w in words], dtype=np.int64)
 
-    def __contains__(self, word: str) -> bool:
-        return bool(self.rows_of([word])[0] >= 0)
-
 
 @functools.lru_cache(maxsize=1)
 def glove() -> Glove:
@@ -103,7 +100,7 @@ def unit_vectors(words) -> np.ndarray:
     """Unit-length vectors of ``words`` as rows; a word GloVe does not know gets a zero row."""
     table = glove()
     out = np.zeros((len(words), SHAPE[1]), dtype=np.float32)
-    rows = table.rows_of(words) if len(words) else np.zeros(0, dtype=int)
+    rows = table.rows_of(words)
     known = rows >= 0
     if known.any():
         out[known] = table.vectors[rows[known]]

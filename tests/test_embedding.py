@@ -22,7 +22,6 @@ def test_glove_table_and_unit_vectors():
     assert all(isinstance(a, np.memmap) for a in (table.vectors, table.words, table.rows))
     rows = table.rows_of(["the", "cat", "qwxzzyq", "", "x" * 500])
     assert rows[0] == 0 and rows[1] > 0 and list(rows[2:]) == [-1, -1, -1]  # 'the' is GloVe's first word
-    assert "cat" in table and "qwxzzyq" not in table
     v = word_vectors.unit_vectors(["cat", "dog", "economy", "qwxzzyq"])
     assert np.allclose(np.linalg.norm(v[:3], axis=1), 1.0) and not v[3].any()
     assert v[0] @ v[1] > 0.8 > 0.2 > v[0] @ v[2]  # cat~dog close, cat~economy far

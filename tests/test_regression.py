@@ -182,3 +182,14 @@ def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
     with pytest.raises(ValueError, match="featurizer's matrix"):
         plain.fit_featurized(train.pairs[:10], train.gold[:10], plain.pipeline_.named_steps["features"],
                              np.zeros((10, 3)))
+
+
+def test_fit_featurized_checks_its_scores_like_fit(demo):
+    pairs, gold, _, _ = demo
+    system = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT)
+    featurizer = system._featurizer().fit(pairs[:20])
+    features = featurizer.transform(pairs[:20])
+    with pytest.raises(ValueError, match="20 pairs but y has 19"):
+        system.fit_featurized(pairs[:20], gold[:19], featurizer, features)
+    with pytest.raises(ValueError, match="NaN or inf"):
+        system.fit_featurized(pairs[:20], np.r_[gold[:19], np.nan], featurizer, features)
