@@ -34,6 +34,7 @@ class Recipe:
 
 
 STS2012_SUBSETS = ("MSRpar", "MSRvid", "SMTeuroparl")
+FALLBACK = "all"  # the sub-model that scores every test subset no mapping or name gives to another
 RECIPES = {
     "sts2012": Recipe("sts2012", ("sts2012-train",), "sts2012-test",
                       {**{s: (s,) for s in STS2012_SUBSETS}, "all": ()},
@@ -103,10 +104,10 @@ def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels,
         models[name], info[name] = system, entry
     card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,
                                                      "sub_models": info, "mapping": recipe.mapping,
-                                                     "fallback": "all"},
+                                                     "fallback": FALLBACK},
             "params": _plain({k: v for k, v in FeatureRegression(**params).get_params().items()
                               if k not in ("progress", "n_jobs", "backend", "scheduler")})}
-    return SubsetModels(models, recipe.mapping, "all"), card
+    return SubsetModels(models, recipe.mapping, FALLBACK), card
 
 
 def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple:

@@ -10,6 +10,13 @@ from . import run
 from .run import predict_subset
 
 
+def pick_model(subset: str, names, mapping: dict, fallback: str) -> str:
+    """Which of the models ``names`` scores ``subset``: the mapping's, the one of that name, or ``fallback``."""
+    if subset in mapping:
+        return mapping[subset]
+    return subset if subset in names else fallback
+
+
 class SubsetModels:
     """``models``: name → fitted system; ``mapping``: test subset → model name."""
 
@@ -24,10 +31,7 @@ class SubsetModels:
         self.fallback = fallback
 
     def model_name(self, subset: str) -> str:
-        """Which model scores ``subset``: the mapping, a model of that name, or the fallback."""
-        if subset in self.mapping:
-            return self.mapping[subset]
-        return subset if subset in self.models else self.fallback
+        return pick_model(subset, self.models, self.mapping, self.fallback)
 
     def for_subset(self, subset: str):
         return self.models[self.model_name(subset)]

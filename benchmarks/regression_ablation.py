@@ -16,8 +16,9 @@ import numpy as np
 
 import corpora
 import evaluate
-from baselines.recipes import RECIPES, leave_one_domain_out, select
+from baselines.recipes import FALLBACK, RECIPES, leave_one_domain_out, select
 from baselines.regression import FeatureRegression, fold_matrices, make_folds, search
+from baselines.subset_models import pick_model
 from features.featurizer import PairFeaturizer
 from features.sets import FAMILIES
 
@@ -62,8 +63,8 @@ def main(argv=None) -> int:
     prepared = {}
     for name, subsets in recipe.sub_models.items():
         pairs, gold, domains = select(train, subsets)
-        served = {s.name: s.pairs for s in test if
-                  recipe.mapping.get(s.name, s.name if s.name in recipe.sub_models else "all") == name}
+        served = {s.name: s.pairs for s in test
+                  if pick_model(s.name, recipe.sub_models, recipe.mapping, FALLBACK) == name}
         prepared[name] = Prepared(pairs, gold, domains, served, "domains" if len(set(domains)) > 1 else 5)
     stsb_pairs, stsb_gold, domains = select([corpora.load("stsb-train", args.data_dir)], ())
     dev = corpora.load("stsb-dev", args.data_dir)
