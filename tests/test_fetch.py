@@ -87,7 +87,7 @@ def leftovers(root: Path) -> list:
     return [p.name for p in root.iterdir() if p.name.startswith(".fetch-")] if root.exists() else []
 
 
-def test_fetch_zip_over_http_arranges_the_layout(server, tmp_path, capsys):
+def test_fetch_zip_over_http_arranges_the_layout(server, tmp_path, capsys, no_manifest):
     served, url = server
     make_zip(served / "STS2016-en-test.zip", sts2016_members())
     root = tmp_path / "root"
