@@ -204,7 +204,8 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
             want = f"folder {source.folder!r}" if source.folder else f"folder holding {'/, '.join(source.holds)}/"
             raise FetchError(f"{shown}: has no {want}; is this the official {source.name} archive?")
         for folder in folders:  # several archives of one release (CLSS's packages) are merged
-            shutil.copytree(folder, staged, symlinks=True, dirs_exist_ok=True)
+            _merge(folder, staged, staged)
+        _check_links(source, staged)
         return
     staged.mkdir(parents=True)
     for filename in source.files:
@@ -212,6 +213,41 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
         if not found:
             raise FetchError(f"{shown}: has no file {filename!r}; are these the official {source.name} archives?")
         shutil.copy2(found[0], staged / filename)
+
+
+def _merge(src: Path, dst: Path, top: Path) -> None:
+    """Copy the tree ``src`` into ``dst``, never writing through a link already there (another archive's)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for entry in sorted(os.scandir(src), key=lambda e: e.name):
+        target = dst / entry.name
+        if target.is_symlink():
+            raise FetchError(f"{target.relative_to(top.parent).as_posix()}: a link another archive made; "
+                             "refusing to write through or over it")
+        if entry.is_symlink():
+            if target.exists():
+                raise FetchError(f"{target.relative_to(top.parent).as_posix()}: two archives put different "
+                                 "things here; refused")
+            os.symlink(os.readlink(entry.path), target)
+        elif entry.is_dir():
+            if target.exists() and not target.is_dir():
+                raise FetchError(f"{target.relative_to(top.parent).as_posix()}: a folder in one archive, a "
+                                 "file in another; refused")
+            _merge(Path(entry.path), target, top)
+        else:
+            shutil.copy2(entry.path, target)
+
+
+def _check_links(source: Source, staged: Path) -> None:
+    """Every link, resolved where it will be installed, must stay inside the release's folder."""
+    inside = os.path.realpath(staged)
+    for path in sorted(staged.rglob("*")):
+        if not path.is_symlink():
+            continue
+        resolved = os.path.realpath(path)
+        if resolved != inside and not resolved.startswith(inside + os.sep):
+            rel = path.relative_to(staged).as_posix()
+            raise FetchError(f"{source.name}: link {rel!r} -> {os.readlink(path)!r} leads outside "
+                             f"{source.target}/ once installed; refused")
 
 
 def _find_folder(tree: Path, source: Source) -> Path | None:
