@@ -66,6 +66,14 @@ SOURCES = {s.name: s for s in [
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
 ]}
 
+# Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
+# BUDGET_FLOOR (the largest official release, STS 2016, holds 3.6 MB), both for the download and for
+# the extracted total; a member larger than RATIO_FLOOR may not expand more than MAX_RATIO times.
+BUDGET_FLOOR = 64 << 20
+BUDGET_FACTOR = 16
+MAX_RATIO = 200
+RATIO_FLOOR = 1 << 20
+
 # (name, bytes done, bytes in all or None): called while downloading
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -98,14 +106,16 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
             f"{source.name}: the organizers publish no fixed archive address; download the data by hand "
             f"from {source.page} and run `sts data fetch {name} --archive FILE`")
     root.mkdir(parents=True, exist_ok=True)
+    budget = size_budget(source)
     with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp:
         tmp = Path(tmp)
         paths = [Path(a) for a in archives] or [
-            download(_address(url, mirror), tmp / PurePosixPath(url).name, progress) for url in source.urls]
-        trees = []
+            download(_address(url, mirror), tmp / PurePosixPath(url).name, progress, limit=budget)
+            for url in source.urls]
+        trees, left = [], budget
         for i, archive in enumerate(paths):
             trees.append(tmp / f"x{i}")
-            extract(archive, trees[-1])
+            left -= extract(archive, trees[-1], left)
         staged_root = tmp / "root"
         staged = staged_root / source.target
         _arrange(source, paths, trees, staged)
@@ -114,21 +124,38 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
     return final
 
 
+def size_budget(source: Source) -> int:
+    """Bytes a release may take, downloaded or extracted: a generous multiple of its manifest files."""
+    known = sum(e["size"] for rel, e in manifest.load_manifest().items() if rel.startswith(source.target + "/"))
+    return max(BUDGET_FLOOR, BUDGET_FACTOR * known)
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1 << 20):.1f} MiB"
+
+
 def _address(url: str, mirror: str | None) -> str:
     mirror = mirror or os.environ.get(MIRROR_VAR)
     return f"{mirror.rstrip('/')}/{PurePosixPath(url).name}" if mirror else url
 
 
-def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60) -> Path:
-    """Stream ``url`` into ``dest``; a short read or an HTTP error is a FetchError naming the address."""
+def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,
+             limit: int | None = None) -> Path:
+    """Stream ``url`` into ``dest``; a short read, an HTTP error or more than ``limit`` bytes is a FetchError."""
+    too_big = f"{url}: more than {_mib(limit or 0)}, far more than the release needs; refused"
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response, open(dest, "wb") as out:
             total = response.headers.get("Content-Length")
             total = int(total) if total and total.isdigit() else None
+            if limit is not None and total is not None and total > limit:
+                raise FetchError(f"{url}: announces {_mib(total)}, far more than the release needs "
+                                 f"(at most {_mib(limit)}); refused")
             done = 0
             while block := response.read(1 << 16):
                 out.write(block)
                 done += len(block)
+                if limit is not None and done > limit:
+                    raise FetchError(too_big)
                 if progress:
                     progress(dest.name, done, total)
     except OSError as exc:  # URLError, HTTPError and socket errors are all OSErrors
@@ -138,34 +165,54 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
     return dest
 
 
-def extract(archive, dest: Path) -> None:
-    """Extract a zip or tar(.gz) archive into ``dest``; refuses any member that would land outside it."""
+def extract(archive, dest: Path, limit: int = BUDGET_FLOOR) -> int:
+    """Extract a zip or tar(.gz) archive into ``dest``; returns the bytes extracted.
+
+    Refuses any member that would land outside ``dest``, more than ``limit`` bytes in all, and a
+    member that expands more than MAX_RATIO times (a zip bomb).
+    """
     archive = Path(archive)
     if not archive.is_file():
         raise FetchError(f"{archive}: no such archive file")
     dest.mkdir(parents=True)
     try:
         if zipfile.is_zipfile(archive):
-            _extract_zip(archive, dest)
-        else:
-            _extract_tar(archive, dest)
+            return _extract_zip(archive, dest, limit)
+        return _extract_tar(archive, dest, limit)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error) as exc:
         raise FetchError(f"{archive}: not a readable zip or tar archive ({exc}); an HTML page or a cut download?") from None
 
 
-def _extract_zip(archive: Path, dest: Path) -> None:
+def _check_sizes(archive: Path, name: str, size: int, packed: int | None, total: int, limit: int) -> None:
+    if total > limit:
+        raise FetchError(f"{archive}: expands to more than {_mib(limit)} (at {name!r}), far more than the "
+                         "release needs; refused")
+    if packed is not None and size > RATIO_FLOOR and size > MAX_RATIO * max(packed, 1):
+        raise FetchError(f"{archive}: member {name!r} expands {size // max(packed, 1)}-fold ({_mib(size)}), "
+                         f"more than {MAX_RATIO}-fold; a zip bomb? refused")
+
+
+def _extract_zip(archive: Path, dest: Path, limit: int) -> int:
     with zipfile.ZipFile(archive) as zf:
         members = zf.infolist()
+        total = 0
         for info in members:
             _check_member(archive, info.filename)
             if stat.S_ISLNK(info.external_attr >> 16):
                 raise FetchError(f"{archive}: member {info.filename!r} is a symbolic link; refused")
+            total += info.file_size  # the sizes the headers declare bound what zipfile extracts
+            _check_sizes(archive, info.filename, info.file_size, info.compress_size, total, limit)
         zf.extractall(dest, members)
+    return total
 
 
-def _extract_tar(archive: Path, dest: Path) -> None:
+def _extract_tar(archive: Path, dest: Path, limit: int) -> int:
     with tarfile.open(archive) as tar:
-        members = tar.getmembers()
+        members, total = [], 0
+        for info in tar:  # stops at the first member past the limit, before reading the rest
+            members.append(info)
+            total += info.size
+            _check_sizes(archive, info.name, info.size, None, total, limit)
         symlinks = {posixpath.normpath(m.name) for m in members if m.issym()}
         for info in members:
             _check_member(archive, info.name)
@@ -179,6 +226,7 @@ def _extract_tar(archive: Path, dest: Path) -> None:
                 raise FetchError(f"{archive}: member {info.name!r} is a device or pipe; refused")
         kwargs = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # a second guard where Python has it
         tar.extractall(dest, members, **kwargs)
+    return total
 
 
 def _check_member(archive: Path, name: str) -> None:

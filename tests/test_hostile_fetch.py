@@ -41,3 +41,78 @@ def test_a_second_archive_never_writes_through_the_first_ones_link(tmp_path, cap
     err = capsys.readouterr().err
     assert "clss2014/data/test/evil: a link another archive made; refusing to write through or over it" in err
     assert list(outside.iterdir()) == [] and not (root / "clss2014").exists() and leftovers(root) == []
+
+
+def test_a_zip_bomb_member_is_refused_before_extraction(tmp_path):
+    """Defect 2: a member that expands a thousandfold (10 MiB of zeros in 10 KB)."""
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in stsb_members().items():
+            zf.writestr(name, text)
+        zf.writestr("stsbenchmark/zeros.txt", bytes(10 << 20))
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=r"bomb.zip: member 'stsbenchmark/zeros.txt' expands \d+-fold "
+                                               r"\(10.0 MiB\), more than 200-fold; a zip bomb\? refused"):
+        fetch.fetch("stsbenchmark", root, archives=[archive])
+    assert not (root / "stsbenchmark").exists() and leftovers(root) == []
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar"])
+def test_the_extracted_total_is_capped(tmp_path, monkeypatch, kind):
+    """Defect 2: more bytes in all than the release may need (the cap lowered to 1 MiB to keep the test small)."""
+    monkeypatch.setattr(fetch, "BUDGET_FLOOR", 1 << 20, raising=False)
+    monkeypatch.setattr(fetch, "BUDGET_FACTOR", 0, raising=False)
+    members = {**stsb_members(), **{f"stsbenchmark/extra{i}.txt": os.urandom(300_000).hex()[:300_000] for i in range(4)}}
+    archive = (make_zip if kind == "zip" else make_tar)(tmp_path / f"a.{kind}", members)
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=r"expands to more than 1.0 MiB \(at 'stsbenchmark/extra3.txt'\), "
+                                               "far more than the release needs; refused"):
+        fetch.fetch("stsbenchmark", root, archives=[archive])
+    assert not (root / "stsbenchmark").exists()
+
+
+@pytest.fixture()
+def endless(tmp_path):
+    """A server on 127.0.0.1 that streams 32 MiB of zeros with no Content-Length (or with one, under /announced/)."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+
+        def do_GET(self):
+            self.send_response(200)
+            if self.path.startswith("/announced/"):
+                self.send_header("Content-Length", str(32 << 20))
+            self.end_headers()
+            try:
+                for _ in range(32 * 16):
+                    self.wfile.write(bytes(1 << 16))
+            except OSError:
+                pass
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.mark.parametrize("where, message", [
+    ("plain", r"/plain/Stsbenchmark.tar.gz: more than 1.0 MiB, far more than the release needs; refused"),
+    ("announced", r"/announced/Stsbenchmark.tar.gz: announces 32.0 MiB, far more than the release needs "
+                  r"\(at most 1.0 MiB\); refused"),
+])
+def test_the_download_is_capped(endless, tmp_path, monkeypatch, where, message):
+    """Defect 2: a mirror streaming far more than the release needs is cut off, not read whole."""
+    monkeypatch.setattr(fetch, "BUDGET_FLOOR", 1 << 20, raising=False)
+    monkeypatch.setattr(fetch, "BUDGET_FACTOR", 0, raising=False)
+    seen = []
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=message):
+        fetch.fetch("stsbenchmark", root, mirror=f"{endless}/{where}", progress=lambda name, done, total: seen.append(done))
+    assert max(seen, default=0) <= (1 << 20) + (1 << 16) and leftovers(root) == []
