@@ -334,6 +334,25 @@ def check(source: Source, staged_root: Path) -> None:
     if bad:
         listed = "; ".join(f"{c.path} ({c.detail})" for c in bad)
         raise FetchError(f"{source.name}: files differ from the official release's SHA-256 manifest: {listed}")
+    lacking = [rel for rel in _required(source, staged_root, known) if not (staged_root / rel).is_file()]
+    if lacking:
+        shown = ", ".join(lacking[:8]) + (f" and {len(lacking) - 8} more" if len(lacking) > 8 else "")
+        raise FetchError(f"{source.name}: the archive lacks {len(lacking)} input or gold file(s) of the official "
+                         f"release: {shown}; an incomplete archive? refused")
+
+
+_DATA_FILE = re.compile(r"(STS(20\d\d)?\.(input|gs)\..+\.txt|.+\.(input|gs)\.tsv|sts-(train|dev|test)\.csv)")
+
+
+def _required(source: Source, staged_root: Path, known: dict) -> list[str]:
+    """The input and gold files the manifest lists for the release; for CLSS, for each part present."""
+    data = [rel for rel in manifest.entries_under(source.target, known)
+            if _DATA_FILE.fullmatch(PurePosixPath(rel).name)]
+    if not source.holds:
+        return data
+    split = lambda rel: PurePosixPath(rel).relative_to(source.target).parts[1]  # noqa: E731 data/SPLIT/…
+    present = {split(rel) for rel in data if (staged_root / rel).is_file()}
+    return [rel for rel in data if split(rel) in present]
 
 
 def _move_in(staged: Path, final: Path, tmp: Path) -> None:

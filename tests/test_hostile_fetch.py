@@ -116,3 +116,29 @@ def test_the_download_is_capped(endless, tmp_path, monkeypatch, where, message):
     with pytest.raises(fetch.FetchError, match=message):
         fetch.fetch("stsbenchmark", root, mirror=f"{endless}/{where}", progress=lambda name, done, total: seen.append(done))
     assert max(seen, default=0) <= (1 << 20) + (1 << 16) and leftovers(root) == []
+
+
+def test_an_incomplete_archive_is_not_installed(data_dir, tmp_path, capsys):
+    """Defect 3: an archive holding only the FNWN files of sts2013-test (they match the manifest)."""
+    folder = data_dir / "sts2013" / "test"
+    members = {f"test-gs/{p.name}": p.read_text(encoding="utf-8") for p in folder.iterdir() if "FNWN" in p.name}
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "sts2013-test", "--archive", make_zip(tmp_path / "a.zip", members)) == 1
+    err = capsys.readouterr().err
+    assert ("error: sts2013-test: the archive lacks 4 input or gold file(s) of the official release: "
+            "sts2013/test/STS.gs.OnWN.txt, sts2013/test/STS.gs.headlines.txt, sts2013/test/STS.input.OnWN.txt, "
+            "sts2013/test/STS.input.headlines.txt; an incomplete archive? refused") in err
+    assert not (root / "sts2013").exists() and leftovers(root) == []
+
+
+def test_a_clss_package_must_hold_its_parts_whole(data_dir, tmp_path):
+    """Defect 3: CLSS comes in packages; a part present (here the test split) must be whole."""
+    clss = data_dir / "clss2014"
+    members = {f"task3-test/{p.relative_to(clss)}": p.read_text(encoding="utf-8")
+               for p in sorted(clss.rglob("*.tsv")) if "/test/" in p.as_posix() and "word2sense" not in p.name}
+    with pytest.raises(fetch.FetchError, match=r"clss2014: the archive lacks 2 input or gold file\(s\) of the "
+                       r"official release: clss2014/data/test/word2sense.test.input.tsv, clss2014/keys/test/word2sense"):
+        fetch.fetch("clss2014-test", tmp_path / "root", archives=[make_zip(tmp_path / "t.zip", members)])
+    whole = {f"task3-test/{p.relative_to(clss)}": p.read_text(encoding="utf-8")
+             for p in sorted(clss.rglob("*.tsv")) if "/test/" in p.as_posix()}
+    assert fetch.fetch("clss2014-test", tmp_path / "root", archives=[make_zip(tmp_path / "w.zip", whole)])
