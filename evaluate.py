@@ -227,7 +227,7 @@ def clss_scores(result: dict) -> dict:
 
 def validate_run(dataset: corpora.Dataset, run_dir) -> list:
     """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
-    errors = []
+    errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset])
     for sub in dataset:
         check = corpora.check_typed_output if sub.kind == "typed" else formats.check_output
         errors.extend(check(Path(run_dir) / sub.output_name, len(sub), sub.score_range))

@@ -31,7 +31,7 @@ def cmd_run(args) -> int:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    written = run_system(system, test, args.out, train)
+    written = run_system(system, test, args.out, train, name=args.system)
     if not args.quiet:
         for path in written:
             print(path)

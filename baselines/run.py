@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 import corpora
+from corpora import runrecord
 
 from .base import PairError
 from .registry import make_system
@@ -32,14 +33,17 @@ def training_pairs(datasets) -> tuple[list, np.ndarray]:
     return pairs, np.asarray(gold, dtype=float)
 
 
-def run_system(system, test: corpora.Dataset, out_dir, train=()) -> list[Path]:
-    """Fit ``system`` (an estimator or a registry name) and write one output file per subset."""
+def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | None = None) -> list[Path]:
+    """Fit ``system`` (an estimator or a registry name) and write one output file per subset.
+
+    ``name`` is the system's name in the run record (default: the registry name or the class name).
+    """
     if isinstance(system, str):
-        system = make_system(system)
+        name, system = name or system, make_system(system)
     check_kinds(system, [test, *train])
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
-    return write_outputs(test, out_dir, lambda sub: system)
+    return write_outputs(test, out_dir, lambda sub: system, name=name or type(system).__name__)
 
 
 def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:
@@ -52,18 +56,25 @@ def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray 
     return scores, confidences
 
 
-def write_outputs(test: corpora.Dataset, out_dir, system_for) -> list[Path]:
-    """One official output file per subset, each predicted by the fitted ``system_for(subset)``."""
+def write_outputs(test: corpora.Dataset, out_dir, system_for, *, name: str = "unnamed",
+                  model_sha256: str | None = None) -> list[Path]:
+    """One official output file per subset, each predicted by the fitted ``system_for(subset)``.
+
+    The run owns ``out_dir`` while it writes (corpora.runrecord): a lock, then a record of the
+    system ``name``, the model's hash, the dataset and every file written, completed last.
+    """
     out_dir = Path(out_dir)
     written = []
-    for sub in test:
-        scores, confidences = predict_subset(system_for(sub), sub)
-        path = out_dir / sub.output_name
-        if sub.kind == "typed":
-            corpora.write_typed_output(path, scores, bounds=sub.score_range)
-        else:
-            corpora.write_output(path, scores, confidences, bounds=sub.score_range)
-        written.append(path)
+    with runrecord.owned(out_dir, name, test.name, model_sha256) as run:
+        for sub in test:
+            scores, confidences = predict_subset(system_for(sub), sub)
+            path = out_dir / sub.output_name
+            if sub.kind == "typed":
+                corpora.write_typed_output(path, scores, bounds=sub.score_range)
+            else:
+                corpora.write_output(path, scores, confidences, bounds=sub.score_range)
+            run.add(path)
+            written.append(path)
     return written
 
 

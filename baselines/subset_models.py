@@ -46,6 +46,8 @@ def predict_subsets(models: SubsetModels, dataset) -> list:
     return [(sub, predict_subset(models.for_subset(sub.name), sub)[0]) for sub in dataset]
 
 
-def write_outputs(models: SubsetModels, dataset, out_dir) -> list:
-    """One official output file per subset of ``dataset`` in ``out_dir``; the paths written."""
-    return run.write_outputs(dataset, out_dir, lambda sub: models.for_subset(sub.name))
+def write_outputs(models: SubsetModels, dataset, out_dir, *, name: str = "regression",
+                  model_sha256: str | None = None) -> list:
+    """One official output file per subset of ``dataset`` in ``out_dir`` (with its run record); the paths written."""
+    return run.write_outputs(dataset, out_dir, lambda sub: models.for_subset(sub.name), name=name,
+                             model_sha256=model_sha256)

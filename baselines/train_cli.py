@@ -86,7 +86,7 @@ def cmd_train(args) -> int:
 
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
-    models, _ = load_model(args.model)
+    models, card = load_model(args.model)
     for model in models.models.values():
         model.set_params(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler)
-    return write_outputs(models, test, args.out)
+    return write_outputs(models, test, args.out, model_sha256=card["sha256"])

@@ -1,0 +1,110 @@
+"""Run directories: a run owns its output folder and leaves a small record of what it wrote.
+
+While a run writes, it holds a lock (``.sts-run.lock``, an ``flock``, so a killed run frees it) and
+its record ``sts-run.json`` says ``"complete": false``; the record is rewritten last with the SHA-256
+of every file written. The scorer reads a folder only if its files all come from one complete run
+(or, as for files written by hand, there is no record at all).
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+from .atomic import write_text_atomic
+from .errors import FormatError
+from .manifest import sha256
+
+RECORD_NAME = "sts-run.json"
+LOCK_NAME = ".sts-run.lock"
+FORMAT = 1
+
+
+class RunBusy(OSError):
+    """Another run is writing into the folder."""
+
+
+class RunDir:
+    """The folder a run owns: ``add`` each file once written; the record is completed on leaving."""
+
+    def __init__(self, path: Path, system: str, dataset: str, model_sha256: str | None):
+        self.path, self.system, self.dataset, self.model_sha256 = path, system, dataset, model_sha256
+        self.files: dict[str, str] = {}
+
+    def add(self, path) -> None:
+        self.files[Path(path).name] = sha256(path)
+
+    def _write(self, complete: bool) -> None:
+        record = {"sts_run": FORMAT, "complete": complete, "system": self.system, "dataset": self.dataset,
+                  "model_sha256": self.model_sha256, "files": dict(sorted(self.files.items()))}
+        write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
+
+
+@contextmanager
+def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None):
+    """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    lock_path = out_dir / LOCK_NAME
+    handle = open(lock_path, "a")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise RunBusy(f"{out_dir}: another run is writing into this directory ({LOCK_NAME} is held); "
+                          "wait for it or choose another --out") from None
+        try:
+            run = RunDir(out_dir, system, dataset, model_sha256)
+            run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
+            yield run
+            run._write(complete=True)
+        finally:
+            os.unlink(lock_path)  # only the holder removes the lock
+    finally:
+        handle.close()
+
+
+def read_record(run_dir) -> dict | None:
+    """The run record of ``run_dir``, None when there is none (files written by hand)."""
+    path = Path(run_dir) / RECORD_NAME
+    if not path.exists():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FormatError(path, None, f"run record is not readable JSON ({str(exc)[:100]})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("files"), dict) or "complete" not in record:
+        raise FormatError(path, None, "not a run record: expected an object with 'complete' and 'files'")
+    return record
+
+
+def check_run(run_dir, dataset: str, names) -> list[FormatError]:
+    """Why the files ``names`` of ``run_dir`` do not all come from one complete run of ``dataset`` (empty: they do)."""
+    run_dir = Path(run_dir)
+    try:
+        record = read_record(run_dir)
+    except FormatError as exc:
+        return [exc]
+    if record is None:
+        return []
+    path = run_dir / RECORD_NAME
+    who = f"{record.get('system')} on {record.get('dataset')}"
+    if not record["complete"]:
+        return [FormatError(path, None, f"the run of {who} did not complete (interrupted, failed or still "
+                                        "writing); its files may mix with older ones: rerun it")]
+    if record.get("dataset") != dataset:
+        return [FormatError(path, None, f"records a run of {who}, not of {dataset}")]
+    errors = []
+    for name in names:
+        file = run_dir / name
+        if not file.is_file():
+            continue  # the output check names a missing file
+        if name not in record["files"]:
+            errors.append(FormatError(file, None, f"not written by the run recorded in {RECORD_NAME} ({who}); "
+                                                  "the directory mixes two runs"))
+        elif sha256(file) != record["files"][name]:
+            errors.append(FormatError(file, None, f"changed since the run recorded in {RECORD_NAME} ({who}) "
+                                                  "wrote it; the directory mixes two runs"))
+    return errors
