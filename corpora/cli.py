@@ -20,7 +20,7 @@ def cmd_list(args) -> int:
         except DatasetNotFound:
             print(f"{name:16} absent   {spec.description}; {_how_to_get(name)}")
             continue
-        except FormatError as exc:
+        except (FormatError, OSError) as exc:  # one line about the file at fault; the listing goes on
             print(f"{name:16} INVALID  {exc}")
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import stat
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -25,6 +26,7 @@ _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 def read_lines(path) -> list[str]:
     """Lines of a UTF-8 file without their ends; a final line end does not add a line."""
     path = Path(path)
+    _check_regular(path)
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -40,6 +42,19 @@ def read_lines(path) -> list[str]:
         except UnicodeDecodeError as exc:
             raise FormatError(path, number, f"not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     return out
+
+
+def _check_regular(path: Path) -> None:
+    """A data file must be a regular file: a dangling link, a folder or a FIFO (which would hang) is refused."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise FormatError(path, None, "a link to nothing (dangling)" if path.is_symlink() else "no such file") from None
+    except OSError as exc:
+        raise FormatError(path, None, f"cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise FormatError(path, None, f"is {kind}, not a regular file")
 
 
 def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, float]) -> float:
