@@ -19,7 +19,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 import corpora
-from corpora import formats
+from corpora import argtypes, formats
 
 __version__ = "1.0.0"
 
@@ -1093,8 +1093,9 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
     parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
     parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
-    parser.add_argument("--seed", type=int, default=0, help="paired bootstrap seed (default 0)")
-    parser.add_argument("--resamples", type=int, default=1000, help="paired bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
+    parser.add_argument("--resamples", type=argtypes.int_at_least(1), default=1000,
+                        help="paired bootstrap resamples (default 1000)")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     args = parser.parse_args(argv)
     runs = dict(args.run)

@@ -97,7 +97,13 @@ def _num(value: float) -> str:
 
 
 def main(argv=None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
+        try:
+            return main(sys.argv[1:])
+        except KeyboardInterrupt:
+            print("sts: interrupted", file=sys.stderr)
+            return 130
+    argv = list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, end="")
         return 0 if argv else 2

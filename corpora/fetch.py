@@ -192,6 +192,9 @@ def _check_sizes(archive: Path, name: str, size: int, packed: int | None, total:
                          f"more than {MAX_RATIO}-fold; a zip bomb? refused")
 
 
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
 def _extract_zip(archive: Path, dest: Path, limit: int) -> int:
     with zipfile.ZipFile(archive) as zf:
         members = zf.infolist()
@@ -200,6 +203,11 @@ def _extract_zip(archive: Path, dest: Path, limit: int) -> int:
             _check_member(archive, info.filename)
             if stat.S_ISLNK(info.external_attr >> 16):
                 raise FetchError(f"{archive}: member {info.filename!r} is a symbolic link; refused")
+            if info.flag_bits & 0x1:
+                raise FetchError(f"{archive}: member {info.filename!r} is encrypted; the official releases are not")
+            if info.compress_type not in _ZIP_METHODS:
+                raise FetchError(f"{archive}: member {info.filename!r} uses compression method {info.compress_type}, "
+                                 "which this reader does not support (stored, deflate, bzip2, lzma)")
             total += info.file_size  # the sizes the headers declare bound what zipfile extracts
             _check_sizes(archive, info.filename, info.file_size, info.compress_size, total, limit)
         zf.extractall(dest, members)

@@ -1,0 +1,18 @@
+"""Argument types shared by the command lines: a bad value is a usage error (exit 2), never a traceback."""
+from __future__ import annotations
+
+import argparse
+
+
+def int_at_least(minimum: int):
+    """An argparse ``type``: a whole number ``>= minimum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:40]!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number of at least {minimum}, got {value}")
+        return value
+    parse.__name__ = f"int>={minimum}"
+    return parse
