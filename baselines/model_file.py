@@ -7,7 +7,9 @@ the file, and refuses a mismatch with a message saying what differs.
 from __future__ import annotations
 
 import json
+import os
 import platform
+import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -53,12 +55,55 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
         model.set_params(**run_only)
         model.pipeline_.named_steps["features"].set_params(**run_only)
     path = Path(path)
-    with corpora.atomic_open(path, "wb") as handle:
-        joblib.dump(models, handle, compress=("zlib", 6))
-    card = {**card, **feature_spec(models), "versions": versions(), "model_file": path.name,
-            "sha256": sha256(path)}
-    write_card(path, card)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model_tmp = _temp_beside(path)
+    card_tmp = None
+    try:
+        with open(model_tmp, "wb") as handle:
+            joblib.dump(models, handle, compress=("zlib", 6))
+        card = {**card, **feature_spec(models), "versions": versions(), "model_file": path.name,
+                "sha256": sha256(model_tmp)}
+        card_tmp = _temp_beside(card_path(path))
+        card_tmp.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        _replace_pair(path, model_tmp, card_tmp)  # both new files are whole before either is renamed
+    finally:
+        for tmp in (model_tmp, card_tmp):
+            if tmp is not None and tmp.exists():
+                tmp.unlink()
     return card
+
+
+def _temp_beside(path: Path) -> Path:
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    os.chmod(name, 0o666 & ~_umask())
+    return Path(name)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _replace_pair(path: Path, model_tmp: Path, card_tmp: Path) -> None:
+    """Rename the new model and card over the old pair; if the card cannot go in, put the old model back."""
+    backup = None
+    if path.exists():  # a second name for the old model, so that ``path`` never goes missing
+        backup = _temp_beside(path)
+        backup.unlink()
+        os.link(path, backup)
+    try:
+        os.replace(model_tmp, path)
+        os.replace(card_tmp, card_path(path))
+    except BaseException:
+        if backup is not None:
+            os.replace(backup, path)
+        elif path.exists():
+            path.unlink()
+        raise
+    if backup is not None:
+        backup.unlink()
 
 
 def write_card(model_path, card: dict) -> None:

@@ -1,0 +1,53 @@
+"""Issue 12, defect 7: saving a model replaces the model file and its card both, or neither."""
+import errno
+import json
+
+import pytest
+
+import corpora
+from baselines import model_file
+from baselines.model_file import card_path, load_model, save_model
+from baselines.regression import FeatureRegression
+from baselines.subset_models import SubsetModels
+
+
+@pytest.fixture(scope="module")
+def two_models():
+    train = corpora.load("demo-train")
+    fit = lambda lo, hi: SubsetModels({"all": FeatureRegression(  # noqa: E731
+        feature_set="takelab", param_grid={"C": [1.0]}, cv=2).fit(train.pairs[lo:hi], train.gold[lo:hi])})
+    return fit(0, 40), fit(40, 80)
+
+
+def test_a_card_that_cannot_be_written_leaves_the_old_pair(tmp_path, monkeypatch, two_models):
+    old, new = two_models
+    path = tmp_path / "m.joblib"
+    save_model(old, path, {"regime": "old"})
+    before = path.read_bytes(), card_path(path).read_bytes()
+    real = json.dumps
+
+    def disk_full(obj, *args, **kwargs):
+        if isinstance(obj, dict) and "sha256" in obj:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(obj, *args, **kwargs)
+
+    monkeypatch.setattr(model_file.json, "dumps", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        save_model(new, path, {"regime": "new"})
+    monkeypatch.undo()
+    assert (path.read_bytes(), card_path(path).read_bytes()) == before
+    assert load_model(path)[1]["regime"] == "old"  # the old card still matches the old model
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.joblib", "m.json"]  # no temporary left
+
+
+def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_models):
+    old, new = two_models
+    path = tmp_path / "m.joblib"
+    save_model(old, path, {"regime": "old"})
+    before = path.read_bytes()
+    card_path(path).unlink()
+    card_path(path).mkdir()  # the card's name is taken by a folder: the card cannot go in
+    with pytest.raises(OSError):
+        save_model(new, path, {"regime": "new"})
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.joblib", "m.json"]
