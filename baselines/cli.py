@@ -5,6 +5,7 @@ import argparse
 import sys
 
 import corpora
+from corpora import runrecord
 
 from .registry import describe, make_system, system_names
 from .run import run_system
@@ -12,6 +13,10 @@ from .train_cli import add_parallel_options, add_train_parser, run_saved
 
 
 def cmd_run(args) -> int:
+    stale = runrecord.clean_stale(args.out)
+    if stale:
+        print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
+              f"{', '.join(p.name for p in stale)}", file=sys.stderr)
     test = corpora.load(args.test, args.data_dir)
     train = [corpora.load(name, args.data_dir) for name in args.train]
     for ds in [test, *train]:

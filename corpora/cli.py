@@ -60,6 +60,8 @@ def cmd_fetch(args) -> int:
             bars[name] = tqdm(total=total, desc=name, unit="B", unit_scale=True, file=sys.stderr)
         bars[name].update(done - bars[name].n)
 
+    for folder, size in fetch.clean_stale(args.data_dir):
+        print(f"note: removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", file=sys.stderr)
     seen = {}
     names = [s.name for s in fetch.SOURCES.values() if s.urls] if args.names == ["all"] else args.names
     for name in names:

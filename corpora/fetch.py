@@ -5,6 +5,7 @@ the archive was complete, its files parse and the ones the manifest knows match 
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import posixpath
 import re
@@ -12,6 +13,7 @@ import shutil
 import stat
 import tarfile
 import tempfile
+import time
 import urllib.request
 import zipfile
 import zlib
@@ -107,7 +109,8 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
             f"from {source.page} and run `sts data fetch {name} --archive FILE`")
     root.mkdir(parents=True, exist_ok=True)
     budget = size_budget(source)
-    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp, open(Path(tmp) / LOCK_NAME, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held while this fetch works: clean_stale leaves the folder alone
         tmp = Path(tmp)
         paths = [Path(a) for a in archives] or [
             download(_address(url, mirror), tmp / PurePosixPath(url).name, progress, limit=budget)
@@ -132,6 +135,36 @@ def size_budget(source: Source) -> int:
 
 def _mib(n: int) -> str:
     return f"{n / (1 << 20):.1f} MiB"
+
+
+LOCK_NAME = ".lock"
+STALE_AFTER = 60  # seconds: a .fetch-* folder without a lock file younger than this may be starting
+
+
+def clean_stale(data_dir=None) -> list[tuple[Path, int]]:
+    """Remove the ``.fetch-*`` folders interrupted fetches left in the data root; ``(folder, bytes)`` removed.
+
+    A folder whose lock a running fetch holds is left alone.
+    """
+    root = data_root(data_dir)
+    removed = []
+    for folder in sorted(root.glob(".fetch-*")) if root.is_dir() else ():
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        lock_path = folder / LOCK_NAME
+        if not lock_path.exists():
+            if time.time() - folder.stat().st_mtime < STALE_AFTER:
+                continue
+        else:
+            with open(lock_path, "a") as lock:
+                try:
+                    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    continue  # a fetch is running
+        size = sum(p.lstat().st_size for p in folder.rglob("*"))
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append((folder, size))
+    return removed
 
 
 def _address(url: str, mirror: str | None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -43,9 +44,8 @@ class RunDir:
 
 
 @contextmanager
-def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None):
-    """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record."""
-    out_dir = Path(out_dir)
+def _locked(out_dir: Path):
+    """Hold ``out_dir``'s lock (RunBusy if another run holds it); the holder removes the lock file after."""
     out_dir.mkdir(parents=True, exist_ok=True)
     lock_path = out_dir / LOCK_NAME
     handle = open(lock_path, "a")
@@ -56,14 +56,45 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None):
             raise RunBusy(f"{out_dir}: another run is writing into this directory ({LOCK_NAME} is held); "
                           "wait for it or choose another --out") from None
         try:
-            run = RunDir(out_dir, system, dataset, model_sha256)
-            run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
-            yield run
-            run._write(complete=True)
+            yield
         finally:
             os.unlink(lock_path)  # only the holder removes the lock
     finally:
         handle.close()
+
+
+@contextmanager
+def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None):
+    """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record."""
+    out_dir = Path(out_dir)
+    with _locked(out_dir):
+        run = RunDir(out_dir, system, dataset, model_sha256)
+        run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
+        yield run
+        run._write(complete=True)
+
+
+_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # what atomic_open leaves when a run is killed mid-file
+
+
+def clean_stale(out_dir) -> list[Path]:
+    """Remove the temporary files a killed run left in ``out_dir``; the paths removed.
+
+    Only with the directory's lock held, so a run that is writing keeps its files.
+    """
+    out_dir = Path(out_dir)
+    if not out_dir.is_dir():
+        return []
+    removed = []
+    try:
+        with _locked(out_dir):
+            for path in sorted(out_dir.iterdir()):
+                if _TEMP.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+                    path.unlink()
+                    removed.append(path)
+    except RunBusy:
+        return []
+    return removed
 
 
 def read_record(run_dir) -> dict | None:
