@@ -101,8 +101,13 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
     source = source_of(name)
     root = data_root(data_dir)
     final = root / source.target
-    if final.exists() and not force:
-        return None
+    if (final.exists() or final.is_symlink()) and not force:
+        if _installed(source, root):
+            return None
+        if final.is_symlink() or not final.is_dir() or any(final.iterdir()):
+            what = "a folder holding none of its datasets' files" if final.is_dir() else "a file"
+            raise FetchError(f"{source.name}: {final} is {what} (`sts data list` shows the datasets absent); "
+                             "move it aside, or use --force to replace it")
     if not archives and not source.urls:
         raise FetchError(
             f"{source.name}: the organizers publish no fixed archive address; download the data by hand "
@@ -125,6 +130,17 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         check(source, staged_root)
         _move_in(staged, final, tmp)
     return final
+
+
+def _installed(source: Source, root: Path) -> bool:
+    """Whether ``sts data list`` would show a dataset of the release present (or invalid, but there)."""
+    for name in source.datasets:
+        try:
+            if datasets.locate(name, root):
+                return True
+        except (FormatError, OSError):
+            return True
+    return False
 
 
 def size_budget(source: Source) -> int:

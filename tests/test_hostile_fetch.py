@@ -142,3 +142,22 @@ def test_a_clss_package_must_hold_its_parts_whole(data_dir, tmp_path):
     whole = {f"task3-test/{p.relative_to(clss)}": p.read_text(encoding="utf-8")
              for p in sorted(clss.rglob("*.tsv")) if "/test/" in p.as_posix()}
     assert fetch.fetch("clss2014-test", tmp_path / "root", archives=[make_zip(tmp_path / "w.zip", whole)])
+
+
+def test_an_empty_target_folder_does_not_block_the_fetch(tmp_path, capsys, no_manifest):
+    """Defect 9: `list` says absent, so `fetch` installs; a file in the way is an error, not 'already in'."""
+    root = tmp_path / "root"
+    (root / "stsbenchmark").mkdir(parents=True)
+    archive = make_tar(tmp_path / "a.tar.gz", stsb_members())
+    assert data_main("--data-dir", root, "list") == 0
+    assert "stsb-dev         absent" in capsys.readouterr().out
+    assert data_main("--data-dir", root, "fetch", "stsb-dev", "--archive", archive, "--quiet") == 0
+    assert f"stsbenchmark: installed in {root}/stsbenchmark" in capsys.readouterr().out
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "stsbenchmark").write_text("not a folder\n")
+    assert data_main("--data-dir", other, "fetch", "stsb-dev", "--archive", archive, "--quiet") == 1
+    assert (f"error: stsbenchmark: {other}/stsbenchmark is a file (`sts data list` shows the datasets absent); "
+            "move it aside, or use --force to replace it") in capsys.readouterr().err
+    assert data_main("--data-dir", other, "fetch", "stsb-dev", "--archive", archive, "--quiet", "--force") == 0
+    assert (other / "stsbenchmark" / "sts-dev.csv").is_file()
