@@ -19,8 +19,8 @@ from .errors import FormatError
 STS_RANGE = (0.0, 5.0)
 CLSS_RANGE = (0.0, 4.0)
 CONFIDENCE_RANGE = (0.0, 100.0)
-# A plain decimal number; Python's float() would also take "1_0", "nan" and "infinity".
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+# A plain ASCII decimal number; float() would also take "1_0", "nan", "infinity", "٣" and "３".
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def read_lines(path) -> list[str]:

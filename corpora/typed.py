@@ -165,11 +165,11 @@ def read_typed_gold(path, bounds=STS_RANGE) -> np.ndarray:
 
 def check_typed_output(path, n_expected: int | None = None, bounds=STS_RANGE) -> Iterator[FormatError]:
     """Every problem of an 8-column system output: columns, numbers, range, line count."""
-    try:
-        lines = read_lines(path)
-    except (FileNotFoundError, IsADirectoryError):
+    if not Path(path).is_file():
         yield FormatError(path, None, "output file is missing")
         return
+    try:
+        lines = read_lines(path)
     except FormatError as exc:
         yield exc
         return
