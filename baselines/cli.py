@@ -5,7 +5,7 @@ import argparse
 import sys
 
 import corpora
-from corpora import runrecord
+from corpora import argtypes, runrecord
 
 from .registry import describe, make_system, system_names
 from .run import run_system
@@ -52,7 +52,7 @@ def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
     p.add_argument("system", choices=system_names())
     p.add_argument("--test", required=True, help="dataset to predict, e.g. sts2012-test")
     p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
-    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
     add_parallel_options(p)

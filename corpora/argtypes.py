@@ -16,3 +16,10 @@ def int_at_least(minimum: int):
         return value
     parse.__name__ = f"int>={minimum}"
     return parse
+
+
+def nonempty_path(text: str) -> str:
+    """An argparse ``type``: a path that is not the empty string (which would mean the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty; name a directory (use . for the current one)")
+    return text

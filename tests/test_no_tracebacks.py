@@ -63,3 +63,13 @@ def test_ctrl_c_during_sts_run_is_one_line_and_exit_130(data_dir, tmp_path, monk
         pytest.fail("KeyboardInterrupt escaped sts.main: a traceback for the user")
     assert code == 130
     assert capsys.readouterr().err == "sts: interrupted\n"
+
+
+def test_run_refuses_an_empty_out(data_dir, tmp_path, monkeypatch, capsys):
+    """Defect 11: ``--out ""`` would write into the current directory."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit:
+        sts.main(["run", "random", "--test", "sts2012-test", "--out", "", "--data-dir", str(data_dir), "--quiet"])
+    assert exit.value.code == 2
+    assert "sts run: error: argument --out: is empty; name a directory (use . for the current one)" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
