@@ -551,6 +551,8 @@ def _cmd_files(args) -> int:
     typed = corpora.typed.is_typed_file(gold_path)
     bounds = args.range or formats.STS_RANGE
     gold = (corpora.read_typed_gold if typed else formats.read_gold)(gold_path, bounds)
+    if not len(gold):
+        raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
     errors = list((corpora.check_typed_output if typed else formats.check_output)(sys_path, len(gold), bounds))
     if errors:
         _print_errors(errors)

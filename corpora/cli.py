@@ -18,7 +18,7 @@ def cmd_list(args) -> int:
         try:
             ds = datasets.load(name, args.data_dir)
         except DatasetNotFound:
-            print(f"{name:16} absent   {spec.description}; {_how_to_get(name)}")
+            print(f"{name:16} absent   {spec.description}; {_how_to_get(name, args.data_dir)}")
             continue
         except (FormatError, OSError) as exc:  # one line about the file at fault; the listing goes on
             print(f"{name:16} INVALID  {exc}")
@@ -35,14 +35,14 @@ def _unscored(subset) -> str:
     return f", {missing} not scored" if missing else ""
 
 
-def _how_to_get(name: str) -> str:
+def _how_to_get(name: str, data_dir=None) -> str:
     if name in europeana.FETCH_NAMES:
-        return (f"put the official {typed.INPUT_NAME} and {typed.GOLD_NAME} in {datasets.folder_of(name)}, "
+        return (f"put the official {typed.INPUT_NAME} and {typed.GOLD_NAME} in {datasets.folder_of(name, data_dir)}, "
                 f"then `sts data fetch {name} --api-key KEY` rebuilds the records")
     try:
         source = fetch.source_of(name)
     except DatasetNotFound:
-        return f"no download known: put its files in {datasets.folder_of(name)}"
+        return f"no download known: put its files in {datasets.folder_of(name, data_dir)}"
     if not source.urls:
         return f"download by hand ({source.page}), then `sts data fetch {name} --archive FILE`"
     return f"`sts data fetch {name}`"

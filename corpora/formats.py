@@ -73,7 +73,7 @@ def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, flo
         raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
     lo, hi = bounds
     if not lo <= value <= hi:
-        raise FormatError(path, line, f"{what} {value:g} is outside [{lo:g}, {hi:g}]")
+        raise FormatError(path, line, f"{what} {text} is outside [{lo:g}, {hi:g}]")  # as written: 5.0000001, not 5
     return value
 
 

@@ -15,3 +15,29 @@ def test_non_ascii_digits_are_not_numbers(tmp_path, digit):
     assert str(caught.value) == f"{gold}:2: expected a gold score as a number, got {digit!r}"
     out = write(tmp_path / "out.txt", f"1\n{digit}\n")
     assert [str(e) for e in formats.check_output(out, 2)] == [f"{out}:2: expected a score as a number, got {digit!r}"]
+
+
+def test_an_out_of_range_value_is_quoted_as_written(tmp_path):
+    """Defect 12: 5.0000001 was reported as 'score 5 is outside [0, 5]'."""
+    out = write(tmp_path / "out.txt", "1\n5.0000001\n")
+    assert [str(e) for e in formats.check_output(out, 2)] == [f"{out}:2: score 5.0000001 is outside [0, 5]"]
+
+
+def test_list_names_the_given_data_root_in_its_hints(tmp_path, capsys, monkeypatch):
+    """Defect 12: the typed2013 hint named ~/.cache/sts/data instead of --data-dir."""
+    from corpora import cli
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("STS_DATA", raising=False)
+    root = tmp_path / "D"
+    assert cli.main(["list", "--data-dir", str(root)]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("typed2013-test"))
+    assert f"in {root}/typed2013/test," in row and str(tmp_path / "cache") not in out
+
+
+def test_an_empty_gold_file_is_an_error(tmp_path, capsys):
+    """Defect 12: empty GOLD and empty SYS gave exit 0 and 'Pearson: n/a'."""
+    import evaluate
+    gold, out = write(tmp_path / "gold.txt", ""), write(tmp_path / "sys.txt", "")
+    assert evaluate.main([str(gold), str(out)]) == 1
+    assert capsys.readouterr().err == f"error: {gold}: is empty; expected one gold score per line\n"
