@@ -13,7 +13,6 @@ class GSTBaseline(StringBaseline):
     """
 
     morphological_lookup = True
-    unknown_word_mean = False
 
     def __init__(self, min_match: int = 6, symmetric: bool = False):
         self.min_match = min_match

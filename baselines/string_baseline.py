@@ -17,14 +17,14 @@ class StringBaseline(PairRegressor):
 
     score_range = (0.0, 1.0)
     morphological_lookup = False
-    unknown_word_mean = True
+    unknown_word_score = 0.0  # a word not in WordNet: one fixed score on [0, 1]
 
     def similarity_many(self, pairs) -> np.ndarray:
         raise NotImplementedError
 
     def _predict(self, pairs):
         if is_word2sense(pairs):
-            return word2sense_scores(pairs, self.similarity_many, self.morphological_lookup, self.unknown_word_mean)
+            return word2sense_scores(pairs, self.similarity_many, self.morphological_lookup, self.unknown_word_score)
         return self.similarity_many(pairs)
 
     def predict_confidence(self, X):

@@ -1,11 +1,11 @@
 """word2sense for the string baselines: the target sense's gloss against each gloss of the word's senses.
 
 As SemEval-2014 Task 3 defines its baselines: keep the best match over the word's senses; a word
-with no sense in WordNet 3.0 gets confidence 0 and, for the official LCS baseline, the mean of the
-in-vocabulary scores. Glosses are whole, definition with examples. Two details differ between the
-task's two baselines, as measured on clss2014-test (README): LCS takes the senses whose lemma is the
-word exactly (case-sensitive) and gives unknown words the mean (.109); GST looks the word up with
-WordNet's morphological processing and gives unknown words 0 (.185).
+with no sense in WordNet 3.0 gets confidence 0 and one fixed score. Glosses are whole, definition
+with examples. Two details differ between the task's two baselines, as measured on clss2014-test
+(README): LCS takes the senses whose lemma is the word, whatever its case (``barcelona#n`` finds
+``Barcelona``), and gives unknown words 0.09 (.108); GST looks the word up with WordNet's
+morphological processing and gives unknown words 0 (.185).
 """
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def is_word2sense(pairs) -> bool:
 
 
 def word_senses(word: str, morphological: bool = False) -> list:
-    """The synsets of ``lemma#pos``: with the lemma exactly ``lemma``, or as WordNet's morphy finds them."""
+    """The synsets of ``lemma#pos``: with the lemma ``lemma`` in any case, or as WordNet's morphy finds them."""
     match = WORD.match(word)
     lemma, pos = match["lemma"], match["pos"]
     if morphological:
         return wordnet.wordnet().synsets(lemma, pos)
-    return [entry.synset() for entry in wordnet.wordnet().lemmas(lemma, pos) if entry.name() == lemma]
+    return [entry.synset() for entry in wordnet.wordnet().lemmas(lemma, pos) if entry.name().lower() == lemma.lower()]
 
 
 def target_sense(index: int, sense_key: str):
@@ -47,11 +47,8 @@ def in_vocabulary(pairs, morphological: bool = False) -> np.ndarray:
     return np.fromiter((bool(word_senses(w, morphological)) for w, _ in pairs), dtype=bool, count=len(pairs))
 
 
-def word2sense_scores(pairs, similarity_many, morphological: bool = False, unknown_mean: bool = True) -> np.ndarray:
-    """Best ``similarity_many`` of (word sense gloss, target gloss) per pair.
-
-    A word without senses scores the in-vocabulary mean (``unknown_mean``) or 0.
-    """
+def word2sense_scores(pairs, similarity_many, morphological: bool = False, unknown: float = 0.0) -> np.ndarray:
+    """Best ``similarity_many`` of (word sense gloss, target gloss) per pair; ``unknown`` for a word without senses."""
     glosses, owner = [], []
     for index, (word, key) in enumerate(pairs):
         target = wordnet.gloss(target_sense(index, key))
@@ -61,8 +58,7 @@ def word2sense_scores(pairs, similarity_many, morphological: bool = False, unkno
     scores = np.full(len(pairs), -np.inf)
     if glosses:
         np.maximum.at(scores, np.asarray(owner), similarity_many(glosses))
-    known = np.isfinite(scores)
-    scores[~known] = scores[known].mean() if unknown_mean and known.any() else 0.0
+    scores[~np.isfinite(scores)] = unknown
     return scores
 
 
