@@ -22,8 +22,12 @@ SENSE_KEY = re.compile(r"^[^%\s]+%[1-5]:\d\d:\d\d:[^:\s]*:[^:\s]*$")
 
 
 def is_word2sense(pairs) -> bool:
-    """True when every pair is ``(lemma#pos, WordNet sense key)``, the CLSS word2sense input."""
-    return bool(pairs) and all(WORD.match(w) and SENSE_KEY.match(k) for w, k in pairs)
+    """True when every pair's first item is ``lemma#pos``, the CLSS word2sense input.
+
+    The word side decides, so that one malformed sense key is an error naming its line rather
+    than turning the whole level into text pairs.
+    """
+    return bool(pairs) and all(WORD.match(w) for w, _ in pairs)
 
 
 def word_senses(word: str, morphological: bool = False) -> list:
@@ -36,6 +40,9 @@ def word_senses(word: str, morphological: bool = False) -> list:
 
 
 def target_sense(index: int, sense_key: str):
+    if not SENSE_KEY.match(sense_key):
+        raise PairError(index, f"expected a WordNet sense key (lemma%ss_type:lex_filenum:lex_id:head_word:head_id, "
+                               f"e.g. cat%1:05:00::), got {sense_key[:80]!r}")
     try:
         return wordnet.sense_from_key(sense_key).synset()
     except ValueError as exc:  # corpora.FormatError without a file: the runner adds file and line

@@ -42,3 +42,15 @@ def test_table5_word2sense_still_holds(data_dir):
     confidence = lcs.predict_confidence(sub.pairs)
     assert int(np.sum(confidence == 0)) == 98  # 106 with the case-sensitive lookup
     assert float(np.corrcoef(lcs.predict(sub.pairs), sub.gold)[0, 1]) == pytest.approx(.109, abs=0.003)
+
+
+def test_a_malformed_sense_key_is_an_error_naming_its_line(tmp_path):
+    """Defect 14: one key without the key's shape turned the whole level into text pairs (.109 → .197)."""
+    from baselines.run import run_system
+    sub = _word2sense(tmp_path, ["dog#n\tcat%1:05:00::\tcat#n#1\tw2s-1\n",
+                                 "dog#n\tnosuch%9:99:99::\tnosuch#n#1\tw2s-2\n"])
+    ds = corpora.Dataset("clss2014-test", "clss", (sub,))
+    with pytest.raises(corpora.FormatError) as caught:
+        run_system("lcs", ds, tmp_path / "out")
+    assert str(caught.value) == (f"{sub.input_path}:2: expected a WordNet sense key (lemma%ss_type:lex_filenum:lex_id:"
+                                 "head_word:head_id, e.g. cat%1:05:00::), got 'nosuch%9:99:99::'")
