@@ -511,9 +511,11 @@ def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
     return parser
 
 
-def _print_errors(errors) -> None:
-    for exc in errors:
+def _print_errors(errors, limit: int = 20) -> None:
+    for exc in errors[:limit]:
         print(exc, file=sys.stderr)
+    if len(errors) > limit:
+        print(f"… and {len(errors) - limit} more errors", file=sys.stderr)
 
 
 def _cmd_check(args) -> int:

@@ -2,10 +2,23 @@
 from __future__ import annotations
 
 
+MAX_QUOTE = 60  # characters of a bad value quoted in a message
+MAX_MESSAGE = 400  # characters of a message, whatever it quotes
+
+
+def quote(text: str, limit: int = MAX_QUOTE) -> str:
+    """``repr`` of at most ``limit`` characters of ``text``, saying how long it was when cut."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
 class FormatError(ValueError):
-    """A file does not follow its format: ``path:line: what is wrong``."""
+    """A file does not follow its format: ``path:line: what is wrong`` (the message bounded in length)."""
 
     def __init__(self, path, line: int | None, message: str):
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE]}… (message cut, {len(message):,} characters)"
         self.path = str(path)
         self.line = line
         self.message = message

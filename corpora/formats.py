@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .atomic import atomic_open
-from .errors import FormatError
+from .errors import MAX_QUOTE, FormatError, quote
 
 STS_RANGE = (0.0, 5.0)
 CLSS_RANGE = (0.0, 4.0)
@@ -66,14 +66,15 @@ def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, flo
         except ValueError:
             finite = True
         if not finite:
-            raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
-        raise FormatError(path, line, f"expected a {what} as a number, got {text!r}")
+            raise FormatError(path, line, f"expected a finite {what}, got {quote(text)}")
+        raise FormatError(path, line, f"expected a {what} as a number, got {quote(text)}")
     value = float(text)
     if not math.isfinite(value):
-        raise FormatError(path, line, f"expected a finite {what}, got {text!r}")
+        raise FormatError(path, line, f"expected a finite {what}, got {quote(text)}")
     lo, hi = bounds
     if not lo <= value <= hi:
-        raise FormatError(path, line, f"{what} {text} is outside [{lo:g}, {hi:g}]")  # as written: 5.0000001, not 5
+        shown = text if len(text) <= MAX_QUOTE else quote(text)
+        raise FormatError(path, line, f"{what} {shown} is outside [{lo:g}, {hi:g}]")  # as written: 5.0000001, not 5
     return value
 
 

@@ -16,7 +16,7 @@ from typing import Iterator, Mapping, Sequence
 import numpy as np
 
 from .atomic import atomic_open
-from .errors import FormatError
+from .errors import FormatError, quote
 from .formats import STS_RANGE, format_score, parse_number, read_lines
 
 # The eight similarity types, in the order of the gold and output columns and of Table 3.
@@ -39,7 +39,7 @@ def record_id(address: str, path=None, line: int | None = None) -> str:
     match = _ADDRESS.match(address.strip())
     if not match:
         raise FormatError(path or "<address>", line,
-                          f"expected http://www.europeana.eu/portal/record/COLLECTION/ID.html, got {address!r}")
+                          f"expected http://www.europeana.eu/portal/record/COLLECTION/ID.html, got {quote(address)}")
     return f"{match.group(1)}/{match.group(2)}"
 
 
@@ -70,7 +70,7 @@ def parse_record(text: str, path=None) -> dict[str, list[str]]:
             continue
         match = _FIELD_LINE.match(line)
         if not match:
-            raise FormatError(path or "<record>", number, f"expected 'FIELD:<TAB>value[<TAB>value…]', got {line[:60]!r}")
+            raise FormatError(path or "<record>", number, f"expected 'FIELD:<TAB>value[<TAB>value…]', got {quote(line)}")
         name, values = match.group(1), match.group(2)
         record.setdefault(name, []).extend(v for v in (values or "").split("\t") if v.strip())
     return record

@@ -41,3 +41,25 @@ def test_an_empty_gold_file_is_an_error(tmp_path, capsys):
     gold, out = write(tmp_path / "gold.txt", ""), write(tmp_path / "sys.txt", "")
     assert evaluate.main([str(gold), str(out)]) == 1
     assert capsys.readouterr().err == f"error: {gold}: is empty; expected one gold score per line\n"
+
+
+def test_a_huge_bad_value_is_quoted_by_a_short_prefix(tmp_path):
+    """Defect 16: a 1 MB bad line made a 1 MB message."""
+    gold = write(tmp_path / "gold.txt", "1\n" + "x" * (1 << 20) + "\n")
+    with pytest.raises(FormatError) as caught:
+        formats.read_gold(gold)
+    assert str(caught.value) == f"{gold}:2: expected a gold score as a number, got {'x' * 60!r}… (1,048,576 characters)"
+    out = write(tmp_path / "out.txt", "1\n6." + "0" * (1 << 20) + "\n")
+    (error,) = formats.check_output(out, 2)
+    assert str(error) == f"{out}:2: score {'6.' + '0' * 58!r}… (1,048,578 characters) is outside [0, 5]"
+    assert len(str(FormatError(out, 3, "y" * (1 << 20)))) < 600
+
+
+def test_many_bad_lines_print_a_bounded_report(tmp_path, capsys):
+    """Defect 16: every bad line was printed; the first 20 are, then a count."""
+    import evaluate
+    gold = write(tmp_path / "gold.txt", "1\n" * 5000)
+    out = write(tmp_path / "sys.txt", "bad\n" * 5000)
+    assert evaluate.main([str(gold), str(out)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 21 and err[-1] == "… and 4980 more errors"
