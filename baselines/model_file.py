@@ -73,6 +73,20 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
     return card
 
 
+def check_destination(path) -> None:
+    """Refuse, before any training, a model path that cannot be written (a folder, or under a file)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.joblib'}")
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"--save {path}: cannot write in {ancestor}")
+
+
 def _temp_beside(path: Path) -> Path:
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)

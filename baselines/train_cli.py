@@ -12,7 +12,7 @@ import corpora
 from features.featurizer import BACKENDS
 from features.sets import FAMILIES, set_names
 
-from .model_file import load_model, save_model
+from .model_file import check_destination, load_model, save_model
 from .recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from .regression import regressor_names
 from .subset_models import predict_subsets, write_outputs
@@ -60,6 +60,7 @@ class _Bar:
 def cmd_train(args) -> int:
     if bool(args.regime) == bool(args.train):
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
+    check_destination(args.save)  # before minutes of training
     recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}

@@ -51,3 +51,16 @@ def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_mod
         save_model(new, path, {"regime": "new"})
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.joblib", "m.json"]
+
+
+def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, capsys):
+    """Defect 17: ``--save DIR/under/a/file.joblib`` trained for 13 s before failing on the path."""
+    import sts
+    from baselines import train_cli
+    monkeypatch.setattr(train_cli, "train_recipe", lambda *a, **k: pytest.fail("trained before checking --save"))
+    (tmp_path / "file").write_text("a file, not a folder\n")
+    dest = tmp_path / "file" / "under" / "m.joblib"
+    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
+    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
+    assert f"--save {tmp_path}: is a folder; name the model file" in capsys.readouterr().err
