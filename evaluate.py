@@ -71,6 +71,8 @@ def spearman(x, y) -> float:
 def least_squares_map(system, gold) -> np.ndarray:
     """The system scores mapped onto the gold by the least-squares line (ALLnorm's step)."""
     x, y = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
+    if not len(x):  # a subset with no scored pair: nothing to map (and no numpy warning)
+        return x.copy()
     vx = np.var(x)
     if vx == 0:
         return np.full_like(x, y.mean())

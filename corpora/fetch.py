@@ -5,7 +5,10 @@ the archive was complete, its files parse and the ones the manifest knows match 
 """
 from __future__ import annotations
 
+import bz2
 import fcntl
+import gzip
+import lzma
 import os
 import posixpath
 import re
@@ -228,7 +231,7 @@ def extract(archive, dest: Path, limit: int = BUDGET_FLOOR) -> int:
         if zipfile.is_zipfile(archive):
             return _extract_zip(archive, dest, limit)
         return _extract_tar(archive, dest, limit)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error) as exc:
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError) as exc:
         raise FetchError(f"{archive}: not a readable zip or tar archive ({exc}); an HTML page or a cut download?") from None
 
 
@@ -263,7 +266,29 @@ def _extract_zip(archive: Path, dest: Path, limit: int) -> int:
     return total
 
 
+_COMPRESSED = {b"\x1f\x8b": gzip.open, b"BZh": bz2.open, b"\xfd7zXZ\x00": lzma.open}
+
+
+def _check_stream(archive: Path, limit: int) -> None:
+    """Read a compressed tar through to its end: a cut download (no gzip trailer, a bad CRC) is an error.
+
+    tarfile stops at the tar's end-of-archive blocks and never looks at what follows.
+    """
+    with open(archive, "rb") as handle:
+        head = handle.read(6)
+    opener = next((o for magic, o in _COMPRESSED.items() if head.startswith(magic)), None)
+    if opener is None:
+        return
+    done = 0
+    with opener(archive, "rb") as stream:
+        while block := stream.read(1 << 20):
+            done += len(block)
+            if done > limit + (1 << 20):  # the tar's own headers and padding on top of the members
+                raise FetchError(f"{archive}: expands to more than {_mib(limit)}, far more than the release needs; refused")
+
+
 def _extract_tar(archive: Path, dest: Path, limit: int) -> int:
+    _check_stream(archive, limit)
     with tarfile.open(archive) as tar:
         members, total = [], 0
         for info in tar:  # stops at the first member past the limit, before reading the rest

@@ -63,3 +63,23 @@ def test_many_bad_lines_print_a_bounded_report(tmp_path, capsys):
     assert evaluate.main([str(gold), str(out)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 21 and err[-1] == "… and 4980 more errors"
+
+
+def test_a_fully_unscored_subset_is_n_a_without_numpy_warnings(tmp_path, capsys):
+    """Defect 18: RuntimeWarnings were printed before the clean n/a."""
+    import warnings
+
+    import evaluate
+    folder = tmp_path / "sts2015" / "test"
+    write(folder / "STS.input.images.txt", "a\tb\nc\td\ne\tf\n")
+    write(folder / "STS.gs.images.txt", "1\n2\n4\n")
+    write(folder / "STS.input.belief.txt", "a\tb\nc\td\n")
+    write(folder / "STS.gs.belief.txt", "\n\n")  # no pair of this subset was scored
+    run = tmp_path / "run"
+    write(run / "STS.output.images.txt", "1\n2\n3\n")
+    write(run / "STS.output.belief.txt", "1\n2\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert evaluate.main(["--dataset", "sts2015-test", "--run", str(run), "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "belief" in out and "n/a" in out

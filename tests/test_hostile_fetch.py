@@ -161,3 +161,19 @@ def test_an_empty_target_folder_does_not_block_the_fetch(tmp_path, capsys, no_ma
             "move it aside, or use --force to replace it") in capsys.readouterr().err
     assert data_main("--data-dir", other, "fetch", "stsb-dev", "--archive", archive, "--quiet", "--force") == 0
     assert (other / "stsbenchmark" / "sts-dev.csv").is_file()
+
+
+def test_a_tar_gz_without_its_gzip_trailer_is_refused(tmp_path, no_manifest):
+    """Defect 18: the content is whole, but a cut download must not pass."""
+    whole = make_tar(tmp_path / "a.tar.gz", stsb_members()).read_bytes()
+    cut = tmp_path / "cut.tar.gz"
+    cut.write_bytes(whole[:-8])  # the CRC-32 and size that end every gzip stream
+    with pytest.raises(fetch.FetchError, match=r"cut.tar.gz: not a readable zip or tar archive \(Compressed file ended "
+                                               r"before the end-of-stream marker was reached\); an HTML page or a cut download\?"):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[cut])
+    bad_crc = tmp_path / "crc.tar.gz"
+    bad_crc.write_bytes(whole[:-8] + bytes([whole[-8] ^ 1]) + whole[-7:])
+    with pytest.raises(fetch.FetchError, match=r"crc.tar.gz: not a readable zip or tar archive \(CRC check failed"):
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[bad_crc])
+    assert not (tmp_path / "root" / "stsbenchmark").exists()
+    assert fetch.fetch("stsbenchmark", tmp_path / "root", archives=[tmp_path / "a.tar.gz"])
