@@ -1,15 +1,28 @@
 """Greedy String Tiling (Wise 1996) on lower-cased characters, as DKPro Similarity scores it.
 
 Exact and fast: the tiles can only come from maximal diagonal runs of equal characters at
-least ``min_match`` long, found once through an index of ``min_match``-character windows;
-each greedy round then only splits those runs at the marked characters. The tiles, and their
-order, are those of Wise's quadratic scan (:func:`features.strings_reference.gst_tiles_wise`).
+least ``min_match`` long, found once through an index of ``min_match``-character windows and
+kept in buckets by length; each greedy round takes the longest bucket and only splits its runs
+at the marked characters, so a run is looked at again only when a tile has cut it. The tiles,
+and their order, are those of Wise's quadratic scan (:func:`features.strings_reference.gst_tiles_wise`).
+
+Bounded: a pair whose windows match far more often than its length (long low-entropy texts)
+is tiled on the longest prefixes whose matches stay within the bound (``lcs.too_many_matches``),
+and a :class:`CappedPair` warning names the pair; its coverage is then a lower bound.
 """
 from __future__ import annotations
 
+import heapq
+import warnings
+
 import numpy as np
 
+from .lcs import too_many_matches, window_matches, work_limit
 from .runs import diagonal_runs
+
+
+class CappedPair(UserWarning):
+    """A pair too repetitive to tile whole in near-linear work was tiled on its prefixes."""
 
 
 def _free_parts(run, mark_a: bytearray, mark_b: bytearray, k: int):
@@ -35,32 +48,67 @@ def gst_tiles(a: str, b: str, min_match: int = 6) -> list[tuple[int, int, int]]:
     """
     if min_match < 1:
         raise ValueError(f"min_match must be at least 1, got {min_match}")
-    runs = diagonal_runs(a, b, min_match)
+    buckets: dict[int, list] = {}
+    for run in diagonal_runs(a, b, min_match):
+        buckets.setdefault(run[2], []).append(run)
+    lengths = [-n for n in buckets]
+    heapq.heapify(lengths)
     mark_a, mark_b = bytearray(len(a)), bytearray(len(b))
     tiles = []
-    while runs:
-        best, found, alive = min_match, [], []
-        for run in runs:
-            parts = _free_parts(run, mark_a, mark_b, min_match)
-            if parts:
-                alive.append(run)
-            for i, j, n in parts:
-                if n > best:
-                    best, found = n, [(i, j)]
-                elif n == best:
+    while lengths:
+        best = -heapq.heappop(lengths)
+        runs = buckets.pop(best, None)
+        if not runs:
+            continue
+        found = []
+        for run in runs:  # no run elsewhere is longer: a run's free parts are never longer than it
+            for i, j, n in _free_parts(run, mark_a, mark_b, min_match):
+                if n == best:
                     found.append((i, j))
-        if not found:
-            break
+                else:  # cut by a tile: wait in the bucket of its length
+                    _wait(buckets, lengths, (i, j, n))
+        skipped = []
         for i, j in sorted(found):
             if 1 not in mark_a[i:i + best] and 1 not in mark_b[j:j + best]:
                 mark_a[i:i + best] = mark_b[j:j + best] = b"\x01" * best
                 tiles.append((i, j, best))
-        runs = alive
+            else:
+                skipped.append((i, j, best))
+        for run in skipped:  # overlapped a tile of this round: what is left of it waits
+            for part in _free_parts(run, mark_a, mark_b, min_match):
+                _wait(buckets, lengths, part)
     return tiles
 
 
+def _wait(buckets: dict, lengths: list, run) -> None:
+    if run[2] not in buckets:
+        buckets[run[2]] = []
+        heapq.heappush(lengths, -run[2])
+    buckets[run[2]].append(run)
+
+
+def bounded_prefixes(a: str, b: str, min_match: int) -> tuple[int, int]:
+    """Lengths of the prefixes of ``a`` and ``b`` to tile: whole, unless their window matches exceed the bound."""
+    if not too_many_matches(a, b, min_match):
+        return len(a), len(b)
+    limit = work_limit(a, b)
+    share = min(1.0, (limit / window_matches(a, b, min_match)) ** 0.5)  # matches grow with the product of the lengths
+    while True:
+        na, nb = int(len(a) * share), int(len(b) * share)
+        if window_matches(a[:na], b[:nb], min_match) <= limit:
+            return na, nb
+        share *= 0.8
+
+
 def gst_coverage(a: str, b: str, min_match: int = 6) -> int:
-    """Characters of ``a`` (equally, of ``b``) covered by the tiles."""
+    """Characters of ``a`` (equally, of ``b``) covered by the tiles; of the bounded prefixes for a repetitive pair."""
+    na, nb = bounded_prefixes(a, b, min_match)
+    if (na, nb) != (len(a), len(b)):
+        warnings.warn(CappedPair(
+            f"GST: the pair {a[:40]!r}… ({len(a):,} characters) / {b[:40]!r}… ({len(b):,} characters) repeats "
+            f"too much to tile whole in bounded work (min match {min_match}); tiled on its first {na:,} and "
+            f"{nb:,} characters, so its coverage is a lower bound"), stacklevel=2)
+        a, b = a[:na], b[:nb]
     return sum(n for _, _, n in gst_tiles(a, b, min_match))
 
 
