@@ -25,6 +25,7 @@ from .paths import data_root
 MIRROR_VAR = "STS_MIRROR"
 STSWIKI = "http://ixa2.si.ehu.es/stswiki/images"
 SEMEVAL2017 = "http://alt.qcri.org/semeval2017/task1/data/uploads"
+SEMEVAL2014_TASK1 = "http://alt.qcri.org/semeval2014/task1/data/uploads"  # SICK as the task released it
 CLSS_PAGE = "http://alt.qcri.org/semeval2014/task3/index.php?id=data-and-tools"
 
 
@@ -62,6 +63,10 @@ SOURCES = {s.name: s for s in [
            files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test")),
+    Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
+               "sick_train.zip", "sick_trial.zip", "sick_test_annotated.zip")),
+           files=("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"),
+           datasets=("sick2014-train", "sick2014-trial", "sick2014-test")),
     Source("clss2014", "clss2014", (), holds=("data", "keys"),
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
 ]}
