@@ -59,6 +59,14 @@ def read_table(path, columns: tuple | None = None, bounds: tuple[float, float] =
     return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names)
 
 
+def parse_columns(text: str) -> tuple:
+    """``"sentence1,sentence2,score"`` (the command line's ``--columns``) → a ``columns`` tuple."""
+    names = tuple(name.strip() for name in text.split(","))
+    if len(names) not in (2, 3) or not all(names):
+        raise ValueError(f"--columns takes TEXT1,TEXT2 or TEXT1,TEXT2,SCORE (header names), got {text!r}")
+    return names
+
+
 def _rows(path, lines: list[str], tab: bool) -> list[tuple[int, list[str]]]:
     """``(line number, fields)`` per record; CSV records may span lines (the number is the last one's)."""
     if tab:

@@ -221,3 +221,22 @@ def test_columns_name_the_text_and_score(tmp_path):
     write(path, "s1\ts2\tscore\tscore\na\tb\t1\t2\n")
     with pytest.raises(FormatError, match="qa.tsv:1: the header has 2 columns named 'score'; expected one"):
         corpora.resolve(path)
+
+
+# --- sts data list PATH ----------------------------------------------------------------------------
+
+def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
+    from corpora import cli
+    path = write(tmp_path / "mine.tsv", "sentence1\tsentence2\na\tb\nc\td\n")
+    assert cli.main(["--data-dir", str(data_dir), "list", str(path), "sick2014-trial"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}: table, 2 pairs: mine (2, 2 not scored)",
+        f"  sha256 {sha(path)}",
+        "  note: no score column: it can be run but not scored or trained on",
+        "sick2014-trial: sick, 500 pairs: SICK_trial (500)"]
+    assert cli.main(["list", str(path), "--columns", "sentence2,sentence1,score"]) == 1
+    assert capsys.readouterr().err == f"error: {path}:1: no column 'score' in the header; it has 'sentence1', 'sentence2'\n"
+    assert cli.main(["list", str(path), "--columns", "sentence2"]) == 1
+    assert "--columns takes TEXT1,TEXT2 or TEXT1,TEXT2,SCORE" in capsys.readouterr().err
+    assert cli.main(["list", str(tmp_path / "nope.tsv")]) == 1
+    assert "is neither a known dataset nor an existing file or folder" in capsys.readouterr().err
