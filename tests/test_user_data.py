@@ -170,6 +170,10 @@ def test_tsv_with_default_names_empty_scores_and_ids(tmp_path):
     assert sub.score_range == (0.0, 5.0) and sub.output_name == "STS.output.mine.txt" and ds.sha256 == sha(path)
     assert repr(ds) == f"<Dataset {path} (table): 2 pairs, 1 scored; mine (2, 1 scored)>"
     ds.require_gold()
+    write(path, b"\xef\xbb\xbfSentence_A\tSentence_B\tSimilarity\r\nx\ty\t1\r\n")  # BOM, CRLF, other names
+    sub = corpora.resolve(path, score_range=(-1, 1)).subsets[0]
+    assert sub.pairs == [("x", "y")] and sub.gold.tolist() == [1.0] and sub.ids == []
+    assert repr(sub) == f"<Subset {path}/mine: 1 pairs, 1 scored, range [-1, 1]>"
 
 
 @pytest.mark.parametrize("body, message", [
