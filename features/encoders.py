@@ -13,6 +13,7 @@ sentences of one scoring call, then encode them in batches with the callable it 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import import_module
 
 import numpy as np
@@ -20,12 +21,14 @@ from scipy import sparse
 
 from corpora.word_vectors import glove
 
+from .embedding import sif_weight
 from .text import TOKEN, is_word
 
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
 
 
-def encoder_words(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 18)
+def encoder_words(text: str) -> tuple[str, ...]:
     """Lower-cased word tokens of ``text``, Penn-Treebank clitics split off, punctuation left out."""
     words = []
     for token in TOKEN.findall(text):
@@ -34,7 +37,7 @@ def encoder_words(text: str) -> list[str]:
         word = token.lower().replace("’", "'")
         split = CLITIC.match(word)
         words.extend(split.groups() if split else (word,))
-    return words
+    return tuple(words)
 
 
 def _word_matrix(sentences, weight=None) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -47,11 +50,12 @@ def _word_matrix(sentences, weight=None) -> tuple[sparse.csr_matrix, np.ndarray]
     sentence_of = np.repeat(np.arange(len(sentences)), [len(ws) for ws in tokens])
     known = rows >= 0
     rows, sentence_of = rows[known], sentence_of[known]
-    words = [w for w, k in zip(flat, known) if k]
     counts = np.bincount(sentence_of, minlength=len(sentences))
-    values = np.ones(len(rows)) if weight is None else np.fromiter(map(weight, words), float, len(words))
-    values = values / counts[sentence_of]
-    used, columns = np.unique(rows, return_inverse=True)
+    used, first, columns = np.unique(rows, return_index=True, return_inverse=True)
+    values = 1.0 / counts[sentence_of]
+    if weight is not None:  # one weight per distinct word
+        words = [w for w, k in zip(flat, known) if k]
+        values *= np.fromiter((weight(words[i]) for i in first), float, len(first))[columns]
     matrix = sparse.csr_matrix((values, (sentence_of, columns)), shape=(len(sentences), len(used)))
     return matrix, np.asarray(table.vectors[used], dtype=np.float64)
 
@@ -62,24 +66,20 @@ def glove_mean(sentences) -> np.ndarray:
     return np.asarray(matrix @ vectors)
 
 
-def sif_weight(word: str) -> float:
-    """Arora et al.'s ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (English)."""
-    from .embedding import sif_weight as weight  # one cached table of the weights for every family
-    return weight(word)
-
-
 def sif_means(sentences) -> np.ndarray:
-    """SIF's weighted means before the common component is removed (Algorithm 1, line 2)."""
+    """SIF's weighted means before the common component is removed (Algorithm 1, line 2): weights
+    ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (:func:`features.embedding.sif_weight`)."""
     matrix, vectors = _word_matrix(list(sentences), sif_weight)
     return np.asarray(matrix @ vectors)
 
 
 def first_component(vectors: np.ndarray) -> np.ndarray:
     """The first right singular vector of the (uncentred) sentence matrix, as the authors' code
-    computes it (TruncatedSVD, no centring); exact SVD, so deterministic. Zero if all rows are zero."""
+    computes it (TruncatedSVD, no centring): the top eigenvector of the d x d Gram matrix, exact
+    and deterministic (its sign does not matter). Zero if all rows are zero."""
     if not np.any(vectors):
         return np.zeros(vectors.shape[1])
-    return np.linalg.svd(vectors, full_matrices=False)[2][0]
+    return np.linalg.eigh(vectors.T @ vectors)[1][:, -1]
 
 
 class SIF:
