@@ -40,11 +40,12 @@ def encoder_words(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def _word_matrix(sentences, weight=None) -> tuple[sparse.csr_matrix, np.ndarray]:
+def word_matrix(sentences, weight=None, tokenize=None) -> tuple[sparse.csr_matrix, np.ndarray]:
     """A sparse (sentences x known words) matrix of each word's share in its sentence's mean
-    (``weight(word)`` / known words in the sentence), and the GloVe vectors of those words."""
+    (``weight(word)`` / known words in the sentence), and the GloVe vectors of those words.
+    ``tokenize`` defaults to :func:`encoder_words`."""
     table = glove()
-    tokens = [encoder_words(s) for s in sentences]
+    tokens = [(tokenize or encoder_words)(s) for s in sentences]
     flat = [w for ws in tokens for w in ws]
     rows = table.rows_of(flat) if flat else np.zeros(0, dtype=np.int64)
     sentence_of = np.repeat(np.arange(len(sentences)), [len(ws) for ws in tokens])
@@ -62,14 +63,14 @@ def _word_matrix(sentences, weight=None) -> tuple[sparse.csr_matrix, np.ndarray]
 
 def glove_mean(sentences) -> np.ndarray:
     """Mean of the GloVe 6B 50d vectors of each text's known words: an ``(n, 50)`` array."""
-    matrix, vectors = _word_matrix(list(sentences))
+    matrix, vectors = word_matrix(list(sentences))
     return np.asarray(matrix @ vectors)
 
 
 def sif_means(sentences) -> np.ndarray:
     """SIF's weighted means before the common component is removed (Algorithm 1, line 2): weights
     ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (:func:`features.embedding.sif_weight`)."""
-    matrix, vectors = _word_matrix(list(sentences), sif_weight)
+    matrix, vectors = word_matrix(list(sentences), sif_weight)
     return np.asarray(matrix @ vectors)
 
 
