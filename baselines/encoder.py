@@ -11,56 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.encoders import encoder_name, load_encoder
+from features.encoders import BATCH_SIZE, NonFiniteEmbedding, embed, resolve, row_cosines
 
 from .base import PairError, PairRegressor
-
-BATCH_SIZE = 512
-
-
-def resolve(encode):
-    """The callable ``encode`` names (a spec) or is; anything else is refused."""
-    if isinstance(encode, str):
-        return load_encoder(encode)
-    if not callable(encode):
-        raise ValueError(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                         f"('glove-mean', 'sif', package.module:function), got {type(encode).__name__}")
-    return encode
-
-
-def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
-    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
-
-    Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
-    a non-finite row is a ValueError naming its text (see :func:`cosine_scores` for pairs).
-    """
-    name = encoder_name(encode)
-    if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
-        encode = encode.for_sentences(texts)
-    parts, width = [], None
-    for start in range(0, len(texts), batch_size):
-        batch = texts[start:start + batch_size]
-        out = encode(batch)
-        try:
-            array = np.asarray(out, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
-        if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
-            raise ValueError(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
-                             f"expected ({len(batch)}, d) with d >= 1")
-        if width is not None and array.shape[1] != width:
-            raise ValueError(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
-        width = array.shape[1]
-        parts.append(array)
-    return np.concatenate(parts) if parts else np.zeros((0, 1))
-
-
-def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Cosine of row i of ``x`` with row i of ``y``; 0 where either row is zero."""
-    norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
-    dots = np.einsum("ij,ij->i", x, y)
-    out = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
-    return np.clip(out, -1.0, 1.0)
 
 
 def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE) -> np.ndarray:
@@ -70,12 +23,11 @@ def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE) -> np.ndarray:
     the input file's line).
     """
     texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-    vectors = embed(encode, texts, batch_size)
-    bad = ~np.isfinite(vectors).all(axis=1)
-    if bad.any():
-        text = texts[int(np.argmax(bad))]
-        index = next(i for i, pair in enumerate(pairs) if text in pair)
-        raise PairError(index, f"encoder {encoder_name(encode)} gave a NaN or infinite embedding for {text!r:.80}")
+    try:
+        vectors = embed(encode, texts, batch_size)
+    except NonFiniteEmbedding as exc:
+        index = next(i for i, pair in enumerate(pairs) if exc.text in pair)
+        raise PairError(index, str(exc)) from None
     row = {t: i for i, t in enumerate(texts)}
     a = vectors[[row[p[0]] for p in pairs]] if pairs else vectors[:0]
     b = vectors[[row[p[1]] for p in pairs]] if pairs else vectors[:0]

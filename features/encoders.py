@@ -88,14 +88,16 @@ class SIF:
 
     With ``component=None`` a call fits the component on the sentences it is given, as the paper
     does on the sentences being scored (one component for the whole set, Algorithm 1; the authors'
-    code fits one per side of each test file). ``for_sentences`` returns the encoder fitted on a set.
+    code fits one per side of each test file). ``for_sentences`` returns the encoder fitted on a set
+    (a fitted encoder keeps its component).
     """
 
     def __init__(self, component=None):
         self.component = component
 
     def for_sentences(self, sentences) -> "SIF":
-        return SIF(first_component(sif_means(sentences)))
+        """The encoder fitted on ``sentences``; a fitted one stays as it is."""
+        return self if self.component is not None else SIF(first_component(sif_means(sentences)))
 
     def __call__(self, sentences) -> np.ndarray:
         means = sif_means(sentences)
@@ -153,3 +155,62 @@ def encoder_name(encode) -> str:
     module = getattr(encode, "__module__", None) or type(encode).__module__
     qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
     return f"{module}:{qualname}"
+
+
+BATCH_SIZE = 512
+
+
+class NonFiniteEmbedding(ValueError):
+    """The encoder gave NaN or inf for ``text``."""
+
+    def __init__(self, encoder: str, text: str):
+        self.text = text
+        super().__init__(f"encoder {encoder} gave a NaN or infinite embedding for {text!r:.80}")
+
+
+def resolve(encode):
+    """The callable ``encode`` names (a spec) or is; anything else is refused."""
+    if isinstance(encode, str):
+        return load_encoder(encode)
+    if not callable(encode):
+        raise ValueError(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
+                         f"('glove-mean', 'sif', package.module:function), got {type(encode).__name__}")
+    return encode
+
+
+def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
+
+    Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
+    a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
+    """
+    name = encoder_name(encode)
+    if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
+        encode = encode.for_sentences(texts)
+    parts, width = [], None
+    for start in range(0, len(texts), batch_size):
+        batch = texts[start:start + batch_size]
+        out = encode(batch)
+        try:
+            array = np.asarray(out, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
+        if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
+            raise ValueError(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
+                             f"expected ({len(batch)}, d) with d >= 1")
+        if width is not None and array.shape[1] != width:
+            raise ValueError(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
+        bad = ~np.isfinite(array).all(axis=1)
+        if bad.any():
+            raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])
+        width = array.shape[1]
+        parts.append(array)
+    return np.concatenate(parts) if parts else np.zeros((0, 1))
+
+
+def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Cosine of row i of ``x`` with row i of ``y``; 0 where either row is zero."""
+    norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+    dots = np.einsum("ij,ij->i", x, y)
+    out = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+    return np.clip(out, -1.0, 1.0)

@@ -166,3 +166,46 @@ def test_encoders_run_through_the_runner_mapped_onto_the_task_range(tmp_path):
         expected = 2.5 + 2.5 * cosine_scores(encode, sub.pairs)
         np.testing.assert_allclose(written, expected, atol=5e-4)  # files keep 3 decimals
         assert written.min() >= 0 and written.max() <= 5 and len(written) == len(sub)
+
+
+def test_encoder_features_by_hand():
+    from features.encoder_features import EncoderFeatures
+    pairs = [("ab", "ab"), ("aab", "ab"), ("ab", "..."), ("...", "!!")]
+    family = EncoderFeatures(letters).fit(pairs)
+    got = family.transform(pairs)
+    s2, s5 = np.sqrt(2), np.sqrt(5)
+    u, v = np.array([2, 1]) / s5, np.array([1, 1]) / s2  # "aab" and "ab" on the a, b letters
+    expected = [[1.0, 0.0, 0.0, 1.0],
+                [3 / (s5 * s2), np.abs(u - v).sum(), 1.0, s2 / s5],
+                [0.0, 2 / s2, s2, 0.0],  # a zero embedding: cosine 0, its unit vector 0
+                [0.0, 0.0, 0.0, 1.0]]
+    np.testing.assert_allclose(got, expected)
+    assert list(family.get_feature_names_out()) == ["encoderfeatures__cosine", "encoderfeatures__unit_l1",
+                                                    "encoderfeatures__euclidean", "encoderfeatures__norm_ratio"]
+    assert not family.learns_from_text and clone(family).encode is letters
+    with pytest.raises(ValueError, match="needs an encoder"):
+        EncoderFeatures().fit(pairs)
+
+
+def test_an_adapting_encoder_is_fitted_on_the_training_texts_and_kept():
+    from features.encoder_features import EncoderFeatures
+    train = [("A dog barks at the cat.", "The cat sleeps."), ("Two men play guitar.", "A man plays a guitar."),
+             ("A woman is slicing an onion.", "Someone cuts an onion.")]
+    family = EncoderFeatures("sif").fit(train)
+    assert family.learns_from_text
+    texts = list(dict.fromkeys(t for p in train for t in p))
+    component = SIF().for_sentences(texts).component
+    np.testing.assert_allclose(family.encoder_.component, component)
+    test = [("The cat sleeps.", "A dog barks."), ("A man plays a guitar.", "A man plays a guitar.")]
+    whole = family.transform(test)
+    np.testing.assert_allclose(np.vstack([family.transform(test[:1]), family.transform(test[1:])]), whole)
+    x, y = SIF(component)(["The cat sleeps.", "A dog barks."])
+    assert whole[0, 0] == pytest.approx(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_the_encoder_family_joins_a_named_set_only_when_asked():
+    from features.sets import make_union
+    plain = list(make_union("takelab").get_feature_names_out())
+    with_encoder = list(make_union("takelab", encoder=letters).fit([("a", "b")]).get_feature_names_out())
+    assert with_encoder == plain + [f"encoder__encoderfeatures__{n}" for n in ("cosine", "unit_l1", "euclidean", "norm_ratio")]
+    assert not any(n.startswith("encoder__") for n in make_union("all").get_feature_names_out())
