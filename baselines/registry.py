@@ -14,6 +14,8 @@ SYSTEMS = {
     "typed-regression": ("baselines.typed_regression", "TypedRegression", "TYPED: per-type SVR over every type's TF-IDF cosine and Jaccard (train on typed2013-train)"),
     "lcs": ("baselines.lcs", "LCSBaseline", "CLSS 2014 official baseline: longest common substring over the mean length (word2sense: WordNet glosses)"),
     "gst": ("baselines.gst", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
+    "glove-mean": ("baselines.encoder", "GloveMean", "sentence encoder: cosine of the mean GloVe 6B 50d vectors of each text's words"),
+    "sif": ("baselines.encoder", "SIFSimilarity", "sentence encoder: SIF (Arora et al. 2017), wordfreq-weighted GloVe mean, first component of the scored texts removed"),
     "regression": ("baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet and LSA features, scaling, SVR tuned by CV (see sts train)"),
 }
 

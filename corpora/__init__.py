@@ -5,11 +5,12 @@ from .errors import DatasetNotFound, FormatError
 from .formats import CLSS_RANGE, STS_RANGE, check_output, read_gold, read_output, write_output
 from .paths import data_root
 from . import runrecord  # noqa: F401  (corpora.runrecord: run directories)
+from .user_data import load_path, resolve
 from .typed import TYPE_LABELS, TYPES, check_typed_output, read_typed_gold, read_typed_output, write_typed_output
 
 __all__ = [
     "CLSS_LEVELS", "CLSS_RANGE", "STS_RANGE", "Dataset", "DatasetNotFound", "FormatError", "Subset",
     "atomic_open", "check_output", "data_root", "dataset_names", "load", "locate", "read_gold",
-    "read_output", "spec", "write_output", "write_text_atomic",
+    "load_path", "read_output", "resolve", "spec", "write_output", "write_text_atomic",
     "TYPES", "TYPE_LABELS", "check_typed_output", "read_typed_gold", "read_typed_output", "write_typed_output",
 ]

@@ -5,12 +5,14 @@ import argparse
 import os
 import sys
 
-from . import datasets, europeana, fetch, manifest, typed
+from . import datasets, europeana, fetch, manifest, tables, typed, user_data
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
 
 def cmd_list(args) -> int:
+    if args.specs:
+        return _list_files(args)
     root = data_root(args.data_dir)
     print(f"data root: {root}")
     for name in datasets.dataset_names():
@@ -27,6 +29,27 @@ def cmd_list(args) -> int:
         print(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: {subs}")
         for note in ds.notes:
             print(f"{'':16} note: {note}")
+    return 0
+
+
+def _list_files(args) -> int:
+    """``sts data list PATH…``: what each file or folder reads as (a dataset name works too)."""
+    try:
+        columns = tables.parse_columns(args.columns) if args.columns else None
+        for spec in args.specs:
+            ds = user_data.resolve(spec, args.data_dir, columns=columns)
+            subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
+            print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
+            if ds.path is not None:
+                print(f"  sha256 {ds.sha256}")
+            for note in ds.notes:
+                print(f"  note: {note}")
+            if not ds.has_gold:
+                print(f"  note: {'no score column' if ds.kind == 'table' else 'no gold file'}: "
+                      "it can be run but not scored or trained on")
+    except ValueError as exc:  # FormatError is one; DatasetNotFound is reported by main
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -150,7 +173,10 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "pyt
     parser = parser or argparse.ArgumentParser(prog=prog, description="Datasets and the data root.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present")
+    p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present; "
+                                    "or what the given files or folders read as")
+    p.add_argument("specs", nargs="*", metavar="PATH", help="files or folders (or dataset names) to read and describe")
+    p.add_argument("--columns", metavar="TEXT1,TEXT2[,SCORE]", help="a plain TSV/CSV's text and score column names")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
     p.add_argument("names", nargs="+", metavar="NAME",

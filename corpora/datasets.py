@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import formats, typed
+from . import formats, sick, typed
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root, demo_root
 
@@ -16,24 +16,38 @@ CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sen
 
 @dataclass(frozen=True, eq=False)
 class Subset:
-    """One scored file of a dataset: its pairs, gold scores (NaN = not scored) and paths."""
+    """One scored file of a dataset: its pairs, gold scores (NaN = not scored) and paths.
+
+    ``gold_path`` is None when there is no gold at all (a user's file without scores).
+    """
 
     dataset: str
     name: str
-    kind: str  # "sts", "stsb", "clss" or "typed"
+    kind: str  # "sts", "stsb", "clss", "typed", "sick" or "table" (a user's TSV/CSV)
     pairs: list
     gold: np.ndarray
     input_path: Path
-    gold_path: Path
+    gold_path: Path | None
     ids: list = field(default_factory=list)
     output_name: str = ""
+    bounds: tuple = ()  # the gold range when it is not the kind's own (a user's file)
 
     def __len__(self) -> int:
         return len(self.pairs)
 
+    def __repr__(self) -> str:
+        return (f"<Subset {self.dataset}/{self.name}: {len(self)} pairs, {self.n_scored} scored, "
+                f"range [{self.score_range[0]:g}, {self.score_range[1]:g}]>")
+
     @property
     def score_range(self) -> tuple[float, float]:
-        return formats.CLSS_RANGE if self.kind == "clss" else formats.STS_RANGE
+        if self.bounds:
+            return tuple(self.bounds)
+        return {"clss": formats.CLSS_RANGE, "sick": sick.SICK_RANGE}.get(self.kind, formats.STS_RANGE)
+
+    @property
+    def has_gold(self) -> bool:
+        return self.gold_path is not None
 
     @property
     def n_scored(self) -> int:
@@ -49,12 +63,35 @@ class Dataset:
     kind: str
     subsets: tuple
     notes: tuple = ()
+    path: Path | None = None  # a user's file or folder: where it was read from (None for a named dataset)
+    sha256: str = ""  # … and its digest (see corpora.user_data.digest), for signatures
 
     def __iter__(self):
         return iter(self.subsets)
 
     def __len__(self) -> int:
         return len(self.subsets)
+
+    def __repr__(self) -> str:
+        subs = ", ".join(f"{s.name} ({len(s)}" + (f", {s.n_scored} scored)" if s.n_scored != len(s) else ")")
+                         for s in self.subsets)
+        scored = sum(s.n_scored for s in self.subsets)
+        total = sum(len(s) for s in self.subsets)
+        return f"<Dataset {self.name} ({self.kind}): {total} pairs, {scored} scored; {subs}>"
+
+    @property
+    def has_gold(self) -> bool:
+        """Every subset has gold scores (a user's file without a score column has none)."""
+        return all(s.has_gold for s in self.subsets)
+
+    def require_gold(self) -> None:
+        """Raise a ValueError naming the files without scores; for code that scores or trains."""
+        missing = [s for s in self.subsets if not s.has_gold]
+        if missing:
+            what = "score column" if missing[0].kind == "table" else "gold file"
+            files = ", ".join(str(s.input_path) for s in missing)
+            raise ValueError(f"{files} {'has' if len(missing) == 1 else 'have'} no {what}: "
+                             "it can be run but not scored or trained on")
 
     def subset(self, name: str) -> Subset:
         for sub in self.subsets:
@@ -109,6 +146,12 @@ SPECS = {s.name: s for s in [
     Spec("clss2014-trial", "clss", "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
     Spec("clss2014-train", "clss", "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
     Spec("clss2014-test", "clss", "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),
+    Spec("sick2014-train", "sick", "sick2014", "SICK (SemEval-2014 Task 1) training pairs, relatedness 1-5",
+         ("SICK_train",), "train"),
+    Spec("sick2014-trial", "sick", "sick2014", "SICK (SemEval-2014 Task 1) trial pairs, relatedness 1-5",
+         ("SICK_trial",), "trial"),
+    Spec("sick2014-test", "sick", "sick2014", "SICK (SemEval-2014 Task 1) test pairs with gold, relatedness 1-5",
+         ("SICK_test_annotated",), "test"),
     Spec("demo-train", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), train", ("sts-train",), "train"),
     Spec("demo-dev", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), dev", ("sts-dev",), "dev"),
     Spec("demo-test", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
@@ -144,6 +187,9 @@ def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
     if s.kind == "stsb":
         path = folder / f"sts-{s.split}.csv"
         return [(f"sts-{s.split}", path, path)] if path.is_file() else []
+    if s.kind == "sick":
+        path = folder / sick.FILES[s.split]
+        return [(path.stem, path, path)] if path.is_file() else []
     if s.kind == "clss":
         sub = CLSS_FOLDERS[s.split]
         found = []
@@ -221,6 +267,9 @@ def _read_subset(s: Spec, sub: str, inp: Path, gold_path: Path) -> Subset:
         pairs, gold, meta = formats.read_stsb(inp)
         return Subset(s.name, sub, "stsb", pairs, gold, inp, gold_path,
                       [m["id"] for m in meta], f"STS.output.{sub}.txt")
+    if s.kind == "sick":
+        pairs, gold, ids = sick.read_sick(inp)
+        return Subset(s.name, sub, "sick", pairs, gold, inp, gold_path, ids, f"STS.output.{sub}.txt")
     if s.kind == "clss":
         pairs, ids = formats.read_clss_input(inp, sub)
         gold = formats.read_gold(gold_path, formats.CLSS_RANGE)

@@ -30,6 +30,7 @@ from .paths import data_root
 MIRROR_VAR = "STS_MIRROR"
 STSWIKI = "http://ixa2.si.ehu.es/stswiki/images"
 SEMEVAL2017 = "http://alt.qcri.org/semeval2017/task1/data/uploads"
+SEMEVAL2014_TASK1 = "http://alt.qcri.org/semeval2014/task1/data/uploads"  # SICK as the task released it
 CLSS_PAGE = "http://alt.qcri.org/semeval2014/task3/index.php?id=data-and-tools"
 
 
@@ -67,6 +68,10 @@ SOURCES = {s.name: s for s in [
            files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test")),
+    Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
+               "sick_train.zip", "sick_trial.zip", "sick_test_annotated.zip")),
+           files=("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"),
+           datasets=("sick2014-train", "sick2014-trial", "sick2014-test")),
     Source("clss2014", "clss2014", (), holds=("data", "keys"),
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
 ]}
@@ -429,7 +434,7 @@ _DATA_FILE = re.compile(r"(STS(20\d\d)?\.(input|gs)\..+\.txt|.+\.(input|gs)\.tsv
 def _required(source: Source, staged_root: Path, known: dict) -> list[str]:
     """The input and gold files the manifest lists for the release; for CLSS, for each part present."""
     data = [rel for rel in manifest.entries_under(source.target, known)
-            if _DATA_FILE.fullmatch(PurePosixPath(rel).name)]
+            if _DATA_FILE.fullmatch(PurePosixPath(rel).name) or PurePosixPath(rel).name in source.files]
     if not source.holds:
         return data
     split = lambda rel: PurePosixPath(rel).relative_to(source.target).parts[1]  # noqa: E731 data/SPLIT/…

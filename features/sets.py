@@ -7,6 +7,7 @@ from .alignment import Alignment
 from .distributional import Distributional
 from .edit import EditSimilarity
 from .embedding import EmbeddingSimilarity
+from .encoder_features import EncoderFeatures
 from .gloss_features import GlossSimilarity
 from .lengths import Lengths
 from .ngrams import NgramOverlap
@@ -63,8 +64,11 @@ def families_of(feature_set: str, exclude=()) -> list[str]:
     return families
 
 
-def make_union(feature_set: str = "all", exclude=()) -> FeatureUnion:
-    """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations)."""
+def make_union(feature_set: str = "all", exclude=(), encoder=None) -> FeatureUnion:
+    """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations);
+    ``encoder`` (a callable or spec, see :mod:`features.encoders`) adds its family last."""
     steps = [(name, factory()) for family in families_of(feature_set, exclude)
              for name, factory in FAMILIES[family]]
+    if encoder is not None:
+        steps.append(("encoder", EncoderFeatures(encoder)))
     return FeatureUnion(steps)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(os.environ.get("STS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
+# absolute, so that a test that changes the current folder still finds it (CI sets a relative STS_DATA)
+DATA = Path(os.environ.get("STS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")).resolve()
 
 
 @pytest.fixture(scope="session")

@@ -11,8 +11,8 @@ import corpora
 from corpora import leaderboards as lb
 from conftest import write
 
-NAMES = ["clss2014-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
-RANKED = [name for name in NAMES if name != "sts2012-table2-weighted"]  # the paper ranks no weighted figure
+NAMES = ["clss2014-table5", "simcse2021-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
+RANKED = [name for name in NAMES if name not in ("sts2012-table2-weighted", "simcse2021-table5")]  # papers that rank no figure
 ROUNDING = {"sts2012-table1": 4, "sts2013-table2": 4, "sts2013-table3-typed": 4, "clss2014-table5": 3}
 
 
@@ -24,7 +24,8 @@ def _ranked(board, measure):
 def test_every_table_is_shipped_with_its_source():
     assert lb.leaderboard_names() == NAMES
     expected = {"sts2012-table1": "Table 1", "sts2012-table2-weighted": "Table 2", "sts2013-table2": "Table 2",
-                "sts2013-table3-typed": "Table 3", "clss2014-table5": "Table 5"}
+                "sts2013-table3-typed": "Table 3", "clss2014-table5": "Table 5",
+                "simcse2021-table5": "Table 5"}
     for name, table in expected.items():
         board = lb.load_leaderboard(name)
         assert table in board.source and "(20" in board.source, board.source
@@ -40,6 +41,7 @@ def test_row_counts_match_the_papers():
     assert counts["sts2013-table2"] == {"baseline": 1, "reference": 3, "run": 89}  # "submitting 89 system runs"
     assert counts["sts2013-table3-typed"] == {"baseline": 1, "run": 14}  # "submitting 14 system runs"
     assert counts["clss2014-table5"] == {"baseline": 2, "late": 4, "run": 38}  # "38 systems"
+    assert counts["simcse2021-table5"] == {"run": 23}
 
 
 @pytest.mark.parametrize("name", RANKED)

@@ -9,6 +9,7 @@ def test_manifest_is_reproducible_from_the_official_data(data_dir):
     assert manifest.compute(data_dir) == stored
     assert "sts2012/test/STS.gs.MSRpar.txt" in stored and "stsbenchmark/sts-test.csv" in stored
     assert "sts2016/test/STS2016.gs.headlines.txt" in stored and "sts2014/test/STS.input.images.txt" in stored
+    assert {f"sick2014/SICK_{n}.txt" for n in ("train", "trial", "test_annotated")} <= set(stored)
     assert all(set(entry) == {"size", "sha256"} and len(entry["sha256"]) == 64 for entry in stored.values())
 
 

@@ -1,0 +1,69 @@
+"""Sentence encoders as systems: a pair scores the cosine of its two texts' embeddings.
+
+``encode`` is any callable ``encode(list[str]) -> (n, d) array`` or a spec naming one (a built-in
+encoder, ``glove-mean`` or ``sif``, or ``package.module:function``; see :mod:`features.encoders`).
+Each predict encodes every distinct text once, ``batch_size`` texts per call, and checks what
+the encoder returns. Cosines lie in [-1, 1] (``score_range``); the runner maps them onto the task's
+range as it does for every system (``2.5 + 2.5 cos`` on STS's [0, 5]), which Pearson and Spearman
+do not see. A zero embedding has cosine 0 with anything.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from features.encoders import BATCH_SIZE, NonFiniteEmbedding, embed, resolve, row_cosines
+
+from .base import PairError, PairRegressor
+
+
+def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE) -> np.ndarray:
+    """The cosine of each pair's two embeddings, every distinct text encoded once.
+
+    A non-finite embedding is a PairError at the first pair holding its text (the runner reports
+    the input file's line).
+    """
+    texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+    try:
+        vectors = embed(encode, texts, batch_size)
+    except NonFiniteEmbedding as exc:
+        index = next(i for i, pair in enumerate(pairs) if exc.text in pair)
+        raise PairError(index, str(exc)) from None
+    row = {t: i for i, t in enumerate(texts)}
+    a = vectors[[row[p[0]] for p in pairs]] if pairs else vectors[:0]
+    b = vectors[[row[p[1]] for p in pairs]] if pairs else vectors[:0]
+    return row_cosines(a, b)
+
+
+class EncoderSimilarity(PairRegressor):
+    """Cosine of the two texts' embeddings from ``encode``; learns nothing (``fit`` checks the encoder)."""
+
+    score_range = (-1.0, 1.0)
+
+    def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE):
+        self.encode = encode
+        self.batch_size = batch_size
+
+    def _fit(self, pairs, y) -> None:
+        if self.encode is None:
+            raise ValueError("EncoderSimilarity needs an encoder: encode=callable or a spec "
+                             "('glove-mean', 'sif', package.module:function)")
+        if not (isinstance(self.batch_size, (int, np.integer)) and self.batch_size >= 1):
+            raise ValueError(f"batch_size must be a whole number >= 1, got {self.batch_size!r}")
+        self.encoder_ = resolve(self.encode)
+
+    def _predict(self, pairs):
+        return cosine_scores(self.encoder_, pairs, self.batch_size)
+
+
+class GloveMean(EncoderSimilarity):
+    """``glove-mean``: cosine of the mean GloVe 6B 50d vectors of the two texts."""
+
+    def __init__(self, encode="glove-mean", *, batch_size: int = BATCH_SIZE):
+        super().__init__(encode, batch_size=batch_size)
+
+
+class SIFSimilarity(EncoderSimilarity):
+    """``sif``: cosine of SIF embeddings, the common component fitted on the texts of each predict."""
+
+    def __init__(self, encode="sif", *, batch_size: int = BATCH_SIZE):
+        super().__init__(encode, batch_size=batch_size)

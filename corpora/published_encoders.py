@@ -1,0 +1,44 @@
+"""SimCSE's Table 5 of published sentence encoders, read as the paper prints it (Spearman x 100).
+
+The table ships as the leaderboard ``simcse2021-table5`` (figures stored as correlations, columns
+named by our datasets); this module gives its rows in the paper's units for bench-style layouts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .leaderboards import load_leaderboard
+
+NAME = "simcse2021-table5"
+DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test", "sick2014-test")
+
+
+@dataclass(frozen=True)
+class Contender:
+    """One published encoder: its seven figures and printed Avg. (Spearman x 100), its section."""
+
+    name: str
+    supervised: bool  # the paper's "supervised" section (trained on NLI data); no row trained on STS data
+    figures: dict  # dataset name -> figure as printed
+    average: float  # Avg. as printed
+    marks: str
+    notes: str
+
+    @property
+    def recomputed_average(self) -> float:
+        """The plain mean of the seven printed figures (what Avg. should be)."""
+        return sum(self.figures[d] for d in DATASETS) / len(DATASETS)
+
+
+def contenders() -> list[Contender]:
+    """The table's rows in the paper's order."""
+    board = load_leaderboard(NAME)
+    return [Contender(row.name, row.flagged("supervised"), {d: round(100 * row.scores[d], 2) for d in DATASETS},
+                      round(100 * row.scores["avg"], 2), row.marks, row.notes)
+            for row in board.rows]
+
+
+def labels() -> dict:
+    """Each dataset's column label in the paper (``sts2012-test`` -> ``STS12``)."""
+    board = load_leaderboard(NAME)
+    return {d: board.label(d) for d in DATASETS}

@@ -1,0 +1,148 @@
+"""A user's own data: a dataset name or a path, read into a Dataset by what the file is.
+
+Accepted: an STS year folder (``STS.input.X.txt`` + ``STS.gs.X.txt``, also ``STS2016.`` names), one
+``STS.input.X.txt`` (its gold beside it if there), an STS Benchmark csv, a SICK file, and a headed
+TSV/CSV (see corpora.tables). The Dataset carries the path and a SHA-256 for signatures.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+from pathlib import Path
+
+import numpy as np
+
+from . import datasets, formats, sick, tables
+from .datasets import Dataset, Subset
+from .errors import DatasetNotFound, FormatError
+from .manifest import sha256
+
+
+def resolve(spec, data_dir=None, *, columns=None, score_range=None) -> Dataset:
+    """A registered dataset by name, else the file or folder at ``spec`` (see :func:`load_path`).
+
+    A name wins over a file of the same name in the current folder (write ``./NAME`` for the file).
+    """
+    if isinstance(spec, str) and spec in datasets.SPECS:
+        if columns is not None or score_range is not None:
+            raise ValueError(f"columns and score_range apply to files, not to the named dataset {spec!r}")
+        return datasets.load(spec, data_dir)
+    path = Path(spec).expanduser()
+    if not path.exists():
+        raise DatasetNotFound(f"{str(spec)!r} is neither a known dataset nor an existing file or folder; "
+                              f"known datasets: {', '.join(datasets.dataset_names())}")
+    return load_path(path, columns=columns, score_range=score_range, name=str(spec))
+
+
+def load_path(path, *, columns=None, score_range=None, name: str | None = None) -> Dataset:
+    """Read a file or folder in any accepted format, told apart by its name and first line.
+
+    ``columns`` (text1, text2[, score]) reads the file as a plain table whatever it looks like;
+    ``score_range`` replaces the default gold range ([0, 5]; SICK [1, 5]).
+    """
+    path = Path(path)
+    name = str(path) if name is None else name
+    bounds = _bounds(score_range)
+    if path.is_dir():
+        _no_columns(path, columns, "an STS folder")
+        return _sts_folder(path, name, bounds or formats.STS_RANGE)
+    if datasets._STS_GOLD.match(path.name):
+        raise FormatError(path, None, "is a gold file; give the STS.input file beside it (its gold is found by name)")
+    if datasets._STS_INPUT.match(path.name):
+        _no_columns(path, columns, "an STS input file")
+        return _sts_file(path, name, bounds or formats.STS_RANGE)
+    first = formats.read_lines(path)[:1]
+    if columns is None and first and sick.is_header(first[0]):
+        bounds = bounds or sick.SICK_RANGE
+        pairs, gold, ids = sick.read_sick(path, bounds)
+        return _one(name, "sick", pairs, gold, path, path, ids, bounds)
+    if columns is None and first and _looks_stsb(first[0]):
+        if bounds not in (None, formats.STS_RANGE):
+            raise ValueError(f"{path}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+        pairs, gold, meta = formats.read_stsb(path)
+        return _one(name, "stsb", pairs, gold, path, path, [m["id"] for m in meta], formats.STS_RANGE)
+    bounds = bounds or formats.STS_RANGE
+    table = tables.read_table(path, columns, bounds)
+    gold = table.gold if table.gold is not None else np.full(len(table.pairs), math.nan)
+    return _one(name, "table", table.pairs, gold, path, path if table.gold is not None else None, table.ids, bounds)
+
+
+def digest(files, root) -> str:
+    """One file: its SHA-256. Several: the SHA-256 of their ``sha256sum`` lines (``HASH  PATH``, paths
+    relative to ``root``, sorted), so ``sha256sum FILES | sort -k2 | sha256sum`` in ``root`` gives it."""
+    files = list(dict.fromkeys(Path(f) for f in files))
+    if len(files) == 1:
+        return sha256(files[0])
+    listing = sorted((f.relative_to(root).as_posix(), sha256(f)) for f in files)
+    return hashlib.sha256("".join(f"{h}  {rel}\n" for rel, h in listing).encode("utf-8")).hexdigest()
+
+
+def _bounds(score_range) -> tuple[float, float] | None:
+    if score_range is None:
+        return None
+    lo, hi = (float(v) for v in score_range)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
+    return lo, hi
+
+
+def _no_columns(path: Path, columns, what: str) -> None:
+    if columns is not None:
+        raise ValueError(f"{path} is {what}; columns apply to a plain TSV/CSV file only")
+
+
+def _looks_stsb(line: str) -> bool:
+    """An STS Benchmark line: 7 tab fields or more, the fifth a number."""
+    fields = line.split("\t")
+    if len(fields) < 7:
+        return False
+    try:
+        formats.parse_number(fields[4], "", 0, "score", (-math.inf, math.inf))
+    except FormatError:
+        return False
+    return True
+
+
+def _one(name, kind, pairs, gold, path: Path, gold_path, ids, bounds) -> Dataset:
+    sub = Subset(name, path.stem, kind, pairs, gold, path, gold_path, ids, f"STS.output.{path.stem}.txt", bounds)
+    return Dataset(name, kind, (sub,), (), path, sha256(path))
+
+
+def _sts_folder(folder: Path, name: str, bounds) -> Dataset:
+    found = {}
+    for inp in sorted(folder.iterdir()):
+        match = datasets._STS_INPUT.match(inp.name)
+        if not match or not inp.is_file():
+            continue
+        prefix, subset = match.groups()
+        if subset in found:
+            raise FormatError(inp, None, f"subset {subset} has two input files: {found[subset][0].name} and {inp.name}")
+        found[subset] = (inp, datasets._sts_gold(folder, prefix, subset))
+    if not found:
+        raise FormatError(folder, None, "holds no STS.input.X.txt (or STS2016.input.X.txt) file; expected an STS "
+                                        "folder of STS.input.X.txt and STS.gs.X.txt files")
+    subsets = tuple(_sts_subset(name, sub, inp, gold, bounds) for sub, (inp, gold) in found.items())
+    notes = tuple(f"{name}: {s.input_path.name} has no gold file beside it: its pairs are not scored"
+                  for s in subsets if not s.has_gold)
+    files = [p for s in subsets for p in (s.input_path, s.gold_path) if p is not None]
+    return Dataset(name, "sts", subsets, notes, folder, digest(files, folder))
+
+
+def _sts_file(path: Path, name: str, bounds) -> Dataset:
+    prefix, subset = datasets._STS_INPUT.match(path.name).groups()
+    gold = datasets._sts_gold(path.parent, prefix, subset)
+    sub = _sts_subset(name, subset, path, gold, bounds)
+    notes = () if gold else (f"{name}: no STS.gs.{subset}.txt beside it: its pairs are not scored",)
+    return Dataset(name, "sts", (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))
+
+
+def _sts_subset(name: str, subset: str, inp: Path, gold_path: Path | None, bounds) -> Subset:
+    pairs = formats.read_sts_input(inp)
+    if not pairs:
+        raise FormatError(inp, None, "holds no pairs; expected one pair per line")
+    if gold_path is None:
+        gold = np.full(len(pairs), math.nan)
+    else:
+        gold = formats.read_gold(gold_path, bounds)
+        datasets._same_length(inp, len(pairs), gold_path, len(gold))
+    return Subset(name, subset, "sts", pairs, gold, inp, gold_path, [], f"STS.output.{subset}.txt", bounds)

@@ -1,0 +1,216 @@
+"""Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, two built in, others by spec.
+
+Built in: ``glove-mean`` (mean of the GloVe 6B 50d vectors we ship) and ``sif`` (Arora, Liang and
+Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR). Both read
+lower-cased word tokens (GloVe 6B's vocabulary is lower-case and Penn-Treebank tokenized, so
+clitics are split off as there: "don't" -> "do", "n't"); punctuation is left out and a word GloVe
+does not know adds nothing. A text with no known word gets the zero vector.
+
+An encoder that must see every sentence it scores before encoding any (SIF removes a component
+fitted on them) offers ``for_sentences(sentences) -> encode``: callers hand it all the distinct
+sentences of one scoring call, then encode them in batches with the callable it returns.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import import_module
+
+import numpy as np
+from scipy import sparse
+
+from corpora.word_vectors import glove
+
+from .embedding import sif_weight
+from .text import TOKEN, is_word
+
+CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
+
+
+@lru_cache(maxsize=1 << 18)
+def encoder_words(text: str) -> tuple[str, ...]:
+    """Lower-cased word tokens of ``text``, Penn-Treebank clitics split off, punctuation left out."""
+    words = []
+    for token in TOKEN.findall(text):
+        if not is_word(token):
+            continue
+        word = token.lower().replace("’", "'")
+        split = CLITIC.match(word)
+        words.extend(split.groups() if split else (word,))
+    return tuple(words)
+
+
+def word_matrix(sentences, weight=None, tokenize=None) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """A sparse (sentences x known words) matrix of each word's share in its sentence's mean
+    (``weight(word)`` / known words in the sentence), and the GloVe vectors of those words.
+    ``tokenize`` defaults to :func:`encoder_words`."""
+    table = glove()
+    tokens = [(tokenize or encoder_words)(s) for s in sentences]
+    flat = [w for ws in tokens for w in ws]
+    rows = table.rows_of(flat) if flat else np.zeros(0, dtype=np.int64)
+    sentence_of = np.repeat(np.arange(len(sentences)), [len(ws) for ws in tokens])
+    known = rows >= 0
+    rows, sentence_of = rows[known], sentence_of[known]
+    counts = np.bincount(sentence_of, minlength=len(sentences))
+    used, first, columns = np.unique(rows, return_index=True, return_inverse=True)
+    values = 1.0 / counts[sentence_of]
+    if weight is not None:  # one weight per distinct word
+        words = [w for w, k in zip(flat, known) if k]
+        values *= np.fromiter((weight(words[i]) for i in first), float, len(first))[columns]
+    matrix = sparse.csr_matrix((values, (sentence_of, columns)), shape=(len(sentences), len(used)))
+    return matrix, np.asarray(table.vectors[used], dtype=np.float64)
+
+
+def glove_mean(sentences) -> np.ndarray:
+    """Mean of the GloVe 6B 50d vectors of each text's known words: an ``(n, 50)`` array."""
+    matrix, vectors = word_matrix(list(sentences))
+    return np.asarray(matrix @ vectors)
+
+
+def sif_means(sentences) -> np.ndarray:
+    """SIF's weighted means before the common component is removed (Algorithm 1, line 2): weights
+    ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (:func:`features.embedding.sif_weight`)."""
+    matrix, vectors = word_matrix(list(sentences), sif_weight)
+    return np.asarray(matrix @ vectors)
+
+
+def first_component(vectors: np.ndarray) -> np.ndarray:
+    """The first right singular vector of the (uncentred) sentence matrix, as the authors' code
+    computes it (TruncatedSVD, no centring): the top eigenvector of the d x d Gram matrix, exact
+    and deterministic (its sign does not matter). Zero if all rows are zero."""
+    if not np.any(vectors):
+        return np.zeros(vectors.shape[1])
+    return np.linalg.eigh(vectors.T @ vectors)[1][:, -1]
+
+
+class SIF:
+    """SIF sentence embeddings: weighted means with their projection on ``component`` removed.
+
+    With ``component=None`` a call fits the component on the sentences it is given, as the paper
+    does on the sentences being scored (one component for the whole set, Algorithm 1; the authors'
+    code fits one per side of each test file). ``for_sentences`` returns the encoder fitted on a set
+    (a fitted encoder keeps its component).
+    """
+
+    def __init__(self, component=None):
+        self.component = component
+
+    def for_sentences(self, sentences) -> "SIF":
+        """The encoder fitted on ``sentences``; a fitted one stays as it is."""
+        return self if self.component is not None else SIF(first_component(sif_means(sentences)))
+
+    def __call__(self, sentences) -> np.ndarray:
+        means = sif_means(sentences)
+        u = first_component(means) if self.component is None else np.asarray(self.component, dtype=float)
+        return means - np.outer(means @ u, u)
+
+    def __repr__(self):
+        return "SIF()" if self.component is None else "SIF(fitted)"
+
+
+ENCODERS = {
+    "glove-mean": glove_mean,
+    "sif": SIF(),
+}
+
+
+def encoder_names() -> list[str]:
+    return list(ENCODERS)
+
+
+def load_encoder(spec: str):
+    """The encoder a spec names: a built-in name (``glove-mean``, ``sif``) or ``package.module:function``
+    (the attribute may be dotted, ``module:object.method``). Importing the module runs the user's
+    code, which is what they ask for by naming it."""
+    if spec in ENCODERS:
+        return ENCODERS[spec]
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise ValueError(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
+                         "or package.module:function")
+    try:
+        target = import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"encoder {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
+    if not callable(target):
+        raise ValueError(f"encoder {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable "
+                         "encode(list[str]) -> (n, d) array")
+    return target
+
+
+def encoder_name(encode) -> str:
+    """How messages name an encoder: its spec, or ``module:qualified name`` of the callable."""
+    if isinstance(encode, str):
+        return encode
+    for name, builtin in ENCODERS.items():
+        if encode is builtin:
+            return name
+    if isinstance(encode, SIF):
+        return "sif"
+    module = getattr(encode, "__module__", None) or type(encode).__module__
+    qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
+    return f"{module}:{qualname}"
+
+
+BATCH_SIZE = 512
+
+
+class NonFiniteEmbedding(ValueError):
+    """The encoder gave NaN or inf for ``text``."""
+
+    def __init__(self, encoder: str, text: str):
+        self.text = text
+        super().__init__(f"encoder {encoder} gave a NaN or infinite embedding for {text!r:.80}")
+
+
+def resolve(encode):
+    """The callable ``encode`` names (a spec) or is; anything else is refused."""
+    if isinstance(encode, str):
+        return load_encoder(encode)
+    if not callable(encode):
+        raise ValueError(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
+                         f"('glove-mean', 'sif', package.module:function), got {type(encode).__name__}")
+    return encode
+
+
+def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
+
+    Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
+    a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
+    """
+    name = encoder_name(encode)
+    if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
+        encode = encode.for_sentences(texts)
+    parts, width = [], None
+    for start in range(0, len(texts), batch_size):
+        batch = texts[start:start + batch_size]
+        out = encode(batch)
+        try:
+            array = np.asarray(out, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
+        if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
+            raise ValueError(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
+                             f"expected ({len(batch)}, d) with d >= 1")
+        if width is not None and array.shape[1] != width:
+            raise ValueError(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
+        bad = ~np.isfinite(array).all(axis=1)
+        if bad.any():
+            raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])
+        width = array.shape[1]
+        parts.append(array)
+    return np.concatenate(parts) if parts else np.zeros((0, 1))
+
+
+def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Cosine of row i of ``x`` with row i of ``y``; 0 where either row is zero."""
+    norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+    dots = np.einsum("ij,ij->i", x, y)
+    out = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+    return np.clip(out, -1.0, 1.0)

@@ -1,0 +1,177 @@
+"""The ways papers and toolkits turn per-subset scores into one figure per dataset, as pure functions.
+
+Every function takes ``parts``: subset name -> ``(gold, prediction)`` arrays, in the dataset's order
+(one part for STS-B and SICK). Unscored pairs (NaN gold) are dropped first; a NaN or infinite
+prediction, or gold and prediction of different lengths, is a ValueError. A correlation that is
+undefined (fewer than two pairs, a constant side) is NaN, and so is any aggregate that needs it.
+
+Conventions (checked against the sources named):
+
+- **official**: each task paper's figure. STS 2012: ALL (Pearson of the pooled subsets), ALLnrm
+  (each subset's predictions mapped onto its gold by least squares, then ALL) and Mean (Pearsons
+  weighted by scored pairs); 2013-2016: that size-weighted Mean (2013 over the subsets present:
+  SMT is LDC-licensed and usually absent); STS-B and SICK: Pearson on the test set.
+- **SentEval** (facebookresearch/SentEval, ``senteval/sts.py``, ``STSEval.run``): per subset the
+  Pearson and Spearman of the scored pairs (empty gold lines dropped); ``all`` holds ``mean``
+  (``np.average`` of the subsets' figures) and ``wmean`` (weighted by each subset's ``nsamples``,
+  its scored pairs). SentEval's STS-B and SICK-R are supervised (a regressor on the embeddings), so
+  only the STS12-16 figures carry over.
+- **SimCSE/SBERT "all"** (princeton-nlp/SimCSE ``SentEval/senteval/sts.py`` adds ``all`` = one
+  correlation over the concatenated subsets; ``evaluation.py`` prints
+  ``results[task]['all']['spearman']['all'] * 100`` for STS12-16 and the test split's Spearman x 100
+  for STS-B and SICK-R, each with ``%.2f``, and Avg. = the mean of those seven printed figures).
+  STS13 there has no SMT subset ("due to LICENSE issue").
+- **MTEB** (embeddings-benchmark/mteb): each STS task's ``main_score`` is ``cosine_spearman``
+  (``AbsTaskSTS``, ``STSEvaluator``: Spearman of the gold against the cosine of the embeddings)
+  over the task's single ``test`` split. Gold is first normalized to [0, 1] by
+  ``(x - min_score) / (max_score - min_score)`` with min 0, max 5: affine, so Spearman does not
+  change. The split pools every scored pair of the year's subsets (MTEB's descriptive statistics:
+  STS12 3,108, STS13 1,500 i.e. without SMT, STS14 3,750, STS15 3,000, STS16 1,186, STSBenchmark
+  1,379 pairs), so on STS12-16 and STS-B it equals SimCSE's "all"; its SICK-R ``test`` split is all
+  of SICK (9,927 pairs = train 4,500 + trial 500 + test 4,927), so pass the three SICK parts to
+  reproduce it. The leaderboard shows the score x 100, as returned here.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Mapping
+
+import numpy as np
+from scipy.stats import rankdata
+
+# The same definitions as evaluate.pearson / spearman / least_squares_map (tests hold them equal);
+# once the scoring package holds those, import them from there instead.
+
+
+def pearson(x, y) -> float:
+    """Pearson's r; NaN with fewer than two pairs or a constant side."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) < 2:
+        return math.nan
+    dx, dy = x - x.mean(), y - y.mean()
+    sxx, syy = float(dx @ dx), float(dy @ dy)
+    if sxx <= 0 or syy <= 0:
+        return math.nan
+    return float(np.clip(dx @ dy / math.sqrt(sxx * syy), -1.0, 1.0))
+
+
+def spearman(x, y) -> float:
+    """Spearman's rho: Pearson of average ranks."""
+    return pearson(rankdata(x), rankdata(y))
+
+
+def _least_squares_map(prediction, gold) -> np.ndarray:
+    x, y = np.asarray(prediction, dtype=float), np.asarray(gold, dtype=float)
+    vx = np.var(x)
+    if vx == 0:
+        return np.full_like(x, y.mean())
+    slope = np.mean((x - x.mean()) * (y - y.mean())) / vx
+    return slope * x + (y.mean() - slope * x.mean())
+
+
+Parts = Mapping[str, tuple]
+Correlation = Callable[[np.ndarray, np.ndarray], float]
+
+
+def scored(gold, prediction) -> tuple[np.ndarray, np.ndarray]:
+    """Gold and prediction of the scored pairs (NaN gold dropped); bad predictions are refused."""
+    gold, prediction = np.asarray(gold, dtype=float).ravel(), np.asarray(prediction, dtype=float).ravel()
+    if len(gold) != len(prediction):
+        raise ValueError(f"{len(prediction)} predictions but {len(gold)} gold scores")
+    if not np.isfinite(prediction).all():
+        raise ValueError("predictions hold NaN or inf")
+    keep = ~np.isnan(gold)
+    return gold[keep], prediction[keep]
+
+
+def _scored_parts(parts: Parts) -> dict:
+    if not parts:
+        raise ValueError("no subsets to aggregate")
+    out = {}
+    for name, (gold, prediction) in parts.items():
+        try:
+            out[name] = scored(gold, prediction)
+        except ValueError as exc:
+            raise ValueError(f"subset {name}: {exc}") from None
+    return out
+
+
+def per_subset(parts: Parts, correlation: Correlation = pearson) -> dict:
+    """Each subset's correlation over its scored pairs."""
+    return {name: correlation(p, g) for name, (g, p) in _scored_parts(parts).items()}
+
+
+def sizes(parts: Parts) -> dict:
+    """Each subset's number of scored pairs (the weights of a size-weighted mean)."""
+    return {name: len(g) for name, (g, _) in _scored_parts(parts).items()}
+
+
+def pooled(parts: Parts, correlation: Correlation = pearson) -> float:
+    """One correlation over the scored pairs of every subset together (2012's ALL, SimCSE's "all")."""
+    scored_ = _scored_parts(parts).values()
+    return correlation(np.concatenate([p for _, p in scored_]), np.concatenate([g for g, _ in scored_]))
+
+
+def _average(values, weights=None) -> float:
+    values = np.asarray(values, dtype=float)
+    return math.nan if np.isnan(values).any() else float(np.average(values, weights=weights))
+
+
+def mean(parts: Parts, correlation: Correlation = pearson) -> float:
+    """The plain mean of the subsets' correlations (SentEval's ``mean``)."""
+    return _average(list(per_subset(parts, correlation).values()))
+
+
+def wmean(parts: Parts, correlation: Correlation = pearson) -> float:
+    """The subsets' correlations weighted by their scored pairs (the tasks' Mean, SentEval's ``wmean``)."""
+    return _average(list(per_subset(parts, correlation).values()), list(sizes(parts).values()))
+
+
+def allnrm(parts: Parts) -> float:
+    """STS 2012's ALLnrm: each subset's predictions mapped onto its gold by least squares, then ALL."""
+    mapped = {name: (g, _least_squares_map(p, g)) for name, (g, p) in _scored_parts(parts).items()}
+    return pooled(mapped)
+
+
+def task_of(dataset: str) -> str:
+    """The task a dataset name belongs to: ``sts2013-test`` -> ``sts2013``."""
+    return dataset.split("-", 1)[0]
+
+
+def official(dataset: str, parts: Parts) -> dict:
+    """The task paper's own figures for ``dataset`` (see the module docstring), by the paper's labels."""
+    task = task_of(dataset)
+    if task == "sts2012":
+        return {"ALL": pooled(parts), "ALLnrm": allnrm(parts), "Mean": wmean(parts)}
+    if task in ("sts2013", "sts2014", "sts2015", "sts2016"):
+        return {"Mean": wmean(parts)}
+    if task in ("stsb", "sick2014"):
+        return {"Pearson": pooled(parts)}
+    raise ValueError(f"no official convention known for {dataset!r}")
+
+
+def senteval(parts: Parts) -> dict:
+    """SentEval's STS figures: per subset and ``all`` (``mean`` and ``wmean``), Pearson and Spearman."""
+    out = {"subsets": {name: {"pearson": r, "spearman": rho, "n": n} for (name, r), rho, n in
+                       zip(per_subset(parts).items(), per_subset(parts, spearman).values(), sizes(parts).values())}}
+    out["all"] = {corr: {"mean": mean(parts, f), "wmean": wmean(parts, f)}
+                  for corr, f in (("pearson", pearson), ("spearman", spearman))}
+    return out
+
+
+def simcse(parts: Parts) -> float:
+    """SimCSE/SBERT's figure: Spearman x 100 over the pooled scored pairs (STS12-16 "all"; for STS-B
+    and SICK-R pass the test set alone)."""
+    return 100 * pooled(parts, spearman)
+
+
+def simcse_average(figures) -> float:
+    """SimCSE's Avg.: the plain mean of the figures as printed (each rounded to 2 decimals first)."""
+    figures = [float(f"{f:.2f}") for f in figures]
+    return math.nan if not figures or any(math.isnan(f) for f in figures) else sum(figures) / len(figures)
+
+
+def mteb(parts: Parts) -> float:
+    """MTEB's STS main score x 100: cosine Spearman over the task's pooled test pairs (for SICK-R,
+    MTEB pools train, trial and test: pass all three)."""
+    return 100 * pooled(parts, spearman)

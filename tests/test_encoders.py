@@ -1,0 +1,211 @@
+"""Sentence encoders as systems: the cosine estimator, its checks of the encoder, glove-mean and SIF."""
+import pickle
+import sys
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+import corpora
+from baselines import make_system
+from baselines.base import PairError
+from baselines.encoder import EncoderSimilarity, cosine_scores
+from baselines.run import run_system
+from conftest import write
+from corpora.word_vectors import glove
+from features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
+from features.embedding import sif_weight
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def letters(texts):
+    """A deterministic toy encoder: letter counts."""
+    return np.asarray([[t.lower().count(c) for c in LETTERS] for t in texts], dtype=float)
+
+
+class Recording:
+    """Letter counts, remembering every batch it was handed."""
+
+    def __init__(self):
+        self.batches = []
+
+    def __call__(self, texts):
+        self.batches.append(list(texts))
+        return letters(texts)
+
+
+def test_words_are_lower_cased_treebank_tokens_without_punctuation():
+    assert list(encoder_words("Don't stop: the U.S. isn't it’s 3.5 well-known!")) == \
+        ["do", "n't", "stop", "the", "u.s", "is", "n't", "it", "'s", "3.5", "well-known"]
+    assert encoder_words("?!") == ()
+
+
+def test_cosine_of_toy_embeddings_each_text_encoded_once_in_batches():
+    enc = Recording()
+    pairs = [("ab", "ab"), ("ab", "cd"), ("abc", "abd"), ("cd", "ab")]
+    system = EncoderSimilarity(enc, batch_size=2).fit(pairs)
+    scores = system.predict(pairs)
+    np.testing.assert_allclose(scores, [1.0, 0.0, 2 / 3, 0.0])
+    assert enc.batches == [["ab", "cd"], ["abc", "abd"]]  # 4 distinct texts, 2 per call, first-seen order
+
+
+def test_zero_embedding_scores_zero_and_scores_lie_in_minus_one_one():
+    pairs = [("ab", "..."), ("ab", "ab")]
+    np.testing.assert_allclose(EncoderSimilarity(letters).fit(pairs).predict(pairs), [0.0, 1.0])
+    flip = lambda texts: np.asarray([[1.0, 0.0] if t == "x" else [-1.0, 0.0] for t in texts])
+    np.testing.assert_allclose(EncoderSimilarity(flip).fit([]).predict([("x", "y")]), [-1.0])
+    assert EncoderSimilarity.score_range == (-1.0, 1.0)
+
+
+@pytest.mark.parametrize("output, message", [
+    (lambda t: np.ones(len(t)), r"shape \(\d+,\) .* expected \(\d+, d\)"),
+    (lambda t: np.ones((len(t) + 1, 3)), r"shape \(\d+, 3\) for \d+ texts"),
+    (lambda t: np.ones((len(t), 0)), r"d >= 1"),
+    (lambda t: [["x"] * 3 for _ in t], r"not a numeric \(n, d\) array"),
+    (lambda t: [[1.0] * (i + 1) for i in range(len(t))], r"not a numeric \(n, d\) array"),
+    (lambda t: np.ones((len(t), 3 if "a" in t[0] else 4)), r"4 dimensions after 3"),
+])
+def test_bad_encoder_output_is_refused_clearly(output, message):
+    system = EncoderSimilarity(output, batch_size=2).fit([])
+    with pytest.raises(ValueError, match=message):
+        system.predict([("a", "b"), ("c", "d")])
+
+
+def test_a_nan_embedding_names_its_text_and_first_pair():
+    enc = lambda texts: np.asarray([[np.nan, 1.0] if t == "bad" else [1.0, 1.0] for t in texts])
+    with pytest.raises(PairError, match="NaN or infinite embedding for 'bad'") as info:
+        EncoderSimilarity(enc).fit([]).predict([("a", "b"), ("c", "bad"), ("bad", "a")])
+    assert info.value.index == 1
+
+
+def test_the_encoder_and_batch_size_are_checked_at_fit():
+    with pytest.raises(ValueError, match="needs an encoder"):
+        EncoderSimilarity().fit([])
+    with pytest.raises(ValueError, match="not a callable|must be a callable"):
+        EncoderSimilarity(42).fit([])
+    with pytest.raises(ValueError, match="batch_size"):
+        EncoderSimilarity(letters, batch_size=0).fit([])
+
+
+def test_specs_load_builtin_and_user_encoders(tmp_path, monkeypatch):
+    write(tmp_path / "my_encoders.py", "import numpy as np\n"
+          "def lengths(texts):\n    return np.asarray([[len(t), 1.0] for t in texts])\n"
+          "class Box:\n    def encode(self, texts):\n        return np.ones((len(texts), 2))\n"
+          "box = Box()\nNOT_CALLABLE = 3\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert load_encoder("glove-mean") is glove_mean and isinstance(load_encoder("sif"), SIF)
+    assert load_encoder("my_encoders:lengths")(["abc"]).tolist() == [[3.0, 1.0]]
+    assert load_encoder("my_encoders:box.encode")(["a"]).shape == (1, 2)
+    for spec, message in [("glove", "expected a built-in encoder"), ("my_encoders:", "expected a built-in"),
+                          ("no_such_module_xyz:f", "cannot import module 'no_such_module_xyz'"),
+                          ("my_encoders:missing", "has no attribute 'missing'"),
+                          ("my_encoders:NOT_CALLABLE", "is a int, not a callable")]:
+        with pytest.raises(ValueError, match=message):
+            load_encoder(spec)
+    system = EncoderSimilarity("my_encoders:lengths").fit([])
+    twin = pickle.loads(pickle.dumps(system))  # a model keeps the spec, not the function's code
+    assert twin.encode == "my_encoders:lengths" and clone(system).encode == "my_encoders:lengths"
+    assert twin.predict([("ab", "abcd")]).tolist() == system.predict([("ab", "abcd")]).tolist()
+    assert encoder_name(load_encoder("my_encoders:lengths")) == "my_encoders:lengths"
+    sys.modules.pop("my_encoders", None)
+
+
+def test_glove_mean_is_the_mean_of_the_known_words_vectors():
+    table = glove()
+    rows = table.rows_of(["a", "dog", "barks"])
+    assert (rows >= 0).all()
+    expected = np.asarray(table.vectors[rows], dtype=float).mean(axis=0)
+    got = glove_mean(["A dog barks.", "zzqxvw", "", "A dog zzqxvw barks"])
+    np.testing.assert_allclose(got[0], expected, rtol=1e-6)
+    np.testing.assert_allclose(got[3], expected, rtol=1e-6)  # an unknown word adds nothing
+    assert got.shape == (4, 50) and not got[1].any() and not got[2].any()
+
+
+def test_sif_by_hand():
+    texts = ["A dog barks at the cat.", "The cat sleeps.", "Two men play guitar.", "A woman is slicing an onion."]
+    table = glove()
+    means = []
+    for text in texts:
+        words = encoder_words(text)
+        rows = table.rows_of(words)
+        vecs = np.asarray(table.vectors[rows[rows >= 0]], dtype=float)
+        weights = np.asarray([sif_weight(w) for w, r in zip(words, rows) if r >= 0])
+        means.append(weights @ vecs / len(vecs))
+    means = np.asarray(means)
+    np.testing.assert_allclose(sif_means(texts), means, rtol=1e-6)
+    u = np.linalg.svd(means)[2][0]
+    expected = means - np.outer(means @ u, u)
+    got = SIF()(texts)
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-9)
+    assert np.abs(got @ u).max() < 1e-9  # nothing left along the common component
+    assert SIF()(texts).tobytes() == got.tobytes()  # deterministic
+    np.testing.assert_allclose(SIF().for_sentences(texts)(texts[:2]), got[:2], rtol=1e-12, atol=1e-15)
+
+
+def test_sif_fits_on_every_text_of_a_predict_whatever_the_batch_size():
+    pairs = [("A dog barks at the cat.", "The cat sleeps."), ("Two men play guitar.", "A man plays a guitar."),
+             ("A woman is slicing an onion.", "Someone cuts an onion."), ("The cat sleeps.", "A dog barks.")]
+    whole = make_system("sif").fit(pairs).predict(pairs)
+    one_by_one = make_system("sif", batch_size=1).fit(pairs).predict(pairs)
+    np.testing.assert_allclose(whole, one_by_one, rtol=1e-12)  # batching changes only the last bits
+    texts = list(dict.fromkeys(t for p in pairs for t in p))
+    emb = SIF()(texts)
+    row = {t: i for i, t in enumerate(texts)}
+    for (a, b), score in zip(pairs, whole):
+        x, y = emb[row[a]], emb[row[b]]
+        assert score == pytest.approx(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_encoders_run_through_the_runner_mapped_onto_the_task_range(tmp_path):
+    test = corpora.load("demo-test")
+    (sub,) = test.subsets
+    for name, encode in [("glove-mean", glove_mean), ("sif", SIF())]:
+        (path,) = run_system(name, test, tmp_path / name)
+        written = np.loadtxt(path)
+        expected = 2.5 + 2.5 * cosine_scores(encode, sub.pairs)
+        np.testing.assert_allclose(written, expected, atol=5e-4)  # files keep 3 decimals
+        assert written.min() >= 0 and written.max() <= 5 and len(written) == len(sub)
+
+
+def test_encoder_features_by_hand():
+    from features.encoder_features import EncoderFeatures
+    pairs = [("ab", "ab"), ("aab", "ab"), ("ab", "..."), ("...", "!!")]
+    family = EncoderFeatures(letters).fit(pairs)
+    got = family.transform(pairs)
+    s2, s5 = np.sqrt(2), np.sqrt(5)
+    u, v = np.array([2, 1]) / s5, np.array([1, 1]) / s2  # "aab" and "ab" on the a, b letters
+    expected = [[1.0, 0.0, 0.0, 1.0],
+                [3 / (s5 * s2), np.abs(u - v).sum(), 1.0, s2 / s5],
+                [0.0, 2 / s2, s2, 0.0],  # a zero embedding: cosine 0, its unit vector 0
+                [0.0, 0.0, 0.0, 1.0]]
+    np.testing.assert_allclose(got, expected)
+    assert list(family.get_feature_names_out()) == ["encoderfeatures__cosine", "encoderfeatures__unit_l1",
+                                                    "encoderfeatures__euclidean", "encoderfeatures__norm_ratio"]
+    assert not family.learns_from_text and clone(family).encode is letters
+    with pytest.raises(ValueError, match="needs an encoder"):
+        EncoderFeatures().fit(pairs)
+
+
+def test_an_adapting_encoder_is_fitted_on_the_training_texts_and_kept():
+    from features.encoder_features import EncoderFeatures
+    train = [("A dog barks at the cat.", "The cat sleeps."), ("Two men play guitar.", "A man plays a guitar."),
+             ("A woman is slicing an onion.", "Someone cuts an onion.")]
+    family = EncoderFeatures("sif").fit(train)
+    assert family.learns_from_text
+    texts = list(dict.fromkeys(t for p in train for t in p))
+    component = SIF().for_sentences(texts).component
+    np.testing.assert_allclose(family.encoder_.component, component)
+    test = [("The cat sleeps.", "A dog barks."), ("A man plays a guitar.", "A man plays a guitar.")]
+    whole = family.transform(test)
+    np.testing.assert_allclose(np.vstack([family.transform(test[:1]), family.transform(test[1:])]), whole)
+    x, y = SIF(component)(["The cat sleeps.", "A dog barks."])
+    assert whole[0, 0] == pytest.approx(x @ y / np.linalg.norm(x) / np.linalg.norm(y))
+
+
+def test_the_encoder_family_joins_a_named_set_only_when_asked():
+    from features.sets import make_union
+    plain = list(make_union("takelab").get_feature_names_out())
+    with_encoder = list(make_union("takelab", encoder=letters).fit([("a", "b")]).get_feature_names_out())
+    assert with_encoder == plain + [f"encoder__encoderfeatures__{n}" for n in ("cosine", "unit_l1", "euclidean", "norm_ratio")]
+    assert not any(n.startswith("encoder__") for n in make_union("all").get_feature_names_out())

@@ -1,0 +1,246 @@
+"""A user's own data: a name or a path, each accepted format told apart, validated, digested for signatures."""
+import hashlib
+import math
+import subprocess
+
+import numpy as np
+import pytest
+from conftest import write
+
+import corpora
+from corpora import DatasetNotFound, FormatError, manifest
+
+SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
+NO_SCORES = "has no score column: it can be run but not scored or trained on"
+
+
+def sha(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --- names and paths -------------------------------------------------------------------------------
+
+def test_a_name_is_the_named_dataset_and_a_path_is_a_file(data_dir, tmp_path, monkeypatch):
+    named = corpora.resolve("stsb-dev", data_dir)
+    assert named.name == "stsb-dev" and named.path is None and named.sha256 == "" and named.has_gold
+    csv = data_dir / "stsbenchmark" / "sts-dev.csv"
+    mine = corpora.resolve(csv)
+    assert mine.name == str(csv) and mine.path == csv and mine.kind == "stsb"
+    assert mine.pairs == named.pairs and np.array_equal(mine.gold, named.gold)
+    assert mine.subsets[0].ids == named.subsets[0].ids
+    assert mine.sha256 == manifest.load_manifest()["stsbenchmark/sts-dev.csv"]["sha256"]
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "stsb-dev", "sentence1\tsentence2\na\tb\n")
+    assert corpora.resolve("stsb-dev", data_dir).kind == "stsb"  # the name wins
+    assert corpora.resolve("./stsb-dev").kind == "table"  # ./ names the file
+    with pytest.raises(ValueError, match="columns and score_range apply to files, not to the named dataset 'stsb-dev'"):
+        corpora.resolve("stsb-dev", data_dir, columns=("a", "b"))
+
+
+def test_neither_a_name_nor_a_file(tmp_path):
+    with pytest.raises(DatasetNotFound, match=r"'mine.tsv' is neither a known dataset nor an existing file or folder; "
+                                              r"known datasets: sts2012-train, .*sick2014-test"):
+        corpora.resolve("mine.tsv")
+
+
+def test_official_folders_and_files_by_path_equal_the_named_datasets(data_dir):
+    for name, path in [("sts2012-test", data_dir / "sts2012" / "test"),
+                       ("sts2016-test", data_dir / "sts2016" / "test"),
+                       ("sick2014-test", data_dir / "sick2014" / "SICK_test_annotated.txt")]:
+        named, mine = corpora.load(name, data_dir), corpora.resolve(path)
+        assert mine.kind == named.kind and mine.has_gold
+        assert sorted(s.name for s in mine) == sorted(s.name for s in named)
+        for sub in named:
+            other = mine.subset(sub.name)
+            assert other.pairs == sub.pairs and other.ids == sub.ids and other.score_range == sub.score_range
+            assert np.array_equal(other.gold, sub.gold, equal_nan=True)
+    assert len(corpora.resolve(data_dir / "sick2014" / "SICK_test_annotated.txt").pairs) == 4927
+    assert corpora.resolve(data_dir / "sts2015" / "test" / "STS.input.belief.txt").subset("belief").n_scored == 375
+
+
+# --- STS folders and files -------------------------------------------------------------------------
+
+def test_sts_folder_with_both_namings_and_an_input_without_gold(tmp_path):
+    folder = tmp_path / "mine"
+    write(folder / "STS.input.news.txt", "a b\tc d\ne\tf\n")
+    write(folder / "STS.gs.news.txt", "4.5\n\n")
+    write(folder / "STS2016.input.forum.txt", "g\th\tlicence\n")
+    write(folder / "STS2016.gs.forum.txt", "1\n")
+    write(folder / "STS.input.blind.txt", "i\tj\n")
+    write(folder / "readme.txt", "not data\n")
+    ds = corpora.resolve(folder)
+    assert [s.name for s in ds] == ["blind", "news", "forum"] and ds.kind == "sts" and ds.path == folder
+    assert ds.subset("news").gold[0] == 4.5 and math.isnan(ds.subset("news").gold[1])
+    assert ds.subset("forum").pairs == [("g", "h")] and ds.subset("forum").output_name == "STS.output.forum.txt"
+    blind = ds.subset("blind")
+    assert not blind.has_gold and blind.gold_path is None and blind.n_scored == 0 and not ds.has_gold
+    assert ds.notes == (f"{folder}: STS.input.blind.txt has no gold file beside it: its pairs are not scored",)
+    with pytest.raises(ValueError, match=r"STS.input.blind.txt has no gold file: it can be run but not scored or trained on"):
+        ds.require_gold()
+    # the folder's digest: `sha256sum` of the files read, sorted by name, digested again
+    files = ["STS.gs.news.txt", "STS.input.blind.txt", "STS.input.news.txt", "STS2016.gs.forum.txt", "STS2016.input.forum.txt"]
+    listing = "".join(f"{sha(folder / f)}  {f}\n" for f in files)
+    assert ds.sha256 == hashlib.sha256(listing.encode()).hexdigest()
+    shell = subprocess.run("sha256sum STS*.txt | LC_ALL=C sort -k2 | sha256sum", shell=True, cwd=folder,
+                           capture_output=True, text=True, check=True).stdout.split()[0]
+    assert shell == ds.sha256
+    write(folder / "readme.txt", "changed\n")
+    assert corpora.resolve(folder).sha256 == ds.sha256  # only the files read count
+    write(folder / "STS.gs.news.txt", "4.5\n3\n")
+    assert corpora.resolve(folder).sha256 != ds.sha256
+
+
+def test_sts_folder_errors(tmp_path):
+    write(tmp_path / "empty" / "notes.txt", "x\n")
+    with pytest.raises(FormatError, match=r"empty: holds no STS.input.X.txt .* expected an STS folder"):
+        corpora.resolve(tmp_path / "empty")
+    folder = tmp_path / "two"
+    write(folder / "STS.input.news.txt", "a\tb\n")
+    write(folder / "STS2016.input.news.txt", "a\tb\n")
+    with pytest.raises(FormatError, match="subset news has two input files"):
+        corpora.resolve(folder)
+    with pytest.raises(ValueError, match="is an STS folder; columns apply to a plain TSV/CSV file only"):
+        corpora.resolve(tmp_path / "empty", columns=("a", "b"))
+
+
+def test_one_sts_input_file_finds_its_gold_or_runs_without(tmp_path):
+    inp = write(tmp_path / "STS.input.x.txt", "a\tb\nc\td\n")
+    ds = corpora.resolve(inp)
+    assert not ds.has_gold and ds.sha256 == sha(inp) and ds.notes[0].endswith("no STS.gs.x.txt beside it: its pairs are not scored")
+    gold = write(tmp_path / "STS.gs.x.txt", "1\n7\n")
+    with pytest.raises(FormatError, match=r"STS.gs.x.txt:2: gold score 7 is outside \[0, 5\]"):
+        corpora.resolve(inp)
+    ds = corpora.resolve(inp, score_range=(0, 10))
+    assert ds.has_gold and ds.subset("x").gold.tolist() == [1, 7] and ds.subset("x").score_range == (0.0, 10.0)
+    listing = f"{sha(gold)}  STS.gs.x.txt\n{sha(inp)}  STS.input.x.txt\n"
+    assert ds.sha256 == hashlib.sha256(listing.encode()).hexdigest()
+    write(gold, "1\n2\n3\n")
+    with pytest.raises(FormatError, match=r"STS.gs.x.txt:3: has 3 gold lines but STS.input.x.txt has 2 pairs"):
+        corpora.resolve(inp)
+    write(inp, "a\tb\nno tab here\n")
+    with pytest.raises(FormatError, match=r"STS.input.x.txt:2: expected sentence1<TAB>sentence2"):
+        corpora.resolve(inp)
+    with pytest.raises(FormatError, match="STS.gs.x.txt: is a gold file; give the STS.input file beside it"):
+        corpora.resolve(gold)
+    with pytest.raises(ValueError, match="score_range must be two finite numbers, low < high"):
+        corpora.resolve(inp, score_range=(5, 0))
+
+
+# --- STS Benchmark and SICK files ------------------------------------------------------------------
+
+def test_stsb_file_keeps_quotes_as_text_and_reports_bad_lines(tmp_path):
+    path = write(tmp_path / "mine.csv", 'main-news\tf\t2016\t0001\t3.8\t"Quoted," he said\tA b\n'
+                                        "main-news\tf\t2016\t0002\t0\tc\td\textra licence\n")
+    ds = corpora.resolve(path)
+    sub = ds.subset("mine")
+    assert ds.kind == "stsb" and sub.pairs == [('"Quoted," he said', "A b"), ("c", "d")] and sub.ids == ["0001", "0002"]
+    assert sub.gold.tolist() == [3.8, 0.0] and sub.output_name == "STS.output.mine.txt" and ds.sha256 == sha(path)
+    write(path, "main-news\tf\t2016\t0001\t3.8\tA\tB\nmain-news\tf\t2016\t0002\t5.5\tc\td\n")
+    with pytest.raises(FormatError, match=r"mine.csv:2: gold score 5.5 is outside \[0, 5\]"):
+        corpora.resolve(path)
+    write(path, "main-news\tf\t2016\t0001\t3.8\tA\tB\nmain-news\tf\t2016\t0002\t5\tc\n")
+    with pytest.raises(FormatError, match=r"mine.csv:2: expected 7 or more tab-separated fields"):
+        corpora.resolve(path)
+    with pytest.raises(ValueError, match=r"fixes its scores to \[0, 5\]"):
+        corpora.resolve(path, score_range=(0, 1))
+
+
+def test_sick_file_by_path_with_its_range_or_the_callers(tmp_path):
+    path = write(tmp_path / "my_sick.txt", SICK_HEADER + "10\ta\tb\t4.2\tNEUTRAL\n11\tc\td\t0.5\tENTAILMENT\n")
+    with pytest.raises(FormatError, match=r"my_sick.txt:3: relatedness score 0.5 is outside \[1, 5\]"):
+        corpora.resolve(path)
+    ds = corpora.resolve(path, score_range=(0, 5))
+    assert ds.kind == "sick" and ds.subset("my_sick").ids == ["10", "11"] and ds.subset("my_sick").score_range == (0.0, 5.0)
+    write(path, SICK_HEADER + "10\ta\tb\t4.2\tNEUTRAL\n")
+    ds = corpora.resolve(path)
+    assert ds.subset("my_sick").score_range == (1.0, 5.0) and ds.subset("my_sick").gold.tolist() == [4.2]
+    ds = corpora.resolve(path, columns=("sentence_B", "sentence_A", "relatedness_score"))  # columns: read as a table
+    assert ds.kind == "table" and ds.pairs == [("b", "a")] and ds.subsets[0].ids == ["10"]
+
+
+# --- plain TSV and CSV -----------------------------------------------------------------------------
+
+def test_tsv_with_default_names_empty_scores_and_ids(tmp_path):
+    path = write(tmp_path / "mine.tsv", 'id\tsentence1\tsentence2\tscore\nq1\t"A" dog\tA cat\t3.5\nq2\tx\ty\t\n')
+    ds = corpora.resolve(path)
+    sub = ds.subset("mine")
+    assert ds.kind == sub.kind == "table" and ds.has_gold and sub.gold_path == path and sub.input_path == path
+    assert sub.pairs == [('"A" dog', "A cat"), ("x", "y")] and sub.ids == ["q1", "q2"]
+    assert sub.gold[0] == 3.5 and math.isnan(sub.gold[1]) and sub.n_scored == 1
+    assert sub.score_range == (0.0, 5.0) and sub.output_name == "STS.output.mine.txt" and ds.sha256 == sha(path)
+    assert repr(ds) == f"<Dataset {path} (table): 2 pairs, 1 scored; mine (2, 1 scored)>"
+    ds.require_gold()
+    write(path, b"\xef\xbb\xbfSentence_A\tSentence_B\tSimilarity\r\nx\ty\t1\r\n")  # BOM, CRLF, other names
+    sub = corpora.resolve(path, score_range=(-1, 1)).subsets[0]
+    assert sub.pairs == [("x", "y")] and sub.gold.tolist() == [1.0] and sub.ids == []
+    assert repr(sub) == f"<Subset {path}/mine: 1 pairs, 1 scored, range [-1, 1]>"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("sentence1\tsentence2\tscore\na\tb\t9\n", r"mine.tsv:2: score 9 is outside \[0, 5\]"),
+    ("sentence1\tsentence2\tscore\na\tb\t3\nc\td\tNaN\n", r"mine.tsv:3: expected a finite score, got 'NaN'"),
+    ("sentence1\tsentence2\tscore\na\tb\t3\nc\td\t4,5\n", r"mine.tsv:3: expected a score as a number, got '4,5'"),
+    ("sentence1\tsentence2\tscore\na\tb\n", r"mine.tsv:2: expected 3 tab-separated fields as the header has, got 2"),
+    ("sentence1\tsentence2\tscore\na\tb\t1\n\n", r"mine.tsv:3: expected 3 tab-separated fields as the header has, got an empty line"),
+    ("sentence1\tsentence2\tscore\n", r"mine.tsv: has a header but no pairs"),
+    ("", r"mine.tsv: is empty; expected a header line"),
+    ("a\tb\t3\n", r"mine.tsv:1: expected a header naming the two text columns \(sentence1/sentence2, .*\) .*got 'a', 'b', '3'"),
+    (b"sentence1\tsentence2\n\xff\tb\n", r"mine.tsv:2: not valid UTF-8"),
+])
+def test_tsv_errors_name_file_and_line(tmp_path, body, message):
+    path = write(tmp_path / "mine.tsv", body)
+    with pytest.raises(FormatError, match=message):
+        corpora.resolve(path)
+
+
+def test_csv_quoting_case_and_a_file_without_scores(tmp_path):
+    path = write(tmp_path / "pairs.csv", 'Sentence1,Sentence2\n"Hello, world","He said ""hi"""\r\nplain,"two\nlines"\n')
+    ds = corpora.resolve(path)
+    sub = ds.subset("pairs")
+    assert sub.pairs == [("Hello, world", 'He said "hi"'), ("plain", "two\nlines")]
+    assert not ds.has_gold and sub.gold_path is None and sub.n_scored == 0 and np.isnan(sub.gold).all()
+    with pytest.raises(ValueError) as info:
+        ds.require_gold()
+    assert str(info.value) == f"{path} {NO_SCORES}"
+    write(path, 'sentence1,sentence2,score\na,b,1\n"c,d,2\n')
+    with pytest.raises(FormatError, match=r"pairs.csv:\d: bad CSV quoting"):
+        corpora.resolve(path)
+    write(path, "sentence1,sentence2,score\na,b,1\nc,d\n")
+    with pytest.raises(FormatError, match=r"pairs.csv:3: expected 3 comma-separated fields as the header has, got 2"):
+        corpora.resolve(path)
+
+
+def test_columns_name_the_text_and_score(tmp_path):
+    path = write(tmp_path / "qa.tsv", "question\tanswer\trating\tnote\nq\ta\t8\tn\n")
+    with pytest.raises(FormatError, match=r"qa.tsv:1: expected a header naming the two text columns"):
+        corpora.resolve(path)
+    ds = corpora.resolve(path, columns=("question", "answer", "rating"), score_range=(0, 10))
+    assert ds.pairs == [("q", "a")] and ds.gold.tolist() == [8.0] and ds.subsets[0].score_range == (0.0, 10.0)
+    ds = corpora.resolve(path, columns=["answer", "question"])
+    assert ds.pairs == [("a", "q")] and not ds.has_gold
+    with pytest.raises(FormatError, match=r"qa.tsv:1: no column 'score' in the header; it has 'question', 'answer', 'rating', 'note'"):
+        corpora.resolve(path, columns=("question", "answer", "score"))
+    with pytest.raises(ValueError, match=r"columns must name \(text1, text2\) or \(text1, text2, score\)"):
+        corpora.resolve(path, columns=("question",))
+    write(path, "s1\ts2\tscore\tscore\na\tb\t1\t2\n")
+    with pytest.raises(FormatError, match="qa.tsv:1: the header has 2 columns named 'score'; expected one"):
+        corpora.resolve(path)
+
+
+# --- sts data list PATH ----------------------------------------------------------------------------
+
+def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
+    from corpora import cli
+    path = write(tmp_path / "mine.tsv", "sentence1\tsentence2\na\tb\nc\td\n")
+    assert cli.main(["--data-dir", str(data_dir), "list", str(path), "sick2014-trial"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}: table, 2 pairs: mine (2, 2 not scored)",
+        f"  sha256 {sha(path)}",
+        "  note: no score column: it can be run but not scored or trained on",
+        "sick2014-trial: sick, 500 pairs: SICK_trial (500)"]
+    assert cli.main(["list", str(path), "--columns", "sentence2,sentence1,score"]) == 1
+    assert capsys.readouterr().err == f"error: {path}:1: no column 'score' in the header; it has 'sentence1', 'sentence2'\n"
+    assert cli.main(["list", str(path), "--columns", "sentence2"]) == 1
+    assert "--columns takes TEXT1,TEXT2 or TEXT1,TEXT2,SCORE" in capsys.readouterr().err
+    assert cli.main(["list", str(tmp_path / "nope.tsv")]) == 1
+    assert "is neither a known dataset nor an existing file or folder" in capsys.readouterr().err
