@@ -50,8 +50,9 @@ DATASET_OF = {name: args[args.index("--test") + 1] for name, args in RUNS}
 
 
 def run(cmd, out: Path, name: str, env) -> None:
-    """Run ``cmd``; keep its stdout and exit code as ``name.out`` / ``name.rc`` (stderr: progress, not compared)."""
-    done = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT)
+    """Run ``cmd`` in the output folder (paths in reports are relative to it); keep its stdout and exit
+    code as ``name.out`` / ``name.rc`` (stderr: progress, not compared)."""
+    done = subprocess.run(cmd, capture_output=True, env=env, cwd=out.parent)
     (out / f"{name}.out").write_bytes(done.stdout)
     (out / f"{name}.rc").write_text(f"{done.returncode}\n")
     if done.returncode not in (0, 1):
@@ -77,9 +78,9 @@ def produce(out: Path) -> None:
     env = {**os.environ, "STS_DATA": data, "PYTHONHASHSEED": "0"}
     sts = [PY, str(ROOT / "sts.py")]
     evaluate = [PY, str(ROOT / "evaluate.py")]
-    runs, reports = out / "runs", out / "reports"
-    runs.mkdir(parents=True)
-    reports.mkdir()
+    (out / "runs").mkdir(parents=True)
+    (out / "reports").mkdir()
+    runs, reports = Path("runs"), out / "reports"  # runs: relative to out, where the commands run
     for name, args in RUNS:
         run([*sts, "run", *args, "--out", str(runs / name), "--quiet"], reports, f"run-{name}", env)
         for fmt in EVAL_FORMATS:
@@ -88,7 +89,7 @@ def produce(out: Path) -> None:
     for name, dataset, members, extra, html in COMPARES:
         spec = [a for m in members for a in ("--run", f"{m}={runs / m}")]
         for fmt in COMPARE_FORMATS:
-            report = ["--report", str(out / "html" / name)] if html and fmt == "text" else []
+            report = ["--report", str(Path("html") / name)] if html and fmt == "text" else []
             run([*sts, "compare", "--dataset", dataset, *spec, *extra, "--format", fmt, *report],
                 reports, f"compare-{name}.{fmt}", env)
     # GOLD SYS (correlation.pl), --check (correct-output.pl), both through sts eval too
@@ -102,7 +103,7 @@ def produce(out: Path) -> None:
                 reports, f"check-{system}-{sub}", env)
     for level in ("paragraph2sentence", "word2sense"):
         gold = Path(data) / "clss2014" / "keys" / "test" / f"{level}.test.gs.tsv"
-        system = next((runs / "lcs").glob(f"*{level}*"))
+        system = next((out / runs / "lcs").glob(f"*{level}*")).relative_to(out)
         run([*evaluate, "--range", "0-4", str(gold), str(system)], reports, f"files-lcs-{level}", env)
     # TYPED on a fixture: the baseline's outputs, the scorer's forms
     typed_root = out / "typed-data"
@@ -114,7 +115,7 @@ def produce(out: Path) -> None:
         run([*evaluate, "--dataset", "typed2013-test", "--run", str(runs / "typed"), "--format", fmt],
             reports, f"eval-typed.{fmt}", tenv)
     tgold = typed_root / "typed2013" / "test" / "STS.gs.europeana.txt"
-    tsys = next((runs / "typed").iterdir())
+    tsys = next((out / runs / "typed").iterdir()).relative_to(out)
     run([*evaluate, str(tgold), str(tsys)], reports, "files-typed", tenv)
     run([*evaluate, "--check", str(tsys), "--dataset", "typed2013-test", "--subset", "europeana"],
         reports, "check-typed", tenv)
