@@ -8,7 +8,7 @@ import corpora
 
 from .registry import describe, make_system, system_names
 from .run import run_system
-from .train_cli import add_parallel_options, add_train_parser, run_saved
+from .train_cli import add_parallel_options, add_train_parser, run_saved, settings
 
 
 def cmd_run(args) -> int:
@@ -25,13 +25,12 @@ def cmd_run(args) -> int:
             print("\n".join(map(str, written)))
         return 0
     system = make_system(args.system)
-    parallel = {k: getattr(args, k) for k in ("n_jobs", "backend", "scheduler")}
-    system.set_params(**{k: v for k, v in parallel.items() if k in system.get_params()})
     if args.seed is not None:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    written = run_system(system, test, args.out, train)
+    with settings(args):
+        written = run_system(system, test, args.out, train)
     if not args.quiet:
         for path in written:
             print(path)

@@ -48,10 +48,6 @@ def feature_spec(models: SubsetModels) -> dict:
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
     """Write the model file and its card (both atomically); returns the card as written."""
-    for model in models.models.values():  # how it ran is no part of the model: same file whatever --n-jobs
-        run_only = {"progress": None, "n_jobs": 1, "backend": "loky", "scheduler": None}
-        model.set_params(**run_only)
-        model.pipeline_.named_steps["features"].set_params(**run_only)
     path = Path(path)
     with corpora.atomic_open(path, "wb") as handle:
         joblib.dump(models, handle, compress=("zlib", 6))

@@ -336,7 +336,7 @@ class TYPED(TaskKind):
         return [(t, sub.n_scored) for t in corpora.TYPES]
 
     def part_labels(self):
-        return dict(zip(corpora.TYPES, corpora.TYPE_LABELS))
+        return {**dict(zip(corpora.TYPES, corpora.TYPE_LABELS)), "mean": "Mean"}
 
     def part_pearsons(self, report):
         return dict(report.figures["types"])

@@ -119,3 +119,28 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
     (row,) = sts.demo_scoreboard(["typed-tfidf"])  # asked for by name; by default the demo leaves it out
     assert "TypedTfidf is a TYPED system: it scores pairs of Europeana records" in row.error
+
+
+def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
+    """A TYPED dataset has no published table: runs are ranked by the mean of the eight types' Pearsons."""
+    ds = corpora.load("typed2013-test", root)
+    (path,) = run_system("typed-tfidf", ds, tmp_path / "tfidf")
+    worse = corpora.read_typed_output(path, 12)
+    worse[:, :4] = worse[::-1, :4]  # four types scrambled
+    corpora.write_typed_output(tmp_path / "worse" / path.name, worse)
+    runs = {"tfidf": tmp_path / "tfidf", "worse": tmp_path / "worse"}
+    cmp = evaluate.compare_runs(ds, runs, resamples=50)
+    reports = {name: evaluate.score_run(ds, run_dir) for name, run_dir in runs.items()}
+    assert [r["name"] for r in cmp["rows"]] == sorted(runs, key=lambda n: -reports[n]["mean"])
+    for row in cmp["rows"]:
+        assert row["scores"]["mean"] == reports[row["name"]]["mean"]
+        assert row["scores"]["time"] == reports[row["name"]]["types"]["time"]
+    assert [row["ranks"]["mean"] for row in cmp["rows"]] == [1, 2]
+    assert cmp["primary"] == "mean" and len(cmp["significance"]) == 1
+    capsys.readouterr()
+    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50",
+            *(a for name, d in runs.items() for a in ("--run", f"{name}={d}")), "--report", str(tmp_path / "html")]
+    assert sts.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Time" in out.splitlines()[2] and "Description" in out.splitlines()[2]
+    assert (tmp_path / "html" / "index.html").is_file()
