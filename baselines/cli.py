@@ -8,7 +8,9 @@ import corpora
 
 from .registry import describe, make_system, system_names
 from .run import run_system
-from .train_cli import add_parallel_options, add_train_parser, run_saved, settings
+from .model_file import load_model
+from .subset_models import write_outputs
+from .train_cli import add_parallel_options, add_train_parser, settings
 
 
 def cmd_run(args) -> int:
@@ -35,6 +37,13 @@ def cmd_run(args) -> int:
         for path in written:
             print(path)
     return 0
+
+
+def run_saved(args, test) -> list:
+    """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
+    models, _ = load_model(args.model)
+    with settings(args):
+        return write_outputs(models, test, args.out)
 
 
 def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:

@@ -10,10 +10,10 @@ from importlib import import_module
 SYSTEMS = {
     "token-cosine": ("baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
     "random": ("baselines.random_baseline", "RandomBaseline", "seeded uniform scores, the papers' random baseline"),
-    "typed-tfidf": ("baselines.typed_tfidf", "TypedTfidf", "*SEM 2013 TYPED baseline: per-type cosine of TF-IDF vectors of record fields and entities"),
-    "typed-regression": ("baselines.typed_regression", "TypedRegression", "TYPED: per-type SVR over every type's TF-IDF cosine and Jaccard (train on typed2013-train)"),
-    "lcs": ("baselines.lcs", "LCSBaseline", "CLSS 2014 official baseline: longest common substring over the mean length (word2sense: WordNet glosses)"),
-    "gst": ("baselines.gst", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
+    "typed-tfidf": ("baselines.typed2013_tfidf", "TypedTfidf", "*SEM 2013 TYPED baseline: per-type cosine of TF-IDF vectors of record fields and entities"),
+    "typed-regression": ("baselines.typed2013_regression", "TypedRegression", "TYPED: per-type SVR over every type's TF-IDF cosine and Jaccard (train on typed2013-train)"),
+    "lcs": ("baselines.clss_strings", "LCSBaseline", "CLSS 2014 official baseline: longest common substring over the mean length (word2sense: WordNet glosses)"),
+    "gst": ("baselines.clss_strings", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
     "regression": ("baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet and LSA features, scaling, SVR tuned by CV (see sts train)"),
 }
 

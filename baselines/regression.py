@@ -81,6 +81,11 @@ class FeatureRegression(PairRegressor):
         self.random_state = random_state
         self.score_range = score_range
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True  # a supervised system
+        return tags
+
     def _featurizer(self) -> PairFeaturizer:
         return PairFeaturizer(self.feature_set, tuple(self.exclude))
 

@@ -11,11 +11,11 @@ import sys
 import corpora
 from features.sets import FAMILIES, set_names
 
-from .model_file import load_model, save_model
+from .model_file import save_model
 from .parallel import BACKENDS, run_settings
 from .recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from .regression import regressor_names
-from .subset_models import predict_subsets, write_outputs
+from .subset_models import predict_subsets
 
 
 def add_parallel_options(p) -> None:
@@ -87,10 +87,3 @@ def cmd_train(args) -> int:
         if test:
             print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
     return 0
-
-
-def run_saved(args, test) -> list:
-    """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
-    models, _ = load_model(args.model)
-    with settings(args):
-        return write_outputs(models, test, args.out)

@@ -4,7 +4,7 @@ from .datasets import CLSS_LEVELS, Dataset, Subset, dataset_names, load, locate,
 from .errors import DatasetNotFound, FormatError
 from .formats import CLSS_RANGE, STS_RANGE, check_output, read_gold, read_output, write_output
 from .paths import data_root
-from .typed import TYPE_LABELS, TYPES, check_typed_output, read_typed_gold, read_typed_output, write_typed_output
+from .typed2013 import TYPE_LABELS, TYPES, check_typed_output, read_typed_gold, read_typed_output, write_typed_output
 
 __all__ = [
     "CLSS_LEVELS", "CLSS_RANGE", "STS_RANGE", "Dataset", "DatasetNotFound", "FormatError", "Subset",

@@ -20,7 +20,7 @@ from typing import Callable
 from .atomic import atomic_open, write_text_atomic
 from .fetch import FetchError
 from .paths import data_root
-from .typed import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
+from .typed2013 import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
 
 API_BASE = "https://api.europeana.eu"
 KEY_VAR = "EUROPEANA_API_KEY"

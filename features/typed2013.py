@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from corpora.typed import TYPES, parse_record
+from corpora.typed2013 import TYPES, parse_record
 
 WORD = re.compile(r"\w+", re.UNICODE)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .base import PairFeatures, ratio
 from .weighted import information_content
-from .wordnet_access import word_similarity
+from corpora.wordnet import word_similarity
 
 
 def best_matches(left, right) -> list[float]:

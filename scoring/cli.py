@@ -57,7 +57,7 @@ def _cmd_check(args) -> int:
         sub = corpora.load(args.dataset, args.data_dir).subset(args.subset)
         n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
     else:
-        kind = "typed" if corpora.typed.is_typed_file(args.check) else "sts"
+        kind = "typed" if corpora.typed2013.is_typed_file(args.check) else "sts"
     errors = list(task_for(kind).check(args.check, n_expected, bounds))
     if errors:
         _print_errors(errors)
@@ -85,7 +85,7 @@ def _cmd_files(args) -> int:
     gold_path, sys_path = args.files
     bounds = args.range or formats.STS_RANGE
     try:
-        if corpora.typed.is_typed_file(gold_path):
+        if corpora.typed2013.is_typed_file(gold_path):
             print("\n".join(typed_lines(score_typed_files(gold_path, sys_path, bounds=bounds))))
             return 0
         gold = formats.read_gold(gold_path, bounds)

@@ -13,7 +13,7 @@ from features.sets import FAMILIES, SETS, make_union
 from features.shallow import CapitalOverlap, NegationOverlap, NumberOverlap
 from features.text import analyse
 from features.weighted import WeightedOverlap, information_content
-from features.wordnet_access import morphy, word_similarity
+from corpora.wordnet import morphy, word_similarity
 from features.wordnet_features import WordNetOverlap
 
 

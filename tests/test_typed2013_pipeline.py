@@ -7,7 +7,8 @@ import corpora
 import evaluate
 import sts
 from baselines import make_system, run_system
-from corpora import typed
+from baselines.demo import demo_scoreboard
+from corpora import typed2013
 from tests.conftest import write
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"
@@ -54,11 +55,11 @@ GOLD = np.array([
 @pytest.fixture
 def root(tmp_path):
     folder = tmp_path / "typed2013" / "test"
-    write(folder / typed.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
-    write(folder / typed.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
+    write(folder / typed2013.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
+    write(folder / typed2013.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
     for number, pair in enumerate(PAIRS, 1):
         for side, rid in zip("ab", pair):
-            write(folder / "text" / typed.record_filename(number, side, rid), R[rid].encode("utf-8"))
+            write(folder / "text" / typed2013.record_filename(number, side, rid), R[rid].encode("utf-8"))
     return tmp_path
 
 
@@ -66,7 +67,7 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     ds = corpora.load("typed2013-test", root)
     (sub,) = ds.subsets
     assert (len(sub), sub.n_scored, sub.gold.shape, ds.notes) == (12, 12, (12, 8), ())
-    assert typed.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
+    assert typed2013.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
     assert "Malmö" in sub.pairs[3][0] and sub.pairs[4][0] == ""
     (path,) = run_system("typed-tfidf", ds, tmp_path / "run")
     assert path.name == "STS.output.europeana.txt"
@@ -77,9 +78,9 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     assert np.all(output[4] == 0) and np.allclose(output[11][[0, 3, 5, 6, 7]], 5)  # empty record; a record with itself
     assert output[0][1] == pytest.approx(5, abs=1e-6)  # the same creator
     report = evaluate.score_run(ds, tmp_path / "run")
-    for j, name in enumerate(typed.TYPES):
+    for j, name in enumerate(typed2013.TYPES):
         assert report["types"][name] == pytest.approx(evaluate.pearson(output[:, j], GOLD[:, j]))
-    assert report["mean"] == pytest.approx(np.mean([report["types"][t] for t in typed.TYPES]))
+    assert report["mean"] == pytest.approx(np.mean([report["types"][t] for t in typed2013.TYPES]))
     again = run_system("typed-tfidf", ds, tmp_path / "again")
     assert again[0].read_bytes() == path.read_bytes()
 
@@ -88,8 +89,8 @@ def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp
     out = tmp_path / "run"
     assert sts.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
                      "--quiet"]) == 0
-    system = out / typed.OUTPUT_NAME
-    gold = root / "typed2013" / "test" / typed.GOLD_NAME
+    system = out / typed2013.OUTPUT_NAME
+    gold = root / "typed2013" / "test" / typed2013.GOLD_NAME
     capsys.readouterr()
     assert evaluate.main([str(gold), str(system)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -117,7 +118,7 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
                      "--data-dir", str(data_dir)]) == 1
     assert "TypedTfidf is a TYPED system" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
-    (row,) = sts.demo_scoreboard(["typed-tfidf"])  # asked for by name; by default the demo leaves it out
+    (row,) = demo_scoreboard(["typed-tfidf"], scorer=sts.demo_correlations)  # asked for by name; by default the demo leaves it out
     assert "TypedTfidf is a TYPED system: it scores pairs of Europeana records" in row.error
 
 

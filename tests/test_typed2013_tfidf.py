@@ -6,9 +6,9 @@ import pytest
 from sklearn.base import clone
 
 from baselines import make_system
-from baselines.typed_tfidf import TypedTfidf
-from corpora.typed import TYPES
-from features.typed_fields import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
+from baselines.typed2013_tfidf import TypedTfidf
+from corpora.typed2013 import TYPES
+from features.typed2013 import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
 
 
 def rec(**fields):

@@ -3,7 +3,7 @@
 Exact and fast: the tiles can only come from maximal diagonal runs of equal characters at
 least ``min_match`` long, found once through an index of ``min_match``-character windows;
 each greedy round then only splits those runs at the marked characters. The tiles, and their
-order, are those of Wise's quadratic scan (:func:`features.strings_reference.gst_tiles_wise`).
+order, are those of Wise's quadratic scan (:func:`features.strings.reference.gst_tiles_wise`).
 """
 from __future__ import annotations
 
