@@ -6,9 +6,9 @@ import sys
 
 import corpora
 
+from .model_file import load_model
 from .registry import describe, make_system, system_names
 from .run import run_system
-from .model_file import load_model
 from .subset_models import write_outputs
 from .train_cli import add_parallel_options, add_train_parser, settings
 

@@ -47,7 +47,7 @@ def demo_scoreboard(systems=None, *, scorer: Callable, progress: Callable | None
     for name in progress(names) if progress else names:
         try:
             scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
-        except Exception as exc:  # noqa: BLE001 - any failure of one system is reported, not fatal
+        except Exception as exc:  # any failure of one system is reported, not fatal
             rows.append(DemoRow(name, error=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
             continue
         rows.append(DemoRow(name, *scorer(scores[scored], sub.gold[scored]), int(scored.sum())))

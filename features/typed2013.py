@@ -165,7 +165,7 @@ def geonames_places(min_population: int = 15000) -> frozenset:
 def is_common_word(word: str) -> bool:
     """Whether WordNet lists ``word`` in lower case, as a common noun, verb or adjective (reading, bath)."""
     from corpora.wordnet import wordnet
-    return any(l.name() == word for l in wordnet().lemmas(word))
+    return any(lem.name() == word for lem in wordnet().lemmas(word))
 
 
 _PLACE_TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*", re.UNICODE)
@@ -246,7 +246,7 @@ def verb_lemma(word: str) -> str | None:
         base = wn.morphy(word, pos)
         if base is None:
             return None
-        return sum(l.count() for s in wn.synsets(base, pos) for l in s.lemmas() if l.name().lower() == base)
+        return sum(lem.count() for s in wn.synsets(base, pos) for lem in s.lemmas() if lem.name().lower() == base)
 
     verb = tagged("v")
     others = [c for c in (tagged("n"), tagged("a")) if c is not None]

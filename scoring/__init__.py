@@ -3,16 +3,32 @@
 ``evaluate.py`` re-exports this API and starts :mod:`scoring.cli`.
 """
 from .compare import compare_runs
-from .compare_tables import (COMPARE_RENDERERS, compare_table, render_compare_csv, render_compare_json,
-                             render_compare_latex, render_compare_markdown, render_compare_text, significance_table)
+from .compare_tables import (
+                             COMPARE_RENDERERS,
+                             compare_table,
+                             render_compare_csv,
+                             render_compare_json,
+                             render_compare_latex,
+                             render_compare_markdown,
+                             render_compare_text,
+                             significance_table,
+)
 from .correlations import least_squares_map, pearson, spearman
 from .html_report import write_compare_report
 from .report import RENDERERS, UNDEFINED, InvalidRun, Report, render_csv, render_json, render_markdown, render_text
 from .runs import score_files, score_run, score_typed_files, typed_lines, validate_run
 from .signature import VERSION as __version__
 from .signature import Signature
-from .significance import (ALPHA, Z95, BootstrapResult, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap,
-                           williams_test)
+from .significance import (
+                             ALPHA,
+                             Z95,
+                             BootstrapResult,
+                             aggregate_ci,
+                             fisher_ci,
+                             fisher_z_test,
+                             paired_bootstrap,
+                             williams_test,
+)
 from .tasks import CLSS, KINDS, STS, STSB, TYPED, TaskKind, missing_subsets, score_subsets, score_typed, task_for
 
 __all__ = [

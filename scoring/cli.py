@@ -6,7 +6,6 @@ import math
 import sys
 from typing import Callable
 
-
 import corpora
 from corpora import formats
 

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
+from corpora.wordnet import morphy, word_similarity
 from features.distributional import Distributional
 from features.edit import EditSimilarity
 from features.lengths import Lengths
@@ -13,7 +14,6 @@ from features.sets import FAMILIES, SETS, make_union
 from features.shallow import CapitalOverlap, NegationOverlap, NumberOverlap
 from features.text import analyse
 from features.weighted import WeightedOverlap, information_content
-from corpora.wordnet import morphy, word_similarity
 from features.wordnet_features import WordNetOverlap
 
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 import corpora
-from corpora import leaderboards as lb
 from conftest import write
+from corpora import leaderboards as lb
 from scoring import ranking
 
 NAMES = ["clss2014-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
