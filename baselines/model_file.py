@@ -98,7 +98,7 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     for key in ("feature_set", "exclude", "feature_names"):
         if spec[key] != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
-    current = list(make_union(spec["feature_set"], spec["exclude"]).get_feature_names_out())
+    current = list(make_union(spec["feature_set"], exclude=spec["exclude"]).get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]
         new = sorted(set(current) - set(spec["feature_names"]))[:5]

@@ -51,7 +51,7 @@ def recipe_names() -> list[str]:
     return list(RECIPES)
 
 
-def custom_recipe(train: list[str], test: str | None = None) -> Recipe:
+def custom_recipe(train: list[str], *, test: str | None = None) -> Recipe:
     """One model on the user's own training datasets."""
     return Recipe("custom", tuple(train), test)
 
@@ -76,7 +76,7 @@ def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
     return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
 
 
-def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels, dict]:
+def train_recipe(recipe: Recipe, *, data_dir=None, **params) -> tuple[SubsetModels, dict]:
     """Fit every sub-model of ``recipe``; returns the models and the card's training section.
 
     ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …).

@@ -65,11 +65,11 @@ class _Bar:
 def cmd_train(args) -> int:
     if bool(args.regime) == bool(args.train):
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
-    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, args.test)
+    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
     with settings(args, progress_bar(args)):
-        models, card = train_recipe(recipe, args.data_dir, feature_set=args.feature_set,
+        models, card = train_recipe(recipe, data_dir=args.data_dir, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name and args.scorer:

@@ -81,7 +81,7 @@ def one(regime: str, n_jobs: int, data_dir) -> dict:
     from baselines.subset_models import predict_subsets
     recipe = RECIPES[regime]
     with run_settings(n_jobs=n_jobs):
-        models, _ = train_recipe(recipe, data_dir)
+        models, _ = train_recipe(recipe, data_dir=data_dir)
         predict_subsets(models, corpora.load(recipe.test, data_dir))
     seconds = time.perf_counter() - start
     from joblib.externals.loky import get_reusable_executor

@@ -109,7 +109,7 @@ def _fetch_typed(name: str, args) -> None:
             bar.update(done - bar.n)
 
         try:
-            report = europeana.fetch_records(folder, client, progress)
+            report = europeana.fetch_records(folder, client, progress=progress)
         finally:
             bar.close()
         print(f"{folder}: {report.written} record files written ({report.requested} fetched, {report.cached} cached)")

@@ -140,7 +140,7 @@ def _cached(cache: Path, rid: str, suffix: str) -> Path:
     return cache / (rid.replace("/", "_") + suffix)
 
 
-def fetch_records(folder, client: RecordClient, progress: Callable | None = None) -> FetchReport:
+def fetch_records(folder, client: RecordClient, *, progress: Callable | None = None) -> FetchReport:
     """Fetch every record of ``folder/STS.input.europeana.txt`` into the cache, then write ``text/``.
 
     Cached answers (``.json``) and known 404s (``.404``) are not asked for again, so an interrupted

@@ -141,7 +141,7 @@ def _register(folder: Path) -> None:
         nltk.data.path.append(str(folder))
 
 
-def find_source(debian_dir=DEBIAN_DIR, env=None) -> Source:
+def find_source(*, debian_dir=DEBIAN_DIR, env=None) -> Source:
     """Resolve WordNet: NLTK's data path, then Debian's packages, then ``$WORDNET_DIR``."""
     env = os.environ if env is None else env
     root = _nltk_root()
@@ -188,7 +188,7 @@ def version() -> str:
     return wordnet().get_version() or "unknown"
 
 
-def sense_from_key(sense_key: str, path=None, line: int | None = None):
+def sense_from_key(sense_key: str, *, path=None, line: int | None = None):
     """The lemma for a WordNet sense key; an unresolvable key is a FormatError at ``path:line``."""
     try:
         return wordnet().lemma_from_key(sense_key)

@@ -44,7 +44,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         pairs = [tuple(p) for p in X]
-        self.union_ = make_union(self.feature_set, tuple(self.exclude)).fit(pairs)
+        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude)).fit(pairs)
         self.feature_names_ = list(self.union_.get_feature_names_out())
         return self
 

@@ -50,7 +50,7 @@ def set_names() -> list[str]:
     return list(SETS)
 
 
-def families_of(feature_set: str, exclude=()) -> list[str]:
+def families_of(feature_set: str, *, exclude=()) -> list[str]:
     """The families of a named set, less ``exclude``; unknown names are refused."""
     if feature_set not in SETS:
         raise ValueError(f"unknown feature set {feature_set!r}; known: {', '.join(SETS)}")
@@ -63,8 +63,8 @@ def families_of(feature_set: str, exclude=()) -> list[str]:
     return families
 
 
-def make_union(feature_set: str = "all", exclude=()) -> FeatureUnion:
+def make_union(feature_set: str = "all", *, exclude=()) -> FeatureUnion:
     """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations)."""
-    steps = [(name, factory()) for family in families_of(feature_set, exclude)
+    steps = [(name, factory()) for family in families_of(feature_set, exclude=exclude)
              for name, factory in FAMILIES[family]]
     return FeatureUnion(steps)

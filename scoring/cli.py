@@ -57,7 +57,7 @@ def _cmd_check(args) -> int:
         n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
     else:
         kind = "typed" if corpora.typed2013.is_typed_file(args.check) else "sts"
-    errors = list(task_for(kind).check(args.check, n_expected, bounds))
+    errors = list(task_for(kind).check(args.check, n_expected, bounds=bounds))
     if errors:
         _print_errors(errors)
         print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)

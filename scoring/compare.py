@@ -26,7 +26,7 @@ def aggregate_metric(rule: str, sizes):
         if rule == "pooled":
             return pearson(scores, gold)
         rs = [pearson(scores[ids == i], gold[ids == i]) for i in range(len(sizes))]
-        return float(np.sum(rs)) if rule == "sum" else mean_of(rs, sizes if rule == "weighted" else None)
+        return float(np.sum(rs)) if rule == "sum" else mean_of(rs, weights=sizes if rule == "weighted" else None)
     return metric
 
 

@@ -42,7 +42,7 @@ def least_squares_map(system, gold) -> np.ndarray:
     return beta1 * x + (y.mean() - beta1 * x.mean())
 
 
-def mean_of(values, weights=None) -> float:
+def mean_of(values, *, weights=None) -> float:
     """Mean of Pearsons; NaN when any is undefined (a constant output has no r)."""
     values = np.asarray(values, dtype=float)
     if len(values) == 0 or np.isnan(values).any():

@@ -47,11 +47,11 @@ def file_signature(sys_path, gold) -> Signature:
 
 def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
     """correlation-typed.pl: the eight types' Pearsons and their mean; InvalidRun if the output is bad."""
-    gold = corpora.read_typed_gold(gold_path, bounds)
-    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds))
+    gold = corpora.read_typed_gold(gold_path, bounds=bounds)
+    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds=bounds))
     if errors:
         raise InvalidRun(errors)
-    return score_typed(corpora.read_typed_output(sys_path, len(gold), bounds), gold)
+    return score_typed(corpora.read_typed_output(sys_path, len(gold), bounds=bounds), gold)
 
 
 def typed_lines(figures: dict) -> list[str]:

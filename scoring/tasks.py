@@ -62,7 +62,7 @@ def score_subsets(parts) -> dict:
         "subsets": subsets,
         "all": pearson(x_all, y_all),
         "allnorm": pearson(np.concatenate(maps), y_all),
-        "mean": mean_of(rs, [s["n"] for s in subsets.values()]),
+        "mean": mean_of(rs, weights=[s["n"] for s in subsets.values()]),
         "unweighted_mean": mean_of(rs),
         "all_weighted": None if any(w is None for w in ws) else pearson(x_all, y_all, weights=np.concatenate(ws)),
     }
@@ -99,7 +99,7 @@ class TaskKind:
             KINDS[cls.name] = cls()
 
     # --- output files
-    def check(self, path, n_expected=None, bounds=formats.STS_RANGE):
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
         """Every FormatError of one output file."""
         raise NotImplementedError
 
@@ -107,7 +107,7 @@ class TaskKind:
         """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
         errors = []
         for sub in dataset:
-            errors.extend(task_for(sub.kind).check(Path(run_dir) / sub.output_name, len(sub), sub.score_range))
+            errors.extend(task_for(sub.kind).check(Path(run_dir) / sub.output_name, len(sub), bounds=sub.score_range))
         return errors
 
     # --- scoring
@@ -148,7 +148,7 @@ class STS(TaskKind):
     compare_primary = "mean"
     aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
 
-    def check(self, path, n_expected=None, bounds=formats.STS_RANGE):
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
         return formats.check_output(path, n_expected, bounds)
 
     def read(self, sub: corpora.Subset, run_dir):
@@ -164,10 +164,10 @@ class STS(TaskKind):
         parts = [(sub.name, *self.read(sub, run_dir)) for sub in dataset]
         figures = self.figures([(name, scores, sub.gold, conf) for (name, scores, conf), sub in zip(parts, dataset)])
         missing = tuple(missing_subsets(dataset))
-        return Report(dataset.name, self, figures, self.signature(dataset.name, figures, missing, bootstrap),
+        return Report(dataset.name, self, figures, self.signature(dataset.name, figures, missing=missing, bootstrap=bootstrap),
                       tuple(dataset.notes), missing)
 
-    def signature(self, dataset: str, figures: dict, missing=(), bootstrap=None) -> Signature:
+    def signature(self, dataset: str, figures: dict, *, missing=(), bootstrap=None) -> Signature:
         """Every choice that makes numbers incomparable; ``bootstrap`` (``{"seed", "resamples"}``) for resampling reports."""
         subs = figures["subsets"]
         unscored = sum(s["n_unscored"] for s in subs.values())
@@ -295,8 +295,8 @@ class TYPED(TaskKind):
     compare_measures = {"mean": "mean"}
     compare_primary = "mean"
 
-    def check(self, path, n_expected=None, bounds=formats.STS_RANGE):
-        return corpora.check_typed_output(path, n_expected, bounds)
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
+        return corpora.check_typed_output(path, n_expected, bounds=bounds)
 
     def read(self, sub: corpora.Subset, run_dir):
         return corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub))

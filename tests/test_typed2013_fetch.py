@@ -138,7 +138,7 @@ def test_an_interrupted_fetch_resumes_without_asking_again(api, folder):
             api.down = True
 
     with pytest.raises(europeana.EuropeanaError, match=r"record 9200/Ünïcode.x: gave up after 2 attempts \(HTTP 503\)"):
-        europeana.fetch_records(folder, client(api, retries=1), progress)
+        europeana.fetch_records(folder, client(api, retries=1), progress=progress)
     assert calls == [1, 2] and not (folder / "text").exists()
     assert sorted(p.name for p in (folder / europeana.CACHE_DIR).iterdir()) == ["2022_empty.json", "2022_rich_1.json"]
     api.down, before = False, len(api.requests)
