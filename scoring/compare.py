@@ -133,7 +133,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
                                    for m in measures}},
                      "ranks": {}, "signature": str(rep.signature)})
     position = _place(rows, pub, ours, board, measures, primary, present, sizes, missing)
-    n_total = sum(sizes[s] for s in present)
+    n_total = task.pairs_behind(sizes, present)
     rule = board.measures[primary]
     for row in rows:
         row["ci95"] = _row_ci(row, primary, rule, present, sizes, n_total)
@@ -205,7 +205,7 @@ def _pair_test(a, b, value, outs, gold, ids, n, as_r, metric, seed, resamples, p
 
 def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples) -> list[dict]:
     """Each pair of our runs (Fisher z, Williams on the pooled pairs, paired bootstrap) and each run against the best published row (Fisher z)."""
-    n = sum(sizes[s] for s in present)
+    n = task_for(dataset.kind).pairs_behind(sizes, present)
     k = len(present)
 
     def as_r(value):  # a sum of k Pearsons is tested as their mean

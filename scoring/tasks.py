@@ -130,6 +130,10 @@ class TaskKind:
     def part_labels(self) -> dict:
         return {}
 
+    def pairs_behind(self, sizes: dict, present) -> int:
+        """How many scored pairs the parts present stand on (their sum: each pair is in one subset)."""
+        return sum(sizes[s] for s in present)
+
     def part_pearsons(self, report: Report) -> dict:
         raise NotImplementedError
 
@@ -340,6 +344,10 @@ class TYPED(TaskKind):
 
     def part_pearsons(self, report):
         return dict(report.figures["types"])
+
+    def pairs_behind(self, sizes, present):
+        """Every type scores the same record pairs."""
+        return max((sizes[s] for s in present), default=0)
 
     def stacked(self, dataset, runs, present):
         """One block per type: its gold column against each run's column for that type."""

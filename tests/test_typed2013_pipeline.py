@@ -123,25 +123,33 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
 
 
 def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
-    """A TYPED dataset has no published table: runs are ranked by the mean of the eight types' Pearsons."""
+    """TYPED runs are ranked by the mean of the eight types' Pearsons: among themselves, and among the
+    *SEM 2013 Table 3 runs with --published (its columns are the eight types)."""
     ds = corpora.load("typed2013-test", root)
     (path,) = run_system("typed-tfidf", ds, tmp_path / "tfidf")
     worse = corpora.read_typed_output(path, 12)
     worse[:, :4] = worse[::-1, :4]  # four types scrambled
     corpora.write_typed_output(tmp_path / "worse" / path.name, worse)
     runs = {"tfidf": tmp_path / "tfidf", "worse": tmp_path / "worse"}
-    cmp = evaluate.compare_runs(ds, runs, resamples=50)
     reports = {name: evaluate.score_run(ds, run_dir) for name, run_dir in runs.items()}
-    assert [r["name"] for r in cmp["rows"]] == sorted(runs, key=lambda n: -reports[n]["mean"])
+    cmp = evaluate.compare_runs(ds, runs, published=False, resamples=50)
+    assert [r["name"] for r in cmp["rows"]] == ["tfidf", "worse"] and reports["tfidf"]["mean"] > reports["worse"]["mean"]
     for row in cmp["rows"]:
         assert row["scores"]["mean"] == reports[row["name"]]["mean"]
         assert row["scores"]["time"] == reports[row["name"]]["types"]["time"]
-    assert [row["ranks"]["mean"] for row in cmp["rows"]] == [1, 2]
+    assert [row["ranks"]["mean"] for row in cmp["rows"]] == [1, 2] and cmp["n"] == 12  # twelve record pairs
     assert cmp["primary"] == "mean" and len(cmp["significance"]) == 1
+
+    published = evaluate.compare_runs(ds, runs, resamples=50)
+    table3 = [r for r in published["rows"] if not r["ours"]]
+    assert len(table3) == 15 and any("Table 3" in note for note in published["notes"])  # 14 runs and the baseline
+    for row in (r for r in published["rows"] if r["ours"]):
+        mean = round(reports[row["name"]]["mean"], 4)
+        assert row["ranks"]["mean"] == 1 + sum(1 for r in table3 if r["ranks"]["mean"] and r["scores"]["mean"] > mean)
     capsys.readouterr()
-    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50",
+    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50", "--published",
             *(a for name, d in runs.items() for a in ("--run", f"{name}={d}")), "--report", str(tmp_path / "html")]
     assert sts.main(argv) == 0
-    out = capsys.readouterr().out
-    assert "Time" in out.splitlines()[2] and "Description" in out.splitlines()[2]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split()[:4] == ["Run", "General", "Author", "People"] and any("baseline" in line for line in lines)
     assert (tmp_path / "html" / "index.html").is_file()
