@@ -120,18 +120,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
     reports = {name: task.score(dataset, run_dir, bootstrap=boot) for name, run_dir in runs.items()}
     pub = list(board.rows) if published else []
     ours = {name: _run_as_row(board, name, rep, present) for name, rep in reports.items()}
-
-    rows = [{"name": r.name, "ours": False, "role": r.role, "marks": r.marks, "notes": r.notes,
-             "scores": {**{s: r.scores.get(s) for s in present},
-                        **{m: _ranking_value(board, r, m, present, sizes) for m in measures}},
-             "ranks": {}} for r in pub]
-    for name, rep in reports.items():
-        parts = task.part_pearsons(rep)
-        rows.append({"name": name, "ours": True, "role": "ours", "marks": "", "notes": "", "run": str(runs[name]),
-                     "scores": {**{s: parts[s] for s in present},
-                                **{m: rep.figures.get(m) if isinstance(rep.figures.get(m), float) else None
-                                   for m in measures}},
-                     "ranks": {}, "signature": str(rep.signature)})
+    rows = _rows(board, pub, reports, runs, present, measures, sizes)
     position = _place(rows, pub, ours, board, measures, primary, present, sizes, missing)
     n_total = task.pairs_behind(sizes, present)
     rule = board.measures[primary]
@@ -152,6 +141,22 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples),
     }
+
+
+def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:
+    """The published rows (figures as printed or recomputed) and ours, unranked."""
+    rows = [{"name": r.name, "ours": False, "role": r.role, "marks": r.marks, "notes": r.notes,
+             "scores": {**{s: r.scores.get(s) for s in present},
+                        **{m: _ranking_value(board, r, m, present, sizes) for m in measures}},
+             "ranks": {}} for r in pub]
+    for name, rep in reports.items():
+        parts = rep.task.part_pearsons(rep)
+        rows.append({"name": name, "ours": True, "role": "ours", "marks": "", "notes": "", "run": str(runs[name]),
+                     "scores": {**{s: parts[s] for s in present},
+                                **{m: rep.figures.get(m) if isinstance(rep.figures.get(m), float) else None
+                                   for m in measures}},
+                     "ranks": {}, "signature": str(rep.signature)})
+    return rows
 
 
 def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
