@@ -43,18 +43,19 @@ def _gbr(seed):
                                          min_samples_leaf=20, random_state=seed)
 
 
-# name -> (factory(seed), default grid over the pipeline's "regress" step)
+# name -> (factory(seed), default grid over the pipeline's "regress" step); every part fits in this
+# process (n_jobs=1) whatever joblib's parallel_config, so that model files do not depend on run settings
 REGRESSORS = {
     "svr": (lambda seed: _svr(), {"C": [0.5, 2.0, 8.0], "gamma": [0.001, 0.003, "scale"], "epsilon": [0.1, 0.4]}),
     "gbr": (_gbr, {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
     "gbr-mono": (lambda seed: MonotoneGBR(random_state=seed), {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
     "rf": (_rf, {"min_samples_leaf": [1, 3, 8]}),
     "ridge": (lambda seed: Ridge(), {"alpha": [0.1, 1.0, 10.0, 100.0]}),
-    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))]),
+    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))], n_jobs=1),
                 {"svr__C": [0.5, 2.0, 8.0], "svr__epsilon": [0.1, 0.4]}),
     # the average of three unlike learners (kernel, monotone boosting, bagged trees), for new domains
     "ensemble": (lambda seed: VotingRegressor([("svr", _svr(epsilon=0.4)),
-                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))]),
+                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))], n_jobs=1),
                  {"svr__C": [2.0, 8.0]}),
 }
 

@@ -58,7 +58,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
                  if getattr(step, "learns_from_text", False)]
         prefixes = tuple(f"{name}__" for name, _ in steps)
         columns = [i for i, n in enumerate(self.feature_names_) if prefixes and n.startswith(prefixes)]
-        return columns, (FeatureUnion(steps) if steps else None)
+        return columns, (FeatureUnion(steps, n_jobs=1) if steps else None)
 
     def transform(self, X) -> np.ndarray:
         pairs = [tuple(p) for p in X]

@@ -64,7 +64,12 @@ def families_of(feature_set: str, *, exclude=()) -> list[str]:
 
 
 def make_union(feature_set: str = "all", *, exclude=()) -> FeatureUnion:
-    """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations)."""
+    """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations).
+
+    Its families are fitted one after another in this process whatever joblib's ``parallel_config``
+    (featurization is parallel by chunks instead): a family fitted in a worker comes back as a copy
+    that pickles to other bytes, and a model file must not depend on how its training ran.
+    """
     steps = [(name, factory()) for family in families_of(feature_set, exclude=exclude)
              for name, factory in FAMILIES[family]]
-    return FeatureUnion(steps)
+    return FeatureUnion(steps, n_jobs=1)

@@ -213,3 +213,14 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     assert not {"n_jobs", "backend", "scheduler", "progress"} & set(fitted.get_params())
     save_model(SubsetModels({"all": fitted}, {}, "all"), tmp_path / "m.joblib", {"system": "regression"})
     assert pickle.dumps(fitted) == before
+
+
+def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted):
+    """No part of a model is fitted in a worker (a worker's copy pickles differently): same file whatever --n-jobs."""
+    import pickle
+
+    from baselines.parallel import run_settings
+    pairs, gold, _, _ = demo
+    with run_settings(n_jobs=2):
+        twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)
+    assert pickle.dumps(twin) == pickle.dumps(fitted)
