@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import NamedTuple
-
-import numpy as np
 
 USAGE = """usage: sts COMMAND [ARGS…]
 
@@ -19,49 +16,10 @@ commands:
 """
 
 
-class DemoRow(NamedTuple):
-    """One line of the demo scoreboard; ``error`` says why a system could not be scored."""
-
-    system: str
-    pearson: float = math.nan
-    spearman: float = math.nan
-    n: int = 0
-    error: str = ""
-
-
-def demo_systems() -> list[str]:
-    """The registered systems ``sts demo`` runs: all but the TYPED ones, which score record pairs."""
-    from baselines.registry import make_system, system_names
-    from baselines.typed import is_typed
-    return [n for n in system_names() if not is_typed(make_system(n))]
-
-
-def demo_scoreboard(systems=None, progress=None) -> list[DemoRow]:
-    """Fit each registered system on demo-train, score it on demo-test; best Pearson first.
-
-    ``progress`` wraps the iterable of system names (the CLI passes a tqdm bar). A system that
-    fails to fit or predict (e.g. a resource it needs is absent) gets a row with the reason.
-    """
-    import corpora
+def demo_correlations(system, gold) -> tuple[float, float]:
+    """The scorer's Pearson and Spearman, for the demo scoreboard."""
     import evaluate
-    from baselines.registry import make_system
-    from baselines.run import predict_subset, training_pairs
-
-    train, test = corpora.load("demo-train"), corpora.load("demo-test")
-    pairs, gold = training_pairs([train])
-    (sub,) = test.subsets
-    scored = ~np.isnan(sub.gold)
-    names = list(systems or demo_systems())
-    rows = []
-    for name in progress(names) if progress else names:
-        try:
-            scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
-        except Exception as exc:  # noqa: BLE001 - any failure of one system is reported, not fatal
-            rows.append(DemoRow(name, error=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
-            continue
-        x, y = scores[scored], sub.gold[scored]
-        rows.append(DemoRow(name, evaluate.pearson(x, y), evaluate.spearman(x, y), int(scored.sum())))
-    return sorted(rows, key=lambda r: (bool(r.error), -r.pearson if math.isfinite(r.pearson) else math.inf, r.system))
+    return evaluate.pearson(system, gold), evaluate.spearman(system, gold)
 
 
 def demo_main(argv) -> int:
@@ -80,7 +38,8 @@ def demo_main(argv) -> int:
     if not args.quiet:
         from tqdm import tqdm
         progress = lambda names: tqdm(names, desc="systems", unit="system", file=sys.stderr)  # noqa: E731
-    rows = demo_scoreboard(args.system, progress)
+    from baselines.demo import demo_scoreboard
+    rows = demo_scoreboard(args.system, scorer=demo_correlations, progress=progress)
     print("demo: fit on demo-train, scored on demo-test (STS Benchmark captions, CC BY-SA 4.0)")
     width = max(len("system"), *(len(r.system) for r in rows))
     print(f"{'system':{width}}  {'Pearson':>8}  {'Spearman':>8}  {'n':>5}")

@@ -73,5 +73,10 @@ class PairRegressor(RegressorMixin, BaseEstimator):
     def _predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         raise NotImplementedError
 
-    def _more_tags(self):
-        return {"X_types": ["string"], "requires_y": False}
+    def __sklearn_tags__(self):
+        """Input: a list of text pairs (not a 2-D numeric array); y is optional unless a subclass needs it."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        tags.target_tags.required = False
+        return tags

@@ -7,9 +7,11 @@ import sys
 import corpora
 from corpora import argtypes, runrecord
 
+from .model_file import load_model
 from .registry import describe, make_system, system_names
 from .run import run_system
-from .train_cli import add_parallel_options, add_train_parser, run_saved
+from .subset_models import write_outputs
+from .train_cli import add_parallel_options, add_train_parser, settings
 
 
 def cmd_run(args) -> int:
@@ -30,17 +32,23 @@ def cmd_run(args) -> int:
             print("\n".join(map(str, written)))
         return 0
     system = make_system(args.system)
-    parallel = {k: getattr(args, k) for k in ("n_jobs", "backend", "scheduler")}
-    system.set_params(**{k: v for k, v in parallel.items() if k in system.get_params()})
     if args.seed is not None:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    written = run_system(system, test, args.out, train, name=args.system)
+    with settings(args):
+        written = run_system(system, test, args.out, train, name=args.system)
     if not args.quiet:
         for path in written:
             print(path)
     return 0
+
+
+def run_saved(args, test) -> list:
+    """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
+    models, card = load_model(args.model)
+    with settings(args):
+        return write_outputs(models, test, args.out, model_sha256=card["sha256"])
 
 
 def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:

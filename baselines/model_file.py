@@ -50,10 +50,6 @@ def feature_spec(models: SubsetModels) -> dict:
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
     """Write the model file and its card (both atomically); returns the card as written."""
-    for model in models.models.values():  # how it ran is no part of the model: same file whatever --n-jobs
-        run_only = {"progress": None, "n_jobs": 1, "backend": "loky", "scheduler": None}
-        model.set_params(**run_only)
-        model.pipeline_.named_steps["features"].set_params(**run_only)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     model_tmp = _temp_beside(path)
@@ -161,7 +157,7 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     for key in ("feature_set", "exclude", "feature_names"):
         if spec[key] != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
-    current = list(make_union(spec["feature_set"], spec["exclude"]).get_feature_names_out())
+    current = list(make_union(spec["feature_set"], exclude=spec["exclude"]).get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]
         new = sorted(set(current) - set(spec["feature_names"]))[:5]

@@ -51,7 +51,7 @@ def recipe_names() -> list[str]:
     return list(RECIPES)
 
 
-def custom_recipe(train: list[str], test: str | None = None) -> Recipe:
+def custom_recipe(train: list[str], *, test: str | None = None) -> Recipe:
     """One model on the user's own training datasets."""
     return Recipe("custom", tuple(train), test)
 
@@ -76,10 +76,10 @@ def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
     return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
 
 
-def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels, dict]:
+def train_recipe(recipe: Recipe, *, data_dir=None, **params) -> tuple[SubsetModels, dict]:
     """Fit every sub-model of ``recipe``; returns the models and the card's training section.
 
-    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, n_jobs, …).
+    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …).
     """
     datasets = [corpora.load(name, data_dir) for name in recipe.train]
     params = {**recipe.params, **params}
@@ -105,8 +105,7 @@ def train_recipe(recipe: Recipe, data_dir=None, **params) -> tuple[SubsetModels,
     card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,
                                                      "sub_models": info, "mapping": recipe.mapping,
                                                      "fallback": FALLBACK},
-            "params": _plain({k: v for k, v in FeatureRegression(**params).get_params().items()
-                              if k not in ("progress", "n_jobs", "backend", "scheduler")})}
+            "params": _plain(FeatureRegression(**params).get_params())}
     return SubsetModels(models, recipe.mapping, FALLBACK), card
 
 
@@ -119,7 +118,7 @@ def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) ->
     model, grid = system._model()
     folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])
     fold_data = fold_matrices(featurizer, list(pairs) + list(dev_pairs), features, folds)
-    best, score = search(model, grid, fold_data, np.r_[gold, dev_gold], system.n_jobs)
+    best, score = search(model, grid, fold_data, np.r_[gold, dev_gold])
     return best, score, featurizer, features[:len(pairs)]
 
 

@@ -6,10 +6,10 @@ then the best pipeline is refitted on all of them; predictions are clipped to th
 from __future__ import annotations
 
 import numpy as np
+from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor, VotingRegressor
 from sklearn.linear_model import Ridge
-from joblib import Parallel, delayed
 from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
@@ -43,18 +43,19 @@ def _gbr(seed):
                                          min_samples_leaf=20, random_state=seed)
 
 
-# name -> (factory(seed), default grid over the pipeline's "regress" step)
+# name -> (factory(seed), default grid over the pipeline's "regress" step); every part fits in this
+# process (n_jobs=1) whatever joblib's parallel_config, so that model files do not depend on run settings
 REGRESSORS = {
     "svr": (lambda seed: _svr(), {"C": [0.5, 2.0, 8.0], "gamma": [0.001, 0.003, "scale"], "epsilon": [0.1, 0.4]}),
     "gbr": (_gbr, {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
     "gbr-mono": (lambda seed: MonotoneGBR(random_state=seed), {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
     "rf": (_rf, {"min_samples_leaf": [1, 3, 8]}),
     "ridge": (lambda seed: Ridge(), {"alpha": [0.1, 1.0, 10.0, 100.0]}),
-    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))]),
+    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))], n_jobs=1),
                 {"svr__C": [0.5, 2.0, 8.0], "svr__epsilon": [0.1, 0.4]}),
     # the average of three unlike learners (kernel, monotone boosting, bagged trees), for new domains
     "ensemble": (lambda seed: VotingRegressor([("svr", _svr(epsilon=0.4)),
-                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))]),
+                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))], n_jobs=1),
                  {"svr__C": [2.0, 8.0]}),
 }
 
@@ -67,28 +68,27 @@ class FeatureRegression(PairRegressor):
     """Pairs → ``PairFeaturizer(feature_set)`` → ``StandardScaler`` → ``regressor``.
 
     ``param_grid`` (over the regressor's parameters) defaults to the regressor's grid; a grid with
-    one value per parameter skips the search. ``n_jobs``, ``backend`` and ``scheduler`` parallelize
-    featurization (and the CV fits); they never change the result.
+    one value per parameter skips the search. Featurization and the CV fits run through joblib:
+    the caller sets workers and backend with ``joblib.parallel_config``; they never change the result.
     """
 
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
-                 cv: int = 5, random_state: int = 0, n_jobs: int = 1, backend: str = "loky",
-                 scheduler=None, score_range=(0.0, 5.0), progress=None):
+                 cv: int = 5, random_state: int = 0, score_range=(0.0, 5.0)):
         self.feature_set = feature_set
         self.exclude = exclude
         self.regressor = regressor
         self.param_grid = param_grid
         self.cv = cv
         self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.backend = backend
-        self.scheduler = scheduler
         self.score_range = score_range
-        self.progress = progress
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True  # a supervised system
+        return tags
 
     def _featurizer(self) -> PairFeaturizer:
-        return PairFeaturizer(self.feature_set, tuple(self.exclude), self.n_jobs, self.backend,
-                              self.scheduler, progress=self.progress)
+        return PairFeaturizer(self.feature_set, tuple(self.exclude))
 
     def _model(self):
         if self.regressor not in REGRESSORS:
@@ -124,16 +124,12 @@ class FeatureRegression(PairRegressor):
             self.best_params_, self.cv_score_ = points[0], None
         else:
             fold_data = fold_matrices(featurizer, pairs, features, make_folds(self.cv, self.random_state))
-            self.best_params_, self.cv_score_ = search(model, grid, fold_data, y,
-                                                       self.n_jobs if self.backend != "dask" else 1)
+            self.best_params_, self.cv_score_ = search(model, grid, fold_data, y)
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
         self.feature_names_ = featurizer.feature_names_
 
     def _predict(self, pairs):
-        features = self.pipeline_.named_steps["features"]
-        features.set_params(n_jobs=self.n_jobs, backend=self.backend, scheduler=self.scheduler,
-                            progress=self.progress)
         lo, hi = self.score_range
         return np.clip(self.pipeline_.predict(pairs), lo, hi)
 
@@ -157,11 +153,12 @@ def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:
     return out
 
 
-def search(model, grid: dict, fold_data, y, n_jobs: int = 1) -> tuple[dict, float]:
-    """The grid point with the best mean held-out Pearson over ``fold_data`` and that score."""
+def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
+    """The grid point with the best mean held-out Pearson over ``fold_data`` and that score (the fits run
+    through joblib, as the caller's ``parallel_config`` says)."""
     points = list(ParameterGrid(grid))
     tasks = [(i, fold) for i in range(len(points)) for fold in range(len(fold_data))]
-    scores = Parallel(n_jobs=n_jobs)(delayed(_fold_score)(clone(model).set_params(**points[i]), *fold_data[f], y)
+    scores = Parallel()(delayed(_fold_score)(clone(model).set_params(**points[i]), *fold_data[f], y)
                                      for i, f in tasks)
     means = np.asarray(scores).reshape(len(points), len(fold_data)).mean(axis=1)
     best = int(np.argmax(means))

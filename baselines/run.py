@@ -10,7 +10,7 @@ from corpora import runrecord
 
 from .base import PairError
 from .registry import make_system
-from .typed import is_typed
+from .typed2013 import is_typed
 
 
 def scale_for(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:

@@ -9,13 +9,13 @@ import argparse
 import sys
 
 import corpora
-from features.featurizer import BACKENDS
 from features.sets import FAMILIES, set_names
 
-from .model_file import check_destination, load_model, save_model
+from .model_file import check_destination, save_model
+from .parallel import BACKENDS, run_settings
 from .recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from .regression import regressor_names
-from .subset_models import predict_subsets, write_outputs
+from .subset_models import predict_subsets
 
 
 def add_parallel_options(p) -> None:
@@ -40,6 +40,11 @@ def add_train_parser(sub) -> None:
     p.set_defaults(func=cmd_train)
 
 
+def settings(args, progress=None):
+    """The run settings the command line asks for (``--n-jobs``, ``--backend``, ``--scheduler``)."""
+    return run_settings(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
+
+
 def progress_bar(args):
     if args.quiet:
         return None
@@ -61,17 +66,17 @@ def cmd_train(args) -> int:
     if bool(args.regime) == bool(args.train):
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
-    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, args.test)
+    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
-    models, card = train_recipe(recipe, args.data_dir, feature_set=args.feature_set, exclude=tuple(args.exclude),
-                                n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler,
-                                progress=progress_bar(args), **chosen)
-    card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
-    if test_name and args.scorer:
-        test = corpora.load(test_name, args.data_dir)
-        parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
-        card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+    with settings(args, progress_bar(args)):
+        models, card = train_recipe(recipe, data_dir=args.data_dir, feature_set=args.feature_set,
+                                    exclude=tuple(args.exclude), **chosen)
+        card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
+        if test_name and args.scorer:
+            test = corpora.load(test_name, args.data_dir)
+            parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
+            card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
     card = save_model(models, args.save, card)
     if not args.quiet:
         print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
@@ -83,11 +88,3 @@ def cmd_train(args) -> int:
         if test:
             print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
     return 0
-
-
-def run_saved(args, test) -> list:
-    """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
-    models, card = load_model(args.model)
-    for model in models.models.values():
-        model.set_params(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler)
-    return write_outputs(models, test, args.out, model_sha256=card["sha256"])

@@ -16,12 +16,11 @@ from datetime import datetime, timezone
 import textdistance
 
 import corpora
-from baselines.gst import GSTBaseline
-from baselines.lcs import LCSBaseline
+from baselines.clss_strings import GSTBaseline, LCSBaseline
 from corpora import wordnet
-from features.gst import gst_coverage
-from features.lcs import lcs_length
-from features.strings_reference import gst_tiles_wise, lcs_length_dp
+from features.strings.gst import gst_coverage
+from features.strings.lcs import lcs_length
+from features.strings.reference import gst_tiles_wise, lcs_length_dp
 
 
 def measure(function, pairs, repeat: int):
@@ -54,10 +53,10 @@ def main(argv=None) -> int:
     print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, {len(pairs)} pairs ({', '.join(s.name for s in test)})")
     methods = [
-        ("lcs (features.lcs)", lcs_length),
+        ("lcs (features.strings.lcs)", lcs_length),
         ("lcs textdistance.lcsstr", textdistance.lcsstr.similarity),
         ("lcs dynamic programme", lcs_length_dp),
-        ("gst (features.gst)", lambda a, b: gst_coverage(a.lower(), b.lower(), 6)),
+        ("gst (features.strings.gst)", lambda a, b: gst_coverage(a.lower(), b.lower(), 6)),
         ("gst Wise scan", lambda a, b: sum(n for *_, n in gst_tiles_wise(a.lower(), b.lower(), 6))),
     ]
     print(f"{'method':26} {'seconds':>8} {'pairs/s':>10} {'peak KiB':>9}  same as the fast one")
@@ -70,7 +69,7 @@ def main(argv=None) -> int:
         timing[name] = seconds
         memory = "-" if peak is None else f"{peak / 1024:.0f}"
         print(f"{name:26} {seconds:8.3f} {len(pairs) / seconds:10.0f} {memory:>9}  {results == fast[family]}")
-    lcs, gst = timing["lcs (features.lcs)"], timing["gst (features.gst)"]
+    lcs, gst = timing["lcs (features.strings.lcs)"], timing["gst (features.strings.gst)"]
     print(f"lcs speed-up: {timing['lcs textdistance.lcsstr'] / lcs:.1f}x over textdistance, "
           f"{timing['lcs dynamic programme'] / lcs:.1f}x over the DP; "
           f"gst: {timing['gst Wise scan'] / gst:.1f}x over Wise's scan")

@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # encoder_speed (its dataset loading)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's scoring package (not yet installed)
 
-from encoder_speed import DATASETS, load  # noqa: E402
+from encoder_speed import DATASETS, load
 
 
 def punctuation_kept(text: str) -> tuple:

@@ -38,8 +38,9 @@ def make_pair(case: str) -> tuple[str, str]:
 
 def one(case: str, measure: str) -> dict:
     import warnings
-    from features.gst import gst_similarity
-    from features.lcs import lcs_similarity
+
+    from features.strings.gst import gst_similarity
+    from features.strings.lcs import lcs_similarity
     a, b = make_pair(case)
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 import numpy as np
+from joblib import parallel_config
 
 import corpora
 import evaluate
@@ -44,7 +45,8 @@ class Prepared:
         self.gold = gold
         self.tests = {name: self.featurizer.transform(p) for name, p in tests.items()}
         self.model, grid = system._model()
-        self.params, _ = search(self.model, grid, self.folds, gold, n_jobs=2)
+        with parallel_config(n_jobs=2):
+            self.params, _ = search(self.model, grid, self.folds, gold)
         self.columns = family_columns(self.featurizer.feature_names_)
 
     def predict(self, drop=None) -> dict:

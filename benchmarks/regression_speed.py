@@ -76,11 +76,13 @@ def one(regime: str, n_jobs: int, data_dir) -> dict:
     memory = TreeMemory()
     memory.start()
     import corpora
+    from baselines.parallel import run_settings
     from baselines.recipes import RECIPES, train_recipe
     from baselines.subset_models import predict_subsets
     recipe = RECIPES[regime]
-    models, _ = train_recipe(recipe, data_dir, n_jobs=n_jobs)
-    predict_subsets(models, corpora.load(recipe.test, data_dir))
+    with run_settings(n_jobs=n_jobs):
+        models, _ = train_recipe(recipe, data_dir=data_dir)
+        predict_subsets(models, corpora.load(recipe.test, data_dir))
     seconds = time.perf_counter() - start
     from joblib.externals.loky import get_reusable_executor
     get_reusable_executor().shutdown(wait=True)  # reap the workers so that their peak memory is counted

@@ -1,12 +1,12 @@
 """Datasets, file formats and the data root: the layer everything else reads through."""
+from . import runrecord  # noqa: F401  (corpora.runrecord: run directories)
 from .atomic import atomic_open, write_text_atomic
 from .datasets import CLSS_LEVELS, Dataset, Subset, dataset_names, load, locate, spec
 from .errors import DatasetNotFound, FormatError
 from .formats import CLSS_RANGE, STS_RANGE, check_output, read_gold, read_output, write_output
 from .paths import data_root
-from . import runrecord  # noqa: F401  (corpora.runrecord: run directories)
+from .typed2013 import TYPE_LABELS, TYPES, check_typed_output, read_typed_gold, read_typed_output, write_typed_output
 from .user_data import load_path, resolve
-from .typed import TYPE_LABELS, TYPES, check_typed_output, read_typed_gold, read_typed_output, write_typed_output
 
 __all__ = [
     "CLSS_LEVELS", "CLSS_RANGE", "STS_RANGE", "Dataset", "DatasetNotFound", "FormatError", "Subset",

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from . import datasets, europeana, fetch, manifest, tables, typed, user_data
+from . import datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
@@ -60,7 +60,7 @@ def _unscored(subset) -> str:
 
 def _how_to_get(name: str, data_dir=None) -> str:
     if name in europeana.FETCH_NAMES:
-        return (f"put the official {typed.INPUT_NAME} and {typed.GOLD_NAME} in {datasets.folder_of(name, data_dir)}, "
+        return (f"put the official {typed2013.INPUT_NAME} and {typed2013.GOLD_NAME} in {datasets.folder_of(name, data_dir)}, "
                 f"then `sts data fetch {name} --api-key KEY` rebuilds the records")
     try:
         source = fetch.source_of(name)
@@ -122,7 +122,7 @@ def _fetch_typed(name: str, args) -> None:
     """The TYPED pilot: rebuild ``text/`` records from Europeana's API for the input files present."""
     folders = europeana.typed_folders(name, args.data_dir)
     if not folders:
-        raise DatasetNotFound(f"{name}: no {typed.INPUT_NAME} under {data_root(args.data_dir) / 'typed2013'}/"
+        raise DatasetNotFound(f"{name}: no {typed2013.INPUT_NAME} under {data_root(args.data_dir) / 'typed2013'}/"
                               "{train,test}; put the official input and gold files there first")
     client = europeana.RecordClient(args.api_key or os.environ.get(europeana.KEY_VAR, ""), args.api_url)
     from tqdm import tqdm
@@ -134,13 +134,13 @@ def _fetch_typed(name: str, args) -> None:
             bar.update(done - bar.n)
 
         try:
-            report = europeana.fetch_records(folder, client, progress)
+            report = europeana.fetch_records(folder, client, progress=progress)
         finally:
             bar.close()
         print(f"{folder}: {report.written} record files written ({report.requested} fetched, {report.cached} cached)")
         if report.missing:
             print(f"  {len(report.missing)} records no longer exist at Europeana; listed in "
-                  f"{folder / typed.TEXT_DIR / typed.MISSING_NAME}, they read as empty records")
+                  f"{folder / typed2013.TEXT_DIR / typed2013.MISSING_NAME}, they read as empty records")
 
 
 def cmd_verify(args) -> int:

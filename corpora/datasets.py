@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import formats, sick, typed
+from . import formats, sick, typed2013
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root, demo_root
 
@@ -200,7 +200,7 @@ def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
                 found.append((level, inp, gold))
         return found
     if s.kind == "typed":
-        inp, gold = folder / typed.INPUT_NAME, folder / typed.GOLD_NAME
+        inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
         return [("europeana", inp, gold)] if inp.is_file() and gold.is_file() else []
     found = {}
     if folder.is_dir():
@@ -258,7 +258,7 @@ def load(name: str, data_dir=None) -> Dataset:
         else:
             notes.append(f"{name}: subset {missing} skipped: not in the data root")
     if s.kind == "typed":
-        notes += typed.gone_notes(folder)
+        notes += typed2013.gone_notes(folder)
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))
 
 
@@ -276,10 +276,10 @@ def _read_subset(s: Spec, sub: str, inp: Path, gold_path: Path) -> Subset:
         _same_length(inp, len(pairs), gold_path, len(gold))
         return Subset(s.name, sub, "clss", pairs, gold, inp, gold_path, ids, f"{sub}.{s.split}.output.tsv")
     if s.kind == "typed":
-        pairs, ids = typed.read_pair_records(inp)
-        gold = typed.read_typed_gold(gold_path)
+        pairs, ids = typed2013.read_pair_records(inp)
+        gold = typed2013.read_typed_gold(gold_path)
         _same_length(inp, len(pairs), gold_path, len(gold))
-        return Subset(s.name, sub, "typed", pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], typed.OUTPUT_NAME)
+        return Subset(s.name, sub, "typed", pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], typed2013.OUTPUT_NAME)
     pairs = formats.read_sts_input(inp)
     gold = formats.read_gold(gold_path, formats.STS_RANGE)
     _same_length(inp, len(pairs), gold_path, len(gold))

@@ -1,7 +1,6 @@
 """Errors raised by the data layer; each names the file and line at fault."""
 from __future__ import annotations
 
-
 MAX_QUOTE = 60  # characters of a bad value quoted in a message
 MAX_MESSAGE = 400  # characters of a message, whatever it quotes
 

@@ -20,7 +20,7 @@ from typing import Callable
 from .atomic import atomic_open, write_text_atomic
 from .fetch import FetchError
 from .paths import data_root
-from .typed import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
+from .typed2013 import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
 
 API_BASE = "https://api.europeana.eu"
 KEY_VAR = "EUROPEANA_API_KEY"
@@ -140,7 +140,7 @@ def _cached(cache: Path, rid: str, suffix: str) -> Path:
     return cache / (rid.replace("/", "_") + suffix)
 
 
-def fetch_records(folder, client: RecordClient, progress: Callable | None = None) -> FetchReport:
+def fetch_records(folder, client: RecordClient, *, progress: Callable | None = None) -> FetchReport:
     """Fetch every record of ``folder/STS.input.europeana.txt`` into the cache, then write ``text/``.
 
     Cached answers (``.json``) and known 404s (``.404``) are not asked for again, so an interrupted

@@ -3,7 +3,9 @@
 Debian's ``wordnet-base`` + ``wordnet-sense-index`` ship no ``lexnames`` file and live outside
 NLTK's data sandbox, so their files are copied once into a per-user cache folder that gets
 the fixed list of lexicographer files and is registered on ``nltk.data.path``; NLTK's checks
-stay as they are. One reader is loaded per process.
+stay as they are. One reader is loaded per process. Every WordNet lookup of the suite is here:
+sense keys and glosses, and what the features need (base forms and ancestor maps, cached per word,
+so that a word-pair similarity is one dict intersection).
 """
 from __future__ import annotations
 
@@ -139,7 +141,7 @@ def _register(folder: Path) -> None:
         nltk.data.path.append(str(folder))
 
 
-def find_source(debian_dir=DEBIAN_DIR, env=None) -> Source:
+def find_source(*, debian_dir=DEBIAN_DIR, env=None) -> Source:
     """Resolve WordNet: NLTK's data path, then Debian's packages, then ``$WORDNET_DIR``."""
     env = os.environ if env is None else env
     root = _nltk_root()
@@ -186,7 +188,7 @@ def version() -> str:
     return wordnet().get_version() or "unknown"
 
 
-def sense_from_key(sense_key: str, path=None, line: int | None = None):
+def sense_from_key(sense_key: str, *, path=None, line: int | None = None):
     """The lemma for a WordNet sense key; an unresolvable key is a FormatError at ``path:line``."""
     try:
         return wordnet().lemma_from_key(sense_key)
@@ -207,3 +209,61 @@ def gloss(synset) -> str:
     stream.seek(synset.offset())
     line = stream.readline()
     return line.split(" | ", 1)[1].strip() if " | " in line else ""
+
+
+# --------------------------------------------------------------------------- what the features look up
+
+@functools.lru_cache(maxsize=None)
+def morphy(word: str) -> str:
+    """Base form: WordNet's exception lists first, then a verb reading, then a noun reading."""
+    wn = wordnet()
+    for pos in ("v", "n", "a"):
+        bases = wn._exception_map[pos].get(word)
+        if bases:
+            return bases[0]
+    for pos in ("v", "n"):
+        forms = wn._morphy(word, pos, check_exceptions=False)
+        if forms and word not in forms:
+            return forms[0]
+    return word
+
+
+@functools.lru_cache(maxsize=None)
+def ancestors(lemma: str) -> dict:
+    """Every synset of ``lemma`` (any part of speech) and their hypernyms, with the fewest edges
+    from one of the lemma's senses; adjectives reach their similar-to satellites in one edge.
+    """
+    found: dict = {}
+    frontier = [(s, 0) for s in wordnet().synsets(lemma)]
+    while frontier:
+        synset, depth = frontier.pop()
+        key = synset.name()
+        if found.get(key, depth + 1) <= depth:
+            continue
+        found[key] = depth
+        nexts = synset.hypernyms() + synset.instance_hypernyms()
+        if depth == 0 and synset.pos() in "as":
+            nexts += synset.similar_tos()
+        frontier.extend((s, depth + 1) for s in nexts)
+    return found
+
+
+_SIMILARITY: dict = {}
+
+
+def word_similarity(a: str, b: str) -> float:
+    """WordNet path similarity of two lemmas, maximized over their senses: ``1 / (1 + edges)``.
+
+    1.0 for the same lemma or a shared synset, 0.0 when the words share no ancestor.
+    """
+    if a == b:
+        return 1.0
+    key = (a, b) if a < b else (b, a)
+    value = _SIMILARITY.get(key)
+    if value is None:
+        da, db = ancestors(a), ancestors(b)
+        if len(da) > len(db):
+            da, db = db, da
+        best = min((d + db[s] for s, d in da.items() if s in db), default=None)
+        value = _SIMILARITY[key] = 0.0 if best is None else 1.0 / (1.0 + best)
+    return value

@@ -8,11 +8,12 @@ import math
 
 import numpy as np
 
+from corpora.wordnet import word_similarity
+
 from .base import MATCHED, PairFeatures, ratio, weighted_mean
 from .embedding import aligned_cosines
 from .gloss_features import similarity_matrix
 from .weighted import information_content
-from .wordnet_access import word_similarity
 from .wordnet_features import harmonic
 
 

@@ -1,61 +1,50 @@
-"""The whole featurization step as one transformer, run in parallel chunks with joblib.
+"""The whole featurization step as one transformer, run in chunks through joblib.
 
-``backend="dask"`` with ``scheduler="HOST:PORT"`` sends the chunks to a dask.distributed cluster
-through joblib's dask backend; any backend gives the same matrix, row for row.
+How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
+around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
+:func:`reporting` for a progress hook. The transformer itself holds only what defines the features.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterable
 
 import numpy as np
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import FeatureUnion
 
 from .sets import make_union
 
-BACKENDS = ("loky", "threading", "dask")
+_PROGRESS: ContextVar[Callable[[Iterable], Iterable] | None] = ContextVar("featurization_progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Callable[[Iterable], Iterable] | None):
+    """Within the block, featurization passes its iterable of chunks through ``progress`` (e.g. a tqdm bar)."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
 
 
 def _transform(union, chunk) -> np.ndarray:
     return union.transform(chunk)
 
 
-@contextmanager
-def dask_client(scheduler):
-    """A dask.distributed client on ``scheduler`` for the duration of a transform."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise ValueError("--backend dask needs dask[distributed]: pip install 'sts-suite[dask]'") from None
-    client = Client(scheduler, set_as_default=False)
-    try:
-        with client.as_current():
-            yield client
-    finally:
-        client.close()
-
-
 class PairFeaturizer(TransformerMixin, BaseEstimator):
-    """Pairs → feature matrix of a named set (see :mod:`features.sets`), chunked over ``n_jobs`` workers.
+    """Pairs → feature matrix of a named set (see :mod:`features.sets`), in chunks of ``chunk_size`` pairs."""
 
-    ``progress`` is an optional callable wrapping an iterable of chunks (e.g. ``tqdm``), so a
-    command line can show how far featurization got; the library itself never prints.
-    """
-
-    def __init__(self, feature_set: str = "all", exclude=(), n_jobs: int = 1, backend: str = "loky",
-                 scheduler=None, chunk_size: int = 500, progress=None):
+    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500):
         self.feature_set = feature_set
         self.exclude = exclude
-        self.n_jobs = n_jobs
-        self.backend = backend
-        self.scheduler = scheduler
         self.chunk_size = chunk_size
-        self.progress = progress
 
     def fit(self, X, y=None):
         pairs = [tuple(p) for p in X]
-        self.union_ = make_union(self.feature_set, tuple(self.exclude)).fit(pairs)
+        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude)).fit(pairs)
         self.feature_names_ = list(self.union_.get_feature_names_out())
         return self
 
@@ -69,21 +58,15 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
                  if getattr(step, "learns_from_text", False)]
         prefixes = tuple(f"{name}__" for name, _ in steps)
         columns = [i for i, n in enumerate(self.feature_names_) if prefixes and n.startswith(prefixes)]
-        return columns, (FeatureUnion(steps) if steps else None)
+        return columns, (FeatureUnion(steps, n_jobs=1) if steps else None)
 
     def transform(self, X) -> np.ndarray:
         pairs = [tuple(p) for p in X]
         if not pairs:
             return np.zeros((0, len(self.feature_names_)))
-        if self.backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {self.backend!r}")
-        if self.backend == "dask" and not self.scheduler:
-            raise ValueError("backend 'dask' needs a scheduler address (--scheduler HOST:PORT)")
         chunks = [pairs[i:i + self.chunk_size] for i in range(0, len(pairs), self.chunk_size)]
-        wrapped = self.progress(chunks) if self.progress else chunks
-        if self.backend != "dask" and (self.n_jobs == 1 or len(chunks) == 1):
+        progress = _PROGRESS.get()
+        wrapped = progress(chunks) if progress else chunks
+        if len(chunks) == 1:
             return np.vstack([_transform(self.union_, chunk) for chunk in wrapped])
-        context = dask_client(self.scheduler) if self.backend == "dask" else nullcontext()
-        with context, parallel_config(backend=self.backend, n_jobs=self.n_jobs):
-            parts = Parallel()(delayed(_transform)(self.union_, chunk) for chunk in wrapped)
-        return np.vstack(parts)
+        return np.vstack(Parallel()(delayed(_transform)(self.union_, chunk) for chunk in wrapped))

@@ -13,9 +13,9 @@ from .weighted import information_content
 from .wordnet_features import harmonic
 
 
-def similarity_matrix(la, lb) -> np.ndarray:
+def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cosines between the lemmas of ``la`` (rows) and ``lb`` (columns): 1 for the same lemma, 0
-    for a lemma the space does not know, negative cosines cut to 0."""
+    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors."""
     index, vectors = gloss_space()
     va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
     vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])

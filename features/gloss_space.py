@@ -38,7 +38,7 @@ def _each_synset_once(keep: int = 5000):
                 parsed.clear()
 
 
-def build(dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndarray]:
+def build(*, dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndarray]:
     """Vocabulary and unit-length term vectors of a truncated SVD of the synset-by-lemma TF-IDF matrix."""
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -53,17 +53,17 @@ def build(dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndarray
     return list(vectorizer.get_feature_names_out()), vectors
 
 
-def cache_file(dimensions: int = DIMENSIONS):
+def cache_file(*, dimensions: int = DIMENSIONS):
     key = json.dumps({"origin": source().origin, "dimensions": dimensions, "version": VERSION}, sort_keys=True)
     return cache_root() / "features" / f"wordnet_gloss_lsa_{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
 
 
 @lru_cache(maxsize=2)
-def gloss_space(dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
+def gloss_space(*, dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
     """``(word → row, vectors)``, read from the cache or built and cached on first use."""
-    path = cache_file(dimensions)
+    path = cache_file(dimensions=dimensions)
     if not path.is_file():
-        vocabulary, vectors = build(dimensions)
+        vocabulary, vectors = build(dimensions=dimensions)
         with corpora.atomic_open(path, "wb") as handle:
             np.savez(handle, vocabulary=np.asarray(vocabulary), vectors=vectors)
     with np.load(path) as data:

@@ -51,7 +51,7 @@ def set_names() -> list[str]:
     return list(SETS)
 
 
-def families_of(feature_set: str, exclude=()) -> list[str]:
+def families_of(feature_set: str, *, exclude=()) -> list[str]:
     """The families of a named set, less ``exclude``; unknown names are refused."""
     if feature_set not in SETS:
         raise ValueError(f"unknown feature set {feature_set!r}; known: {', '.join(SETS)}")
@@ -64,11 +64,16 @@ def families_of(feature_set: str, exclude=()) -> list[str]:
     return families
 
 
-def make_union(feature_set: str = "all", exclude=(), encoder=None) -> FeatureUnion:
+def make_union(feature_set: str = "all", *, exclude=(), encoder=None) -> FeatureUnion:
     """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations);
-    ``encoder`` (a callable or spec, see :mod:`features.encoders`) adds its family last."""
-    steps = [(name, factory()) for family in families_of(feature_set, exclude)
+    ``encoder`` (a callable or spec, see :mod:`features.encoders`) adds its family last.
+
+    Its families are fitted one after another in this process whatever joblib's ``parallel_config``
+    (featurization is parallel by chunks instead): a family fitted in a worker comes back as a copy
+    that pickles to other bytes, and a model file must not depend on how its training ran.
+    """
+    steps = [(name, factory()) for family in families_of(feature_set, exclude=exclude)
              for name, factory in FAMILIES[family]]
     if encoder is not None:
         steps.append(("encoder", EncoderFeatures(encoder)))
-    return FeatureUnion(steps)
+    return FeatureUnion(steps, n_jobs=1)

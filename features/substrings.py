@@ -1,6 +1,6 @@
 """Common-substring features (DKPro): longest common substring and subsequence, Greedy String Tiling.
 
-Reuses the CLSS string functions (:mod:`features.lcs`, :mod:`features.gst`); GST uses min match 3
+Reuses the CLSS string functions (:mod:`features.strings.lcs`, :mod:`features.strings.gst`); GST uses min match 3
 like DKPro, on characters and, with min match 2, on lemma sequences.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from rapidfuzz import distance, process
 
 from .base import PairFeatures
 from .edit import as_symbols
-from .gst import gst_similarity_many
-from .lcs import lcs_similarity_many
+from .strings.gst import gst_similarity_many
+from .strings.lcs import lcs_similarity_many
 from .text import analyse
 
 

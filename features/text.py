@@ -48,7 +48,7 @@ def lemma(word: str) -> str:
     """The WordNet base form of a lower-cased word (verb reading first), the word itself if none."""
     if word in STOPWORDS or not word.isalpha():
         return word
-    from .wordnet_access import morphy
+    from corpora.wordnet import morphy
     return morphy(word)
 
 
@@ -59,7 +59,7 @@ def analyse(text: str) -> Analysis:
     words = tuple(t.lower() for t in tokens if is_word(t))
     lemmas = tuple(lemma(w) for w in words)
     numbers = frozenset(t.replace(",", "") for t in tokens if NUMBER.match(t))
-    content = tuple(l for l in lemmas if l not in STOPWORDS and not NUMBER.match(l) and len(l) > 1)
+    content = tuple(m for m in lemmas if m not in STOPWORDS and not NUMBER.match(m) and len(m) > 1)
     capitalized = frozenset(t.lower() for i, t in enumerate(tokens)
                             if i > 0 and t[0].isupper() and t.lower() not in STOPWORDS)
     negations = sum(1 for w in words if w in NEGATIONS or w.endswith("n't"))

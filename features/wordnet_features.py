@@ -5,9 +5,10 @@ path similarity; the best matches are averaged, plain and weighted by informatio
 """
 from __future__ import annotations
 
+from corpora.wordnet import word_similarity
+
 from .base import PairFeatures, ratio
 from .weighted import information_content
-from .wordnet_access import word_similarity
 
 
 def best_matches(left, right) -> list[float]:

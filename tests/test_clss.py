@@ -6,8 +6,7 @@ from sklearn.base import clone
 import corpora
 import evaluate
 from baselines import make_system
-from baselines.gst import GSTBaseline
-from baselines.lcs import LCSBaseline
+from baselines.clss_strings import GSTBaseline, LCSBaseline
 from baselines.run import run_system
 from baselines.word2sense import is_word2sense, word_senses
 from tests.conftest import write

@@ -1,9 +1,9 @@
 """Named datasets: how subsets are found under the data root, notes, and the root's precedence."""
 import numpy as np
 import pytest
-from conftest import write
 
 import corpora
+from conftest import write
 from corpora import DatasetNotFound, FormatError, datasets, paths
 
 

@@ -10,7 +10,7 @@ import pytest
 import corpora
 import evaluate
 import sts
-from baselines import registry
+from baselines import demo, registry
 from corpora import demo_build, paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,15 +53,14 @@ class Broken(registry.make_system("random").__class__):
 
 
 def test_the_demo_runs_every_registered_system_but_the_typed_ones():
-    from baselines.typed import is_typed  # TYPED systems score record pairs; the demo leaves them out
-    names = sts.demo_systems()
-    assert {"token-cosine", "random"} <= set(names)
-    assert set(names) == {n for n in registry.system_names() if not is_typed(registry.make_system(n))}
+    # TYPED systems score record pairs; the demo leaves them out (and only them)
+    assert demo.demo_systems() == ["token-cosine", "random", "lcs", "gst", "glove-mean", "sif", "regression"]
+    assert set(registry.system_names()) - set(demo.demo_systems()) == {"typed-tfidf", "typed-regression"}
 
 
 def test_scoreboard_sorts_by_pearson_and_lists_failures(monkeypatch):
     monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
-    rows = sts.demo_scoreboard(["random", "broken", "token-cosine"])
+    rows = demo.demo_scoreboard(["random", "broken", "token-cosine"], scorer=sts.demo_correlations)
     assert [r.system for r in rows] == ["token-cosine", "random", "broken"]
     assert rows[-1].error == "LookupError: WordNet 3.0 not found" and not rows[0].error
     (test,) = corpora.load("demo-test")

@@ -13,8 +13,8 @@ from baselines.encoder import EncoderSimilarity, cosine_scores
 from baselines.run import run_system
 from conftest import write
 from corpora.word_vectors import glove
-from features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
 from features.embedding import sif_weight
+from features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -53,7 +53,9 @@ def test_cosine_of_toy_embeddings_each_text_encoded_once_in_batches():
 def test_zero_embedding_scores_zero_and_scores_lie_in_minus_one_one():
     pairs = [("ab", "..."), ("ab", "ab")]
     np.testing.assert_allclose(EncoderSimilarity(letters).fit(pairs).predict(pairs), [0.0, 1.0])
-    flip = lambda texts: np.asarray([[1.0, 0.0] if t == "x" else [-1.0, 0.0] for t in texts])
+    def flip(texts):
+        return np.asarray([[1.0, 0.0] if t == "x" else [-1.0, 0.0] for t in texts])
+
     np.testing.assert_allclose(EncoderSimilarity(flip).fit([]).predict([("x", "y")]), [-1.0])
     assert EncoderSimilarity.score_range == (-1.0, 1.0)
 
@@ -73,7 +75,9 @@ def test_bad_encoder_output_is_refused_clearly(output, message):
 
 
 def test_a_nan_embedding_names_its_text_and_first_pair():
-    enc = lambda texts: np.asarray([[np.nan, 1.0] if t == "bad" else [1.0, 1.0] for t in texts])
+    def enc(texts):
+        return np.asarray([[np.nan, 1.0] if t == "bad" else [1.0, 1.0] for t in texts])
+
     with pytest.raises(PairError, match="NaN or infinite embedding for 'bad'") as info:
         EncoderSimilarity(enc).fit([]).predict([("a", "b"), ("c", "bad"), ("bad", "a")])
     assert info.value.index == 1

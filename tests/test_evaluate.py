@@ -201,7 +201,7 @@ def test_confidences_give_weighted_pearson(sts_root, capsys):
     report = json.loads(text)
     forums = report["subsets"]["answers-forums"]
     assert forums["weighted_pearson"] == pytest.approx(
-        evaluate.pearson([1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0], [10, 100, 50, 100]), abs=1e-8)
+        evaluate.pearson([1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0], weights=[10, 100, 50, 100]), abs=1e-8)
     assert forums["pearson"] == pytest.approx(evaluate.pearson([1.2, 4.0, 3.1, 0.5], [1, 5, 3, 0]), abs=1e-8)
     assert report["all_weighted"] is not None
     assert "conf:ignored(+weighted-pearson)" in report["signature"]

@@ -1,48 +1,15 @@
 """``sts data fetch``: archives the test builds, served by an HTTP server on 127.0.0.1; no internet."""
-import functools
-import http.server
 import io
 import tarfile
-import threading
 import zipfile
 from pathlib import Path
 
 import pytest
 
 import corpora
-from corpora import cli, fetch, manifest
+from corpora import cli, fetch
 
 ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
-
-
-@pytest.fixture()
-def server(tmp_path):
-    """A directory served over HTTP on 127.0.0.1; yields (folder, base URL)."""
-    folder = tmp_path / "served"
-    folder.mkdir()
-    handler = functools.partial(_QuietHandler, directory=str(folder))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    yield folder, f"http://127.0.0.1:{httpd.server_address[1]}/files"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def translate_path(self, path):
-        return super().translate_path(path.replace("/files/", "/", 1))
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture()
-def no_manifest(tmp_path, monkeypatch):
-    """An empty manifest, for archives of made-up files under an official release's name."""
-    path = tmp_path / "manifest.json"
-    path.write_text('{"files": {}}')
-    monkeypatch.setattr(manifest, "MANIFEST_PATH", path)
 
 
 def make_zip(path: Path, members: dict) -> Path:

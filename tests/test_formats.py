@@ -3,8 +3,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import write
 
+from conftest import write
 from corpora import FormatError, formats
 
 

@@ -1,13 +1,12 @@
 """Issue 12: hostile or damaged archives are refused by ``sts data fetch`` and nothing leaves the data root."""
-import io
 import os
 import tarfile
 import zipfile
 
 import pytest
+from test_fetch import data_main, leftovers, make_tar, make_zip, stsb_members
 
 from corpora import fetch
-from test_fetch import data_main, leftovers, make_tar, make_zip, no_manifest, server, stsb_members  # noqa: F401
 
 DEEP = "a/b/c/d/e/f/g/h"
 

@@ -8,7 +8,7 @@ from sklearn.pipeline import Pipeline
 
 import corpora
 from baselines import make_system, system_names
-from baselines.typed import is_typed
+from baselines.typed2013 import is_typed
 
 PAIR_SYSTEMS = [name for name in system_names() if not is_typed(make_system(name))]
 
@@ -54,3 +54,12 @@ def test_cross_validation_and_pipeline(name, demo):
     assert cv.shape == (3,)
     pipe = Pipeline([("system", make_system(name))]).fit(pairs, gold)
     assert pipe.predict(pairs[:5]).shape == (5,)
+
+
+@pytest.mark.parametrize("name", system_names())
+def test_tags_say_text_pairs_and_whether_y_is_needed(name):
+    from sklearn.utils import get_tags
+    tags = get_tags(make_system(name))
+    assert tags.input_tags.string and not tags.input_tags.two_d_array
+    assert tags.target_tags.required == (name in ("regression", "typed-regression"))
+    assert tags.target_tags.multi_output == is_typed(make_system(name))

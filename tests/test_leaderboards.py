@@ -8,8 +8,9 @@ import re
 import pytest
 
 import corpora
-from corpora import leaderboards as lb
 from conftest import write
+from corpora import leaderboards as lb
+from scoring import ranking
 
 NAMES = ["clss2014-table5", "simcse2021-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
 RANKED = [name for name in NAMES if name not in ("sts2012-table2-weighted", "simcse2021-table5")]  # papers that rank no figure
@@ -18,7 +19,7 @@ ROUNDING = {"sts2012-table1": 4, "sts2013-table2": 4, "sts2013-table3-typed": 4,
 
 def _ranked(board, measure):
     rows = [r for r in board.rows if measure in r.ranks]
-    return rows, [board.value(r, measure) for r in rows]
+    return rows, [ranking.value(board, r, measure) for r in rows]
 
 
 def test_every_table_is_shipped_with_its_source():
@@ -54,7 +55,7 @@ def test_ranks_follow_from_the_figures(name):
             assert all(v is None for v in values)  # CLSS prints Spearman ranks but no Spearman figures
             assert sorted(r.ranks[measure] for r in rows) == list(range(1, len(rows) + 1))
             continue
-        ranks = lb.competition_ranks(values)
+        ranks = ranking.competition_ranks(values)
         assert max(r.ranks[measure] for r in rows) == len(rows)
         for row, value, rank in zip(rows, values, ranks):
             paper = row.ranks[measure]
@@ -86,14 +87,14 @@ def test_sts2012_mean_follows_from_the_five_subsets():
     board = lb.load_leaderboard("sts2012-table1")
     assert board.subsets == ("MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews")
     for row in board.rows:
-        assert row.scores["mean"] == pytest.approx(board.aggregate(row, "mean"), abs=1e-4 + 1e-9), row.name
+        assert row.scores["mean"] == pytest.approx(ranking.aggregate(board, row, "mean"), abs=1e-4 + 1e-9), row.name
 
 
 @pytest.mark.parametrize("name", ["sts2013-table2", "sts2013-table3-typed"])
 def test_sts2013_means_follow_from_the_subsets(name):
     board = lb.load_leaderboard(name)
     for row in board.rows:
-        recomputed = board.aggregate(row, "mean")
+        recomputed = ranking.aggregate(board, row, "mean")
         if row.flagged("mean-mismatch:mean"):
             assert abs(recomputed - row.scores["mean"]) > 1e-3, row.name
         else:
@@ -109,16 +110,16 @@ def test_unranked_rows_sit_where_they_would_rank():
         if "official" in row.ranks:
             ranked_before += 1
             continue
-        assert lb.placed_rank(board.value(row, "official"), values) == ranked_before + 1, row.name
+        assert ranking.placed_rank(ranking.value(board, row, "official"), values) == ranked_before + 1, row.name
     board = lb.load_leaderboard("sts2013-table2")
     _, values = _ranked(board, "mean")
     references = [r for r in board.rows if r.role == "reference"]
     assert [r.name for r in references] == ["DKPro", "TakeLab-best", "TakeLab-sts12"]
     for row in references:
         said = int(re.search(r"would-rank=(\d+)", row.notes).group(1))
-        by_printed = lb.placed_rank(row.scores["mean"], values)
+        by_printed = ranking.placed_rank(row.scores["mean"], values)
         if row.flagged("rank-mismatch:would-rank"):
-            assert by_printed != said and lb.placed_rank(board.aggregate(row, "mean"), values) == said, row.name
+            assert by_printed != said and ranking.placed_rank(ranking.aggregate(board, row, "mean"), values) == said, row.name
         else:
             assert by_printed == said, row.name
 
@@ -132,8 +133,8 @@ def test_published_baselines():
 
 
 def test_competition_ranks_share_ties():
-    assert lb.competition_ranks([0.5, 0.7, 0.5, None, 0.1]) == [2, 1, 2, None, 4]
-    assert lb.placed_rank(0.5, [0.7, 0.5, 0.1]) == 2
+    assert ranking.competition_ranks([0.5, 0.7, 0.5, None, 0.1]) == [2, 1, 2, None, 4]
+    assert ranking.placed_rank(0.5, [0.7, 0.5, 0.1]) == 2
 
 
 def _board(tmp_path, rows, header="name\trole\ta\tb\tmean\tmean_rank\tmarks\tnotes"):
@@ -146,8 +147,8 @@ def test_reader_aggregates_and_flags(tmp_path):
     board = lb.read_leaderboard(_board(tmp_path, "r1\trun\t.2\t.6\t.5\t1\t\trank-tie:mean x; would-rank=3\n"))
     row = board.rows[0]
     assert board.subsets == ("a", "b") and row.ranks == {"mean": 1}
-    assert board.aggregate(row, "mean") == pytest.approx(0.5)
-    assert board.aggregate(row, "mean", subsets=["a"]) == pytest.approx(0.2)
+    assert ranking.aggregate(board, row, "mean") == pytest.approx(0.5)
+    assert ranking.aggregate(board, row, "mean", subsets=["a"]) == pytest.approx(0.2)
     assert row.flagged("rank-tie:mean") and row.flagged("would-rank=3") and not row.flagged("rank-tie:all")
 
 

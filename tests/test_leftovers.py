@@ -3,8 +3,9 @@ import fcntl
 import os
 import time
 
+from test_fetch import data_main, make_tar, stsb_members
+
 import sts
-from test_fetch import data_main, make_tar, no_manifest, stsb_members  # noqa: F401
 
 
 def test_fetch_removes_stale_fetch_folders_but_not_a_running_ones(tmp_path, capsys, no_manifest):

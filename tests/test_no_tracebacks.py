@@ -5,11 +5,10 @@ import sys
 import zipfile
 
 import pytest
-
-import evaluate
-import sts
-from corpora import fetch, formats
 from test_fetch import data_main, stsb_members
+
+import sts
+from corpora import formats
 
 
 def _patched_zip(path, method=None, encrypted=False):

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import corpora
-from features import gst, lcs
-from features.runs import diagonal_runs
-from features.strings_reference import gst_tiles_wise, lcs_length_dp
+from features.strings import gst, lcs
+from features.strings.reference import gst_tiles_wise, lcs_length_dp
+from features.strings.runs import diagonal_runs
 
 WORDS = "the cat sat on a mat by door".split()
 

@@ -105,7 +105,7 @@ def test_a_wrong_feature_set_is_refused(saved):
 def test_features_changed_in_code_are_refused(saved, monkeypatch):
     import baselines.model_file as model_file
     from features.sets import make_union
-    monkeypatch.setattr(model_file, "make_union", lambda name, exclude: make_union(name, ["lengths"]))
+    monkeypatch.setattr(model_file, "make_union", lambda name, exclude: make_union(name, exclude=["lengths"]))
     with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
         load_model(saved)
 
@@ -193,3 +193,34 @@ def test_fit_featurized_checks_its_scores_like_fit(demo):
         system.fit_featurized(pairs[:20], gold[:19], featurizer, features)
     with pytest.raises(ValueError, match="NaN or inf"):
         system.fit_featurized(pairs[:20], np.r_[gold[:19], np.nan], featurizer, features)
+
+
+def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted, tmp_path):
+    """Workers and progress are set around a call, never stored: predicting and saving mutate nothing."""
+    import pickle
+
+    from baselines.parallel import run_settings
+    _, _, test, _ = demo
+    before = pickle.dumps(fitted)
+    alone = fitted.predict(test)
+    seen = []
+    with run_settings(n_jobs=2, backend="threading", progress=lambda chunks: seen.extend(chunks) or chunks):
+        fitted.pipeline_.named_steps["features"].chunk_size = 20  # several chunks on two workers
+        together = fitted.predict(test)
+        fitted.pipeline_.named_steps["features"].chunk_size = 500
+    assert np.array_equal(alone, together) and len(seen) == 4  # 80 pairs in chunks of 20
+    assert pickle.dumps(fitted) == before
+    assert not {"n_jobs", "backend", "scheduler", "progress"} & set(fitted.get_params())
+    save_model(SubsetModels({"all": fitted}, {}, "all"), tmp_path / "m.joblib", {"system": "regression"})
+    assert pickle.dumps(fitted) == before
+
+
+def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted):
+    """No part of a model is fitted in a worker (a worker's copy pickles differently): same file whatever --n-jobs."""
+    import pickle
+
+    from baselines.parallel import run_settings
+    pairs, gold, _, _ = demo
+    with run_settings(n_jobs=2):
+        twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)
+    assert pickle.dumps(twin) == pickle.dumps(fitted)

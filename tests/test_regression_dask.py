@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import corpora
+from baselines.parallel import run_settings
 from baselines.regression import FeatureRegression
 
 distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
@@ -15,10 +16,10 @@ def test_dask_local_cluster_gives_identical_predictions():
     local = FeatureRegression(feature_set="takelab", param_grid=grid).fit(pairs, gold)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
-        remote = FeatureRegression(feature_set="takelab", param_grid=grid, backend="dask",
-                                   scheduler=cluster.scheduler_address).fit(pairs, gold)
-        for system in (local, remote):  # several chunks, spread over both workers
-            system.pipeline_.named_steps["features"].set_params(chunk_size=25)
-        on_cluster = remote.predict(unseen)
+        with run_settings(backend="dask", scheduler=cluster.scheduler_address):
+            remote = FeatureRegression(feature_set="takelab", param_grid=grid).fit(pairs, gold)
+            for system in (local, remote):  # several chunks, spread over both workers
+                system.pipeline_.named_steps["features"].set_params(chunk_size=25)
+            on_cluster = remote.predict(unseen)
     assert np.array_equal(on_cluster, local.predict(unseen))
     assert remote.best_params_ == local.best_params_ and remote.cv_score_ == local.cv_score_

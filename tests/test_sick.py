@@ -3,10 +3,10 @@ import shutil
 
 import numpy as np
 import pytest
-from conftest import write
-from test_fetch import data_main, leftovers, make_zip, no_manifest, server  # noqa: F401 (fixtures)
+from test_fetch import data_main, leftovers, make_zip
 
 import corpora
+from conftest import write
 from corpora import FormatError, fetch, manifest, sick
 
 HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
@@ -73,7 +73,7 @@ def test_in_the_manifest_and_verified(data_dir, tmp_path, capsys):
     assert "3 OK, 0 MISMATCH, 0 MISSING" in capsys.readouterr().out
 
 
-def test_fetch_from_the_task_address_through_a_mirror(server, tmp_path, capsys, no_manifest):  # noqa: F811
+def test_fetch_from_the_task_address_through_a_mirror(server, tmp_path, capsys, no_manifest):
     served, url = server
     assert fetch.source_of("sick2014-test").urls == tuple(
         f"http://alt.qcri.org/semeval2014/task1/data/uploads/{n}"

@@ -22,16 +22,16 @@ def test_pearson_and_spearman_match_scipy():
 def test_weighted_pearson_by_hand():
     # x=[1,2,3], y=[1,3,2], w=[1,1,2]: means 2.25 and 2; sxy = 1.25 - .25 + 0 = 1,
     # sxx = 1.5625 + .0625 + 2 * .5625 = 2.75, syy = 2, r = 1 / sqrt(5.5).
-    assert evaluate.pearson([1, 2, 3], [1, 3, 2], [1, 1, 2]) == pytest.approx(1 / math.sqrt(5.5), abs=1e-12)
+    assert evaluate.pearson([1, 2, 3], [1, 3, 2], weights=[1, 1, 2]) == pytest.approx(1 / math.sqrt(5.5), abs=1e-12)
 
 
 def test_weighted_pearson_properties():
     rng = np.random.default_rng(2)
     x, y = rng.normal(size=20), rng.normal(size=20)
-    assert evaluate.pearson(x, y, np.full(20, 7.0)) == pytest.approx(evaluate.pearson(x, y), abs=1e-12)
+    assert evaluate.pearson(x, y, weights=np.full(20, 7.0)) == pytest.approx(evaluate.pearson(x, y), abs=1e-12)
     w = rng.integers(1, 4, size=20)  # an integer weight is the same as repeating the pair
-    assert evaluate.pearson(x, y, w) == pytest.approx(evaluate.pearson(np.repeat(x, w), np.repeat(y, w)), abs=1e-12)
-    assert math.isnan(evaluate.pearson(x, y, np.zeros(20)))  # all-zero confidences: undefined
+    assert evaluate.pearson(x, y, weights=w) == pytest.approx(evaluate.pearson(np.repeat(x, w), np.repeat(y, w)), abs=1e-12)
+    assert math.isnan(evaluate.pearson(x, y, weights=np.zeros(20)))  # all-zero confidences: undefined
 
 
 def test_constant_side_has_no_pearson():

@@ -5,9 +5,9 @@ import subprocess
 
 import numpy as np
 import pytest
-from conftest import write
 
 import corpora
+from conftest import write
 from corpora import DatasetNotFound, FormatError, manifest
 
 SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"

@@ -109,7 +109,7 @@ def test_known_senses():
 
 def test_unresolvable_sense_key_names_file_and_line(tmp_path):
     with pytest.raises(corpora.FormatError) as err:
-        wordnet.sense_from_key("no_such_word%1:18:00::", tmp_path / "w2s.tsv", 7)
+        wordnet.sense_from_key("no_such_word%1:18:00::", path=tmp_path / "w2s.tsv", line=7)
     assert f"{tmp_path / 'w2s.tsv'}:7:" in str(err.value)
     assert "no_such_word%1:18:00::" in str(err.value)
 

@@ -8,10 +8,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from corpora.typed import TYPES
+from corpora.typed2013 import TYPES
 
-from .typed import TypedPairRegressor
-from .typed_tfidf import TypedTfidf
+from .typed2013 import TypedPairRegressor
+from .typed2013_tfidf import TypedTfidf
 
 
 def jaccard(a, b) -> float:
@@ -25,6 +25,11 @@ class TypedRegression(TypedPairRegressor):
     def __init__(self, fields=None, estimator=None):
         self.fields = fields
         self.estimator = estimator
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
 
     def features(self, pairs) -> np.ndarray:
         """``(n, 16)``: the eight TF-IDF cosines (IDF from the training records), then eight Jaccards."""

@@ -7,7 +7,8 @@ import corpora
 import evaluate
 import sts
 from baselines import make_system, run_system
-from corpora import typed
+from baselines.demo import demo_scoreboard
+from corpora import typed2013
 from tests.conftest import write
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"
@@ -54,11 +55,11 @@ GOLD = np.array([
 @pytest.fixture
 def root(tmp_path):
     folder = tmp_path / "typed2013" / "test"
-    write(folder / typed.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
-    write(folder / typed.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
+    write(folder / typed2013.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
+    write(folder / typed2013.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
     for number, pair in enumerate(PAIRS, 1):
         for side, rid in zip("ab", pair):
-            write(folder / "text" / typed.record_filename(number, side, rid), R[rid].encode("utf-8"))
+            write(folder / "text" / typed2013.record_filename(number, side, rid), R[rid].encode("utf-8"))
     return tmp_path
 
 
@@ -66,7 +67,7 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     ds = corpora.load("typed2013-test", root)
     (sub,) = ds.subsets
     assert (len(sub), sub.n_scored, sub.gold.shape, ds.notes) == (12, 12, (12, 8), ())
-    assert typed.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
+    assert typed2013.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
     assert "Malmö" in sub.pairs[3][0] and sub.pairs[4][0] == ""
     (path,) = run_system("typed-tfidf", ds, tmp_path / "run")
     assert path.name == "STS.output.europeana.txt"
@@ -77,9 +78,9 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     assert np.all(output[4] == 0) and np.allclose(output[11][[0, 3, 5, 6, 7]], 5)  # empty record; a record with itself
     assert output[0][1] == pytest.approx(5, abs=1e-6)  # the same creator
     report = evaluate.score_run(ds, tmp_path / "run")
-    for j, name in enumerate(typed.TYPES):
+    for j, name in enumerate(typed2013.TYPES):
         assert report["types"][name] == pytest.approx(evaluate.pearson(output[:, j], GOLD[:, j]))
-    assert report["mean"] == pytest.approx(np.mean([report["types"][t] for t in typed.TYPES]))
+    assert report["mean"] == pytest.approx(np.mean([report["types"][t] for t in typed2013.TYPES]))
     again = run_system("typed-tfidf", ds, tmp_path / "again")
     assert again[0].read_bytes() == path.read_bytes()
 
@@ -88,8 +89,8 @@ def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp
     out = tmp_path / "run"
     assert sts.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
                      "--quiet"]) == 0
-    system = out / typed.OUTPUT_NAME
-    gold = root / "typed2013" / "test" / typed.GOLD_NAME
+    system = out / typed2013.OUTPUT_NAME
+    gold = root / "typed2013" / "test" / typed2013.GOLD_NAME
     capsys.readouterr()
     assert evaluate.main([str(gold), str(system)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -117,5 +118,38 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
                      "--data-dir", str(data_dir)]) == 1
     assert "TypedTfidf is a TYPED system" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
-    (row,) = sts.demo_scoreboard(["typed-tfidf"])  # asked for by name; by default the demo leaves it out
+    (row,) = demo_scoreboard(["typed-tfidf"], scorer=sts.demo_correlations)  # asked for by name; by default the demo leaves it out
     assert "TypedTfidf is a TYPED system: it scores pairs of Europeana records" in row.error
+
+
+def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
+    """TYPED runs are ranked by the mean of the eight types' Pearsons: among themselves, and among the
+    *SEM 2013 Table 3 runs with --published (its columns are the eight types)."""
+    ds = corpora.load("typed2013-test", root)
+    (path,) = run_system("typed-tfidf", ds, tmp_path / "tfidf")
+    worse = corpora.read_typed_output(path, 12)
+    worse[:, :4] = worse[::-1, :4]  # four types scrambled
+    corpora.write_typed_output(tmp_path / "worse" / path.name, worse)
+    runs = {"tfidf": tmp_path / "tfidf", "worse": tmp_path / "worse"}
+    reports = {name: evaluate.score_run(ds, run_dir) for name, run_dir in runs.items()}
+    cmp = evaluate.compare_runs(ds, runs, published=False, resamples=50)
+    assert [r["name"] for r in cmp["rows"]] == ["tfidf", "worse"] and reports["tfidf"]["mean"] > reports["worse"]["mean"]
+    for row in cmp["rows"]:
+        assert row["scores"]["mean"] == reports[row["name"]]["mean"]
+        assert row["scores"]["time"] == reports[row["name"]]["types"]["time"]
+    assert [row["ranks"]["mean"] for row in cmp["rows"]] == [1, 2] and cmp["n"] == 12  # twelve record pairs
+    assert cmp["primary"] == "mean" and len(cmp["significance"]) == 1
+
+    published = evaluate.compare_runs(ds, runs, resamples=50)
+    table3 = [r for r in published["rows"] if not r["ours"]]
+    assert len(table3) == 15 and any("Table 3" in note for note in published["notes"])  # 14 runs and the baseline
+    for row in (r for r in published["rows"] if r["ours"]):
+        mean = round(reports[row["name"]]["mean"], 4)
+        assert row["ranks"]["mean"] == 1 + sum(1 for r in table3 if r["ranks"]["mean"] and r["scores"]["mean"] > mean)
+    capsys.readouterr()
+    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50", "--published",
+            *(a for name, d in runs.items() for a in ("--run", f"{name}={d}")), "--report", str(tmp_path / "html")]
+    assert sts.main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split()[:4] == ["Run", "General", "Author", "People"] and any("baseline" in line for line in lines)
+    assert (tmp_path / "html" / "index.html").is_file()

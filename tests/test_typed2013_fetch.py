@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 
 import corpora
-from corpora import europeana, typed
+from corpora import europeana, typed2013
 from tests.conftest import write
 
 KEY = "s3cret"
@@ -102,8 +102,8 @@ def api():
 def folder(tmp_path):
     folder = tmp_path / "typed2013" / "test"
     pairs = [("2022/rich_1", "2022/empty"), ("9200/Ünïcode.x", "2022/gone"), ("2022/flaky", "2022/rich_1")]
-    write(folder / typed.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in pairs))
-    write(folder / typed.GOLD_NAME, "".join("5\t4\t3\t2\t1\t0\t1\t2\n" for _ in pairs))
+    write(folder / typed2013.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in pairs))
+    write(folder / typed2013.GOLD_NAME, "".join("5\t4\t3\t2\t1\t0\t1\t2\n" for _ in pairs))
     return folder
 
 
@@ -122,7 +122,7 @@ def test_records_are_written_byte_identical_and_gone_ones_reported(api, folder, 
     assert (text / "003b_2022_rich_1.txt").read_bytes() == EXPECTED["001a_2022_rich_1.txt"]
     assert not (text / "002b_2022_gone.txt").exists()
     assert report.missing == ["2022/gone"]
-    assert (text / typed.MISSING_NAME).read_text() == "2022/gone\tnot found (HTTP 404)\n"
+    assert (text / typed2013.MISSING_NAME).read_text() == "2022/gone\tnot found (HTTP 404)\n"
     assert (report.requested, report.cached, report.written) == (5, 0, 5)
     assert sleeps == [0.5]  # the one 503 of 'flaky' was retried after the backoff
     ds = corpora.load("typed2013-test", tmp_path)
@@ -138,7 +138,7 @@ def test_an_interrupted_fetch_resumes_without_asking_again(api, folder):
             api.down = True
 
     with pytest.raises(europeana.EuropeanaError, match=r"record 9200/Ünïcode.x: gave up after 2 attempts \(HTTP 503\)"):
-        europeana.fetch_records(folder, client(api, retries=1), progress)
+        europeana.fetch_records(folder, client(api, retries=1), progress=progress)
     assert calls == [1, 2] and not (folder / "text").exists()
     assert sorted(p.name for p in (folder / europeana.CACHE_DIR).iterdir()) == ["2022_empty.json", "2022_rich_1.json"]
     api.down, before = False, len(api.requests)

@@ -7,9 +7,9 @@ from sklearn.linear_model import LinearRegression
 import corpora
 import sts
 from baselines import make_system
-from baselines.typed_regression import TypedRegression, jaccard
-from corpora import typed
-from tests.test_typed_pipeline import GOLD, root  # noqa: F401 - the dozen-pair fixture
+from baselines.typed2013_regression import TypedRegression, jaccard
+from corpora import typed2013
+from tests.test_typed2013_pipeline import GOLD, root  # noqa: F401 - the dozen-pair fixture
 
 
 def test_features_and_training_on_typed_gold(root):  # noqa: F811
@@ -38,4 +38,4 @@ def test_without_gold_it_says_what_to_train_on(root, tmp_path, capsys):  # noqa:
     train.parent.joinpath("test").rename(train)  # the same dozen pairs as a training split
     assert sts.main(["run", "typed-regression", "--test", "typed2013-train", "--train", "typed2013-train",
                      "--out", str(tmp_path / "o"), "--data-dir", str(root), "--quiet"]) == 0
-    assert corpora.read_typed_output(tmp_path / "o" / typed.OUTPUT_NAME, 12).shape == (12, 8)
+    assert corpora.read_typed_output(tmp_path / "o" / typed2013.OUTPUT_NAME, 12).shape == (12, 8)

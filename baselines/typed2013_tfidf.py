@@ -2,17 +2,17 @@
 
 General compares the words of all fields, author those of dcCreator, subject and description
 those of their fields; people, time, location and event compare what the extractors of
-``features.typed_fields`` find in all fields. IDF is learned in ``fit`` from the records given.
+``features.typed2013`` find in all fields. IDF is learned in ``fit`` from the records given.
 """
 from __future__ import annotations
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from corpora.typed import TYPES
-from features.typed_fields import TypedFields
+from corpora.typed2013 import TYPES
+from features.typed2013 import TypedFields
 
-from .typed import TypedPairRegressor
+from .typed2013 import TypedPairRegressor
 
 
 def _identity(items):

@@ -4,17 +4,23 @@ from __future__ import annotations
 import numpy as np
 
 from corpora import FormatError
-from corpora.typed import TYPES, parse_record
+from corpora.typed2013 import TYPES, parse_record
 
 from .base import PairRegressor, check_pairs
 
 
 class TypedPairRegressor(PairRegressor):
     """Base for TYPED systems: pairs are Europeana record texts, ``predict`` gives ``(n, 8)`` scores
-    in the column order of ``corpora.typed.TYPES``; ``y`` for ``fit`` is ``(n, 8)`` or None.
+    in the column order of ``corpora.typed2013.TYPES``; ``y`` for ``fit`` is ``(n, 8)`` or None.
     """
 
     types = TYPES
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True  # eight scores per pair
+        tags.target_tags.single_output = False
+        return tags
 
     def fit(self, X, y=None):
         self._check_records(X)

@@ -6,9 +6,9 @@ import pytest
 from sklearn.base import clone
 
 from baselines import make_system
-from baselines.typed_tfidf import TypedTfidf
-from corpora.typed import TYPES
-from features.typed_fields import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
+from baselines.typed2013_tfidf import TypedTfidf
+from corpora.typed2013 import TYPES
+from features.typed2013 import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
 
 
 def rec(**fields):
@@ -36,7 +36,9 @@ def test_identical_creators_give_author_5_and_disjoint_records_give_0():
 
 def test_general_is_the_cosine_of_smoothed_tfidf_vectors():
     a, b, c = rec(dcTitle="alpha beta"), rec(dcTitle="alpha gamma"), rec(dcTitle="delta")
-    idf = lambda df: math.log((1 + 3) / (1 + df)) + 1  # three records, smoothed IDF
+    def idf(df):  # three records, smoothed IDF
+        return math.log((1 + 3) / (1 + df)) + 1
+
     shared, own = idf(2) ** 2, idf(1) ** 2
     assert scores([(a, b)], fit=[(a, b), (c, c)])["general"][0] == pytest.approx(5 * shared / (shared + own))
 

@@ -34,7 +34,7 @@ _ADDRESS = re.compile(r"^https?://(?:www\.)?europeana\.eu/portal/record/([^/\s]+
 _FIELD_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*):(?:\t(.*))?$")
 
 
-def record_id(address: str, path=None, line: int | None = None) -> str:
+def record_id(address: str, *, path=None, line: int | None = None) -> str:
     """``COLLECTION/ID`` of a Europeana portal address, or a FormatError naming the place."""
     match = _ADDRESS.match(address.strip())
     if not match:
@@ -50,7 +50,7 @@ def read_typed_input(path) -> list[tuple[str, str]]:
         fields = line.strip().split("\t")
         if len(fields) != 2:
             raise FormatError(path, number, f"expected 2 tab-separated record addresses, got {len(fields)} fields")
-        pairs.append((record_id(fields[0], path, number), record_id(fields[1], path, number)))
+        pairs.append((record_id(fields[0], path=path, line=number), record_id(fields[1], path=path, line=number)))
     return pairs
 
 
@@ -61,7 +61,7 @@ def record_filename(line: int, side: str, rid: str) -> str:
     return f"{line:03d}{side}_{rid.replace('/', '_')}.txt"
 
 
-def parse_record(text: str, path=None) -> dict[str, list[str]]:
+def parse_record(text: str, *, path=None) -> dict[str, list[str]]:
     """``{field: [values…]}`` of a record's text; a repeated field's values are appended in order."""
     record: dict[str, list[str]] = {}
     for number, line in enumerate(text.split("\n"), 1):
@@ -77,7 +77,7 @@ def parse_record(text: str, path=None) -> dict[str, list[str]]:
 
 
 def read_record(path) -> dict[str, list[str]]:
-    return parse_record("\n".join(read_lines(path)), path)
+    return parse_record("\n".join(read_lines(path)), path=path)
 
 
 def clean_value(value: str) -> str:
@@ -157,13 +157,13 @@ def is_typed_file(path) -> bool:
     return bool(lines) and len(lines[0].strip().split("\t")) == len(TYPES)
 
 
-def read_typed_gold(path, bounds=STS_RANGE) -> np.ndarray:
+def read_typed_gold(path, *, bounds=STS_RANGE) -> np.ndarray:
     """An ``(n, 8)`` array of gold scores; every line must hold eight numbers."""
     rows = [_parse_row(line, path, number, "gold score", bounds) for number, line in enumerate(read_lines(path), 1)]
     return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
 
 
-def check_typed_output(path, n_expected: int | None = None, bounds=STS_RANGE) -> Iterator[FormatError]:
+def check_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE) -> Iterator[FormatError]:
     """Every problem of an 8-column system output: columns, numbers, range, line count."""
     if not Path(path).is_file():
         yield FormatError(path, None, "output file is missing")
@@ -182,16 +182,16 @@ def check_typed_output(path, n_expected: int | None = None, bounds=STS_RANGE) ->
         yield FormatError(path, len(lines) or None, f"has {len(lines)} lines, the input has {n_expected} pairs")
 
 
-def read_typed_output(path, n_expected: int | None = None, bounds=STS_RANGE) -> np.ndarray:
+def read_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE) -> np.ndarray:
     """An ``(n, 8)`` array of system scores, after :func:`check_typed_output` found nothing wrong."""
-    errors = list(check_typed_output(path, n_expected, bounds))
+    errors = list(check_typed_output(path, n_expected, bounds=bounds))
     if errors:
         raise errors[0]
     rows = [[float(f) for f in line.strip().split("\t")] for line in read_lines(path)]
     return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
 
 
-def write_typed_output(path, scores, bounds=STS_RANGE) -> None:
+def write_typed_output(path, scores, *, bounds=STS_RANGE) -> None:
     """Write an ``(n, 8)`` output file atomically; refuses other shapes, NaN, inf and out-of-range scores."""
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 2 or scores.shape[1] != len(TYPES):

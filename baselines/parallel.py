@@ -1,0 +1,45 @@
+"""How a run executes (workers, joblib backend, dask scheduler, progress), set by the caller around it.
+
+Estimators hold only what defines a model; ``with run_settings(n_jobs=2): system.fit(…)`` runs
+featurization and the CV fits on two workers, with the same result as one.
+"""
+from __future__ import annotations
+
+from contextlib import ExitStack, contextmanager
+
+from joblib import parallel_config
+
+from features.featurizer import reporting
+
+BACKENDS = ("loky", "threading", "dask")
+
+
+@contextmanager
+def dask_client(scheduler):
+    """A dask.distributed client on ``scheduler`` for the duration of the block."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ValueError("--backend dask needs dask[distributed]: pip install 'sts-suite[dask]'") from None
+    client = Client(scheduler, set_as_default=False)
+    try:
+        with client.as_current():
+            yield client
+    finally:
+        client.close()
+
+
+@contextmanager
+def run_settings(*, n_jobs: int = 1, backend: str = "loky", scheduler=None, progress=None):
+    """Within the block, joblib work runs on ``n_jobs`` workers of ``backend`` (dask: on the cluster at
+    ``scheduler``) and featurization passes its chunks through ``progress``."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask" and not scheduler:
+        raise ValueError("backend 'dask' needs a scheduler address (--scheduler HOST:PORT)")
+    with ExitStack() as stack:
+        if backend == "dask":
+            stack.enter_context(dask_client(scheduler))
+        stack.enter_context(parallel_config(backend=backend, n_jobs=n_jobs))
+        stack.enter_context(reporting(progress))
+        yield

@@ -1,0 +1,177 @@
+"""The scorer's command line: ``python evaluate.py …`` / ``sts eval …`` and ``compare`` / ``sts compare …``."""
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Callable
+
+import corpora
+from corpora import argtypes, formats
+
+from .compare import compare_runs
+from .compare_tables import COMPARE_RENDERERS
+from .html_report import write_compare_report
+from .report import RENDERERS, UNDEFINED, InvalidRun, fmt
+from .runs import file_signature, score_files, score_run, score_typed_files, typed_lines
+from .tasks import task_for
+
+DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
+
+
+def _parse_range(text: str) -> tuple[float, float]:
+    try:
+        lo, hi = (float(v) for v in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH such as 0-5, got {text!r}") from None
+    if not lo < hi:
+        raise argparse.ArgumentTypeError(f"range {text!r} is empty")
+    return (lo, hi)
+
+
+def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=prog, description=DESCRIPTION,
+        epilog="forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
+               + "".join(f" | {name} …" for name in SUBCOMMANDS))
+    parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
+    parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
+    parser.add_argument("--dataset", help="named dataset, e.g. sts2012-test")
+    parser.add_argument("--run", help="directory holding the official output files of one run")
+    parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
+    parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
+    parser.add_argument("--format", choices=list(RENDERERS), default="text", help="report format (default text)")
+    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    return parser
+
+
+def _print_errors(errors, limit: int = 20) -> None:
+    for exc in errors[:limit]:
+        print(exc, file=sys.stderr)
+    if len(errors) > limit:
+        print(f"… and {len(errors) - limit} more errors", file=sys.stderr)
+
+
+def _cmd_check(args) -> int:
+    n_expected, bounds = None, args.range or formats.STS_RANGE
+    if args.dataset:
+        sub = corpora.load(args.dataset, args.data_dir).subset(args.subset)
+        n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
+    else:
+        kind = "typed" if corpora.typed2013.is_typed_file(args.check) else "sts"
+    errors = list(task_for(kind).check(args.check, n_expected, bounds=bounds))
+    if errors:
+        _print_errors(errors)
+        print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
+        return 1
+    print(f"{args.check}: Output file is OK!")
+    return 0
+
+
+def _cmd_run(args) -> int:
+    dataset = corpora.load(args.dataset, args.data_dir)
+    try:
+        report = score_run(dataset, args.run)
+    except InvalidRun as exc:
+        _print_errors(exc.errors)
+        print(f"error: {args.run} cannot be scored; check a file with "
+              f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
+        return 1
+    sys.stdout.write(report.render(args.format))
+    return 0
+
+
+def _cmd_files(args) -> int:
+    """``GOLD SYS``: correlation.pl, or correlation-typed.pl when the gold has eight columns."""
+    gold_path, sys_path = args.files
+    bounds = args.range or formats.STS_RANGE
+    try:
+        if corpora.typed2013.is_typed_file(gold_path):
+            print("\n".join(typed_lines(score_typed_files(gold_path, sys_path, bounds=bounds))))
+            return 0
+        gold = formats.read_gold(gold_path, bounds)
+        if not len(gold):
+            raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
+        errors = list(formats.check_output(sys_path, len(gold), bounds))
+        if errors:
+            raise InvalidRun(errors)
+    except InvalidRun as exc:
+        _print_errors(exc.errors)
+        return 1
+    r = score_files(gold_path, sys_path, bounds=bounds)
+    print(f"Pearson: {fmt(r) if math.isfinite(r) else UNDEFINED + ' (undefined: a constant side)'}")
+    print(f"signature: {file_signature(sys_path, gold)}", file=sys.stderr)
+    return 0
+
+
+def main(argv=None, prog: str = "evaluate.py") -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    if args.check:
+        if args.files or args.run or bool(args.dataset) != bool(args.subset):
+            parser.error("--check SYS takes --dataset and --subset together (or neither), nothing else")
+        command = _cmd_check
+    elif args.dataset or args.run:
+        if not (args.dataset and args.run) or args.files:
+            parser.error("give --dataset NAME and --run DIR together")
+        command = _cmd_run
+    elif len(args.files) == 2:
+        command = _cmd_files
+    else:
+        parser.error("give GOLD SYS, --dataset NAME --run DIR, or --check SYS")
+    try:
+        return command(args)
+    except (corpora.FormatError, corpora.DatasetNotFound, KeyError, OSError) as exc:
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
+        return 1
+
+
+def _run_spec(text: str) -> tuple[str, str]:
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"expected NAME=DIR, got {text!r}")
+    return name, path
+
+
+def compare_main(argv, prog: str = "evaluate.py compare") -> int:
+    """``compare --dataset D --run NAME=DIR … [--published] [--format F] [--report DIR]``."""
+    parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
+                                     "with 95% intervals and significance tests.")
+    parser.add_argument("--dataset", required=True, help="named dataset, e.g. sts2012-test")
+    parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
+                        help="a run directory of official output files, named (repeatable)")
+    parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
+    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
+    parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
+    parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
+    parser.add_argument("--resamples", type=argtypes.int_at_least(1), default=1000,
+                        help="paired bootstrap resamples (default 1000)")
+    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    args = parser.parse_args(argv)
+    runs = dict(args.run)
+    if len(runs) != len(args.run):
+        parser.error("each --run needs its own NAME")
+    try:
+        dataset = corpora.load(args.dataset, args.data_dir)
+        cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples)
+        if args.report:
+            path = write_compare_report(cmp, dataset, runs, args.report)
+    except InvalidRun as exc:
+        _print_errors(exc.errors)
+        print(f"error: a run cannot be scored; check a file with "
+              f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
+        return 1
+    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(COMPARE_RENDERERS[args.format](cmp))
+    if args.report:
+        print(f"report: {path}", file=sys.stderr)
+    return 0
+
+
+# ``python evaluate.py NAME …`` runs SUBCOMMANDS[NAME](argv_rest) -> exit code.
+SUBCOMMANDS: dict[str, Callable[[list], int]] = {"compare": compare_main}

@@ -1,0 +1,132 @@
+"""Renderings of a comparison (:func:`scoring.compare.compare_runs`): text, markdown, CSV, LaTeX, JSON."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Callable
+
+from .correlations import is_finite
+from .report import UNDEFINED, aligned, json_value, markdown
+
+
+def _rank_head(cmp: dict, col: str, previous: str) -> str:
+    measure = col[:-5]
+    return "Rank" if previous == measure else f"{cmp['labels'].get(measure, measure)} rank"
+
+
+def _star(name: str, ours: bool) -> str:
+    return ("* " if ours else "") + name
+
+
+def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:
+    """Header and string rows of the ranked table in the paper's layout, plus the primary measure's 95% CI."""
+    cols, digits = cmp["columns"], cmp["digits"]
+    header = [("Run" if c == "name" else _rank_head(cmp, c, cols[i - 1]) if c.endswith("_rank")
+               else cmp["labels"].get(c, c)) for i, c in enumerate(cols)] + [f"95% CI ({cmp['labels'][cmp['primary']]})"]
+
+    def num(v):
+        return "" if v is None or not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
+
+    out = []
+    for row in cmp["rows"]:
+        cells = []
+        for c in cols:
+            if c == "name":
+                cells.append(mark(row["name"] + (" " + row["marks"] if row["marks"] else ""), row["ours"]))
+            elif c.endswith("_rank"):
+                rank = row["ranks"].get(c[:-5])
+                cells.append("-" if rank is None else str(rank))
+            else:
+                cells.append(num(row["scores"].get(c)))
+        ci = row.get("ci95")
+        cells.append("" if not ci or not math.isfinite(ci[0]) else f"[{num(ci[0])}, {num(ci[1])}]")
+        out.append(cells)
+    return header, out
+
+
+def significance_table(cmp: dict) -> tuple[list, list]:
+    def p(v, form=".4f"):
+        return UNDEFINED if not is_finite(v) else f"{v:{form}}"
+    header = ["higher", "lower", "difference", "Fisher z p", "Williams p (ALL)", "bootstrap p", "bootstrap 95% CI", "p < .05"]
+    rows = []
+    for t in cmp["significance"]:
+        boot, will = t["bootstrap"], t["williams"]
+        name = [n + (" (published)" if n == t["published"] else "") for n in (t["a"], t["b"])]
+        rows.append([*name, p(t["difference"], "+.4f"),
+                     p(t["fisher_z"]["p"]), p(will["p"]) if will else "", p(boot["p"]) if boot else "",
+                     f"[{p(boot['ci95'][0], '+.4f')}, {p(boot['ci95'][1], '+.4f')}]" if boot else "",
+                     "yes" if t["significant"] else "no"])
+    return header, rows
+
+
+def compare_title(cmp: dict) -> str:
+    return f"{cmp['dataset']}: {cmp['title'].rstrip('.')}"
+
+
+def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -> str:
+    lines = [title, ""] + table(*compare_table(cmp, mark=mark)) + [""]
+    lines += [note.format(n) for n in cmp["notes"]]
+    if cmp["significance"]:
+        lines += ["", f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
+                      "Williams on the pooled pairs; significant when every test has p < .05):", ""]
+        lines += table(*significance_table(cmp))
+    lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
+    return "\n".join(lines) + "\n"
+
+
+def render_compare_text(cmp: dict) -> str:
+    return _render(cmp, aligned, compare_title(cmp), "note: {}", _star)
+
+
+def render_compare_markdown(cmp: dict) -> str:
+    return _render(cmp, markdown, f"**{compare_title(cmp)}**", "{}  ", lambda n, o: f"**{n}** (ours)" if o else n)
+
+
+def render_compare_csv(cmp: dict) -> str:
+    """The ranked table, one row per run, with an ``ours`` column and the CI as two numbers."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    cols = cmp["columns"]
+    writer.writerow(["dataset", "ours", *cols, "ci95_lo", "ci95_hi", "marks"])
+    for row in cmp["rows"]:
+        cells = []
+        for c in cols:
+            v = row["name"] if c == "name" else row["ranks"].get(c[:-5]) if c.endswith("_rank") else row["scores"].get(c)
+            cells.append("" if v is None else f"{v:.6f}" if isinstance(v, float) else v)
+        ci = row.get("ci95") or ["", ""]
+        writer.writerow([cmp["dataset"], int(row["ours"]), *cells,
+                         *(f"{v:.6f}" if isinstance(v, float) and math.isfinite(v) else "" for v in ci), row["marks"]])
+    return out.getvalue()
+
+
+def latex_escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("†", r"$\dagger$"),
+                 ("‡", r"$\ddagger$")):
+        text = text.replace(a, b)
+    return text
+
+
+def render_compare_latex(cmp: dict) -> str:
+    """A booktabs table: our runs in bold, the notes under it."""
+    header, rows = compare_table(cmp, mark=lambda n, o: n)
+    ours = [r["ours"] for r in cmp["rows"]]
+    lines = [r"\begin{table}[t]", r"\centering\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+             r"\toprule", " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+    for cells, bold in zip(rows, ours):
+        cells = [latex_escape(c) for c in cells]
+        lines.append(" & ".join(rf"\textbf{{{c}}}" if bold and c else c for c in cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(compare_title(cmp))}. "
+              + latex_escape(" ".join(n.rstrip(".") + "." for n in cmp["notes"])) + "}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def render_compare_json(cmp: dict) -> str:
+    """``{"dataset", "rows": [{"name", "ours", "scores", "ranks", "ci95", …}], "significance", …}``."""
+    return json.dumps(json_value(cmp), indent=2, ensure_ascii=False) + "\n"
+
+
+COMPARE_RENDERERS = {"text": render_compare_text, "markdown": render_compare_markdown, "csv": render_compare_csv,
+                     "latex": render_compare_latex, "json": render_compare_json}

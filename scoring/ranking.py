@@ -1,0 +1,51 @@
+"""Ranking maths of published tables: competition ranks, a new run's place, aggregates recomputed."""
+from __future__ import annotations
+
+import math
+
+from corpora.leaderboards import Leaderboard, Row
+
+
+def competition_ranks(values, *, digits: int = 9) -> list:
+    """Ranks, higher is better, ties share the best rank ("1, 2, 2, 4"), as the papers rank.
+
+    Values are compared rounded to ``digits`` so sums of printed figures tie when they should;
+    None stays unranked.
+    """
+    keyed = [None if v is None or not math.isfinite(v) else round(v, digits) for v in values]
+    present = [v for v in keyed if v is not None]
+    return [None if v is None else 1 + sum(1 for w in present if w > v) for v in keyed]
+
+
+def placed_rank(value: float | None, ranked_values, *, digits: int = 9) -> int | None:
+    """The rank ``value`` would take among ``ranked_values`` without displacing them."""
+    if value is None or not math.isfinite(value):
+        return None
+    v = round(value, digits)
+    return 1 + sum(1 for w in ranked_values if w is not None and round(w, digits) > v)
+
+
+def aggregate(board: Leaderboard, row: Row, measure: str, *, subsets=None, sizes=None) -> float | None:
+    """``measure`` recomputed from the row's subset figures over ``subsets`` (default: all).
+
+    None when the rule cannot (pooled or given measures, or a weighted/plain mean with a
+    figure missing); a missing figure counts 0 in a sum, as the CLSS paper ranks.
+    """
+    rule = board.measures[measure]
+    names = board.subsets if subsets is None else tuple(subsets)
+    values = [row.scores.get(name) for name in names]
+    if rule == "sum":
+        return float(sum(v for v in values if v is not None))
+    if rule not in ("weighted", "mean") or not names or any(v is None for v in values):
+        return None
+    if rule == "mean":
+        return float(sum(values) / len(values))
+    sizes = board.sizes if sizes is None else sizes
+    weights = [sizes[name] for name in names]
+    return float(sum(v * w for v, w in zip(values, weights)) / sum(weights))
+
+
+def value(board: Leaderboard, row: Row, measure: str) -> float | None:
+    """The printed figure of ``measure`` if the paper gives one, else its aggregate."""
+    printed = row.scores.get(measure)
+    return printed if printed is not None else aggregate(board, row, measure)

@@ -1,0 +1,61 @@
+"""Scoring what a system wrote: a run directory for a named dataset, or one output file against a gold file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import corpora
+from corpora import formats
+
+from .correlations import pearson
+from .report import InvalidRun, Report
+from .signature import Signature
+from .tasks import score_typed, task_for
+
+
+def validate_run(dataset: corpora.Dataset, run_dir) -> list:
+    """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
+    return task_for(dataset.kind).validate(dataset, run_dir)
+
+
+def score_run(dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = None) -> Report:
+    """The full report of a run directory: scores, notes and signature; InvalidRun if any file is bad.
+
+    ``bootstrap`` (``{"seed": …, "resamples": …}``) goes into the signature of reports that resample.
+    """
+    return task_for(dataset.kind).score(dataset, run_dir, bootstrap=bootstrap)
+
+
+def score_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> float:
+    """correlation.pl: Pearson of a system file against a gold file, unscored lines dropped.
+
+    Refuses an output that does not validate (raises its first FormatError).
+    """
+    gold = formats.read_gold(gold_path, bounds)
+    scores, _ = formats.read_output(sys_path, len(gold), bounds)
+    keep = ~np.isnan(gold)
+    return pearson(scores[keep], gold[keep])
+
+
+def file_signature(sys_path, gold) -> Signature:
+    """The signature of a GOLD SYS score: the file, the pairs scored and the choices made."""
+    unscored = int(np.count_nonzero(np.isnan(gold)))
+    return Signature([("file", Path(sys_path).name), ("n", len(gold) - unscored), ("unscored", f"dropped({unscored})"),
+                      ("corr", "pearson"), ("conf", "ignored"), ("nan", "error")])
+
+
+def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
+    """correlation-typed.pl: the eight types' Pearsons and their mean; InvalidRun if the output is bad."""
+    gold = corpora.read_typed_gold(gold_path, bounds=bounds)
+    if not len(gold):
+        raise corpora.FormatError(gold_path, None, "is empty; expected one line of eight gold scores per pair")
+    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds=bounds))
+    if errors:
+        raise InvalidRun(errors)
+    return score_typed(corpora.read_typed_output(sys_path, len(gold), bounds=bounds), gold)
+
+
+def typed_lines(figures: dict) -> list[str]:
+    """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
+    return task_for("typed").lines(figures)

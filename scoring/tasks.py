@@ -1,0 +1,374 @@
+"""Task kinds: what a dataset's outputs look like and how they are scored, signed and laid out.
+
+One small class per kind (STS, CLSS, TYPED), registered by its ``name`` (a dataset's ``kind``);
+adding a task kind means adding one class here.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+import corpora
+from corpora import formats
+
+from .correlations import least_squares_map, mean_of, pearson, spearman
+from .report import InvalidRun, Report, fmt, fmt_ci
+from .signature import Signature
+from .significance import fisher_ci
+
+KINDS: dict[str, "TaskKind"] = {}
+
+
+def task_for(kind: str) -> "TaskKind":
+    """The task kind of a dataset's ``kind`` (``sts``, ``clss``, ``typed``)."""
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise ValueError(f"unknown task kind {kind!r}; known: {', '.join(KINDS)}") from None
+
+
+def score_subsets(parts) -> dict:
+    """Per-subset and dataset scores over ``[(name, system, gold[, confidences]), …]``.
+
+    Unscored pairs (NaN gold) are dropped before anything is computed. Aggregates: ALL (Pearson
+    of the concatenation), ALLnorm (per-subset least-squares map onto the gold, then ALL), Mean
+    (Pearsons weighted by scored pairs, the official 2012-2016 figure) and the unweighted mean.
+    With confidences on every subset, ``all_weighted`` is the 2012 paper's ALLw.
+    """
+    subsets, xs, ys, ws, maps = {}, [], [], [], []
+    for name, system, gold, *rest in parts:
+        system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
+        conf = rest[0] if rest and rest[0] is not None else None
+        keep = ~np.isnan(gold)
+        x, y = system[keep], gold[keep]
+        r = pearson(x, y)
+        subsets[name] = {
+            "n": int(len(y)), "n_unscored": int(np.count_nonzero(~keep)),
+            "pearson": r, "spearman": spearman(x, y), "ci95": list(fisher_ci(r, len(y))),
+            "weighted_pearson": None if conf is None else pearson(x, y, weights=np.asarray(conf, float)[keep]),
+        }
+        xs.append(x)
+        ys.append(y)
+        ws.append(None if conf is None else np.asarray(conf, float)[keep])
+        maps.append(least_squares_map(x, y))
+    x_all, y_all = np.concatenate(xs), np.concatenate(ys)
+    rs = [s["pearson"] for s in subsets.values()]
+    return {
+        "subsets": subsets,
+        "all": pearson(x_all, y_all),
+        "allnorm": pearson(np.concatenate(maps), y_all),
+        "mean": mean_of(rs, weights=[s["n"] for s in subsets.values()]),
+        "unweighted_mean": mean_of(rs),
+        "all_weighted": None if any(w is None for w in ws) else pearson(x_all, y_all, weights=np.concatenate(ws)),
+    }
+
+
+def score_typed(system, gold) -> dict:
+    """Table 3 of the *SEM 2013 paper: the Pearson of each of the eight types and their plain mean."""
+    system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
+    if system.shape != gold.shape or gold.ndim != 2 or gold.shape[1] != len(corpora.TYPES):
+        raise ValueError(f"typed scores must both be (n, {len(corpora.TYPES)}), got {system.shape} and {gold.shape}")
+    types = {t: pearson(system[:, j], gold[:, j]) for j, t in enumerate(corpora.TYPES)}
+    return {"n": len(gold), "types": types, "mean": mean_of(list(types.values()))}
+
+
+def missing_subsets(dataset: corpora.Dataset) -> list[str]:
+    """Subsets the task published that this dataset lacks, licensed ones marked (none for a user's file)."""
+    if dataset.path is not None:
+        return []
+    spec = corpora.spec(dataset.name)
+    present = {s.name for s in dataset}
+    return [f"{name}(licensed)" if name in spec.licensed_out else name
+            for name in spec.expected if name not in present]
+
+
+class TaskKind:
+    """What every task kind tells the scorer; subclasses register themselves by ``name``."""
+
+    name: ClassVar[str] = ""
+    json_keys: ClassVar[tuple] = ()
+    compare_measures: ClassVar[dict] = {}  # measure -> rule, for a dataset no task paper ranks
+    compare_primary: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            KINDS[cls.name] = cls()
+
+    # --- output files
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
+        """Every FormatError of one output file."""
+        raise NotImplementedError
+
+    def validate(self, dataset: corpora.Dataset, run_dir) -> list:
+        """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
+        errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset])
+        for sub in dataset:
+            errors.extend(task_for(sub.kind).check(Path(run_dir) / sub.output_name, len(sub), bounds=sub.score_range))
+        return errors
+
+    # --- scoring
+    def score(self, dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = None) -> Report:
+        """The report of a run directory; InvalidRun if any file is bad."""
+        raise NotImplementedError
+
+    # --- layout
+    def tables(self, report: Report) -> list[tuple[list[str], list[list[str]]]]:
+        raise NotImplementedError
+
+    def csv(self, report: Report) -> str:
+        raise NotImplementedError
+
+    # --- compare: the parts a dataset's figures are made of (subsets, or TYPED's types)
+    def parts(self, dataset: corpora.Dataset) -> list[tuple[str, int]]:
+        """``(name, scored pairs)`` of each part, in order."""
+        return [(s.name, s.n_scored) for s in dataset]
+
+    def part_labels(self) -> dict:
+        return {}
+
+    def pairs_behind(self, sizes: dict, present) -> int:
+        """How many scored pairs the parts present stand on (their sum: each pair is in one subset)."""
+        return sum(sizes[s] for s in present)
+
+    def part_pearsons(self, report: Report) -> dict:
+        raise NotImplementedError
+
+    def stacked(self, dataset: corpora.Dataset, runs: dict, present):
+        """Gold, part index and each run's scores over the scored pairs of the parts present."""
+        raise NotImplementedError
+
+
+class STS(TaskKind):
+    """The STS tasks (2012-2017, STS Benchmark): one score per pair, several subsets, ALL/ALLnorm/Mean."""
+
+    name = "sts"
+    json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
+                 "signature")
+    compare_measures = {"all": "pooled", "allnorm": "pooled", "mean": "weighted"}
+    compare_primary = "mean"
+    aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
+
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
+        return formats.check_output(path, n_expected, bounds)
+
+    def read(self, sub: corpora.Subset, run_dir):
+        return formats.read_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range)
+
+    def figures(self, parts) -> dict:
+        return score_subsets(parts)
+
+    def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        errors = self.validate(dataset, run_dir)
+        if errors:
+            raise InvalidRun(errors)
+        parts = [(sub.name, *self.read(sub, run_dir)) for sub in dataset]
+        figures = self.figures([(name, scores, sub.gold, conf) for (name, scores, conf), sub in zip(parts, dataset)])
+        missing = tuple(missing_subsets(dataset))
+        return Report(dataset.name, self, figures, self.signature(dataset.name, figures, missing=missing, bootstrap=bootstrap),
+                      tuple(dataset.notes), missing)
+
+    def signature(self, dataset: str, figures: dict, *, missing=(), bootstrap=None) -> Signature:
+        """Every choice that makes numbers incomparable; ``bootstrap`` (``{"seed", "resamples"}``) for resampling reports."""
+        subs = figures["subsets"]
+        unscored = sum(s["n_unscored"] for s in subs.values())
+        has_conf = [s["weighted_pearson"] is not None for s in subs.values()]
+        conf = ("none" if not any(has_conf) else "ignored(+weighted-pearson)" if all(has_conf)
+                else "partial(+weighted-pearson)")
+        boot = "none" if not bootstrap else f"seed={bootstrap['seed']},n={bootstrap['resamples']}"
+        return Signature([
+            ("dataset", dataset), ("subsets", ",".join(f"{name}={s['n']}" for name, s in subs.items())),
+            ("missing", ",".join(missing) or "none"), ("agg", self.aggregates), ("corr", "pearson"),
+            ("unscored", f"dropped({unscored})"), ("conf", conf), ("nan", "error"), ("ci", "fisher-z95"),
+            ("boot", boot)])
+
+    def aggregate_rows(self, report: Report) -> list[tuple[str, float]]:
+        f = report.figures
+        rows = [("ALL", f["all"]), ("ALLnorm", f["allnorm"]),
+                ("Mean (size-weighted)", f["mean"]), ("Mean (unweighted)", f["unweighted_mean"])]
+        if f.get("all_weighted") is not None:
+            rows.append(("ALLw (confidence-weighted)", f["all_weighted"]))
+        return rows
+
+    def subset_table(self, report: Report) -> tuple[list[str], list[list[str]]]:
+        subs = report.figures["subsets"]
+        with_conf = any(s["weighted_pearson"] is not None for s in subs.values())
+        with_unscored = any(s["n_unscored"] for s in subs.values())
+        header = (["subset", "n"] + (["unscored (dropped)"] if with_unscored else [])
+                  + ["Pearson", "Spearman", "95% CI"] + (["weighted Pearson"] if with_conf else []))
+        rows = []
+        for name, s in subs.items():
+            row = ([name, str(s["n"])] + ([str(s["n_unscored"])] if with_unscored else [])
+                   + [fmt(s["pearson"]), fmt(s["spearman"]), fmt_ci(s["ci95"])])
+            if with_conf:
+                row.append(fmt(s["weighted_pearson"]))
+            rows.append(row)
+        return header, rows
+
+    def tables(self, report):
+        n_all = sum(s["n"] for s in report.figures["subsets"].values())
+        return [self.subset_table(report),
+                (["aggregate", "n", "Pearson"], [[name, str(n_all), fmt(v)] for name, v in self.aggregate_rows(report)])]
+
+    def csv_totals(self, report: Report) -> list[tuple[str, float]]:
+        return self.aggregate_rows(report)
+
+    def csv(self, report):
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi",
+                         "weighted_pearson", "signature"])
+        sig, ds, subs = str(report.signature), report.dataset, report.figures["subsets"]
+
+        def num(v):
+            return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
+
+        for name, s in subs.items():
+            writer.writerow([ds, name, s["n"], s["n_unscored"], num(s["pearson"]), num(s["spearman"]),
+                             num(s["ci95"][0]), num(s["ci95"][1]), num(s["weighted_pearson"]), sig])
+        n_all = sum(s["n"] for s in subs.values())
+        unscored = sum(s["n_unscored"] for s in subs.values())
+        for name, v in self.csv_totals(report):
+            writer.writerow([ds, name, n_all, unscored, num(v), "", "", "", "", sig])
+        return out.getvalue()
+
+    def part_pearsons(self, report):
+        return {name: s["pearson"] for name, s in report.figures["subsets"].items()}
+
+    def stacked(self, dataset, runs, present):
+        golds, ids, scores = [], [], {name: [] for name in runs}
+        for index, name in enumerate(present):
+            sub = dataset.subset(name)
+            keep = ~np.isnan(sub.gold)
+            golds.append(sub.gold[keep])
+            ids.append(np.full(int(keep.sum()), index))
+            for run, run_dir in runs.items():
+                out, _ = self.read(sub, run_dir)
+                scores[run].append(out[keep])
+        return np.concatenate(golds), np.concatenate(ids), {k: np.concatenate(v) for k, v in scores.items()}
+
+
+class STSB(STS):
+    """The STS Benchmark: scored like the STS tasks, under its own name."""
+
+    name = "stsb"
+
+
+class SICK(STS):
+    """SICK relatedness (SemEval-2014 Task 1): one score per pair in [1, 5], Pearson the official figure."""
+
+    name = "sick"
+
+
+class Table(STS):
+    """A user's own TSV/CSV of pairs: scored like the STS tasks."""
+
+    name = "table"
+
+
+CLSS_HEADS = {"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr",
+              "phrase2word": "Phr-2-Word", "word2sense": "Word-2-Sense"}
+
+
+class CLSS(STS):
+    """SemEval-2014 Task 3, cross-level semantic similarity: four levels, ranked by the sum of their Pearsons."""
+
+    name = "clss"
+    json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
+                 "official", "spearman_sum", "signature")
+    compare_measures = {"official": "sum"}
+    compare_primary = "official"
+    aggregates = STS.aggregates + ",official=sum-pearson"
+
+    def figures(self, parts) -> dict:
+        """The STS figures plus the official ranking score (sum of the four levels' Pearsons) and the Spearman sum."""
+        result = score_subsets(parts)
+        levels = [result["subsets"][lvl] for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
+        return {**result, "official": float(sum(s["pearson"] for s in levels)),
+                "spearman_sum": float(sum(s["spearman"] for s in levels))}
+
+    def tables(self, report):
+        """The CLSS paper's Table 5 layout first: one column per level, then the sum of the four."""
+        f = report.figures
+        levels = [lvl for lvl in corpora.CLSS_LEVELS if lvl in f["subsets"]]
+        header = [""] + [CLSS_HEADS[lvl] for lvl in levels] + ["Official (sum)"]
+        rows = [[label] + [fmt(f["subsets"][lvl][key]) for lvl in levels] + [fmt(f[total])]
+                for label, key, total in (("Pearson", "pearson", "official"), ("Spearman", "spearman", "spearman_sum"))]
+        return [(header, rows), *super().tables(report)]
+
+    def csv_totals(self, report):
+        return [*self.aggregate_rows(report), ("official", report.figures["official"])]
+
+
+class TYPED(TaskKind):
+    """The *SEM 2013 TYPED pilot: eight scores per pair of Europeana records, ranked by their plain mean."""
+
+    name = "typed"
+    json_keys = ("n", "types", "mean", "notes", "signature")
+    compare_measures = {"mean": "mean"}
+    compare_primary = "mean"
+
+    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
+        return corpora.check_typed_output(path, n_expected, bounds=bounds)
+
+    def read(self, sub: corpora.Subset, run_dir):
+        return corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub))
+
+    def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        errors = self.validate(dataset, run_dir)
+        if errors:
+            raise InvalidRun(errors)
+        (sub,) = dataset.subsets
+        figures = score_typed(self.read(sub, run_dir), sub.gold)
+        signature = Signature([("dataset", dataset.name), ("n", figures["n"]), ("types", len(corpora.TYPES)),
+                               ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
+        return Report(dataset.name, self, figures, signature, tuple(dataset.notes))
+
+    def lines(self, figures: dict) -> list[str]:
+        """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
+        return ([f"Pearson ({label}): {fmt(figures['types'][t])}" for t, label in zip(corpora.TYPES, corpora.TYPE_LABELS)]
+                + [f"Pearson mean: {fmt(figures['mean'])}"])
+
+    def tables(self, report):
+        f = report.figures
+        header = ["", *corpora.TYPE_LABELS, "Mean"]
+        return [(header, [["Pearson", *(fmt(f["types"][t]) for t in corpora.TYPES), fmt(f["mean"])]])]
+
+    def csv(self, report):
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["dataset", "type", "n", "pearson", "signature"])
+        f = report.figures
+        for name, r in [*f["types"].items(), ("mean", f["mean"])]:
+            writer.writerow([report.dataset, name, f["n"], "" if not math.isfinite(r) else f"{r:.5f}",
+                             str(report.signature)])
+        return out.getvalue()
+
+    def parts(self, dataset):
+        (sub,) = dataset.subsets
+        return [(t, sub.n_scored) for t in corpora.TYPES]
+
+    def part_labels(self):
+        return {**dict(zip(corpora.TYPES, corpora.TYPE_LABELS)), "mean": "Mean"}
+
+    def part_pearsons(self, report):
+        return dict(report.figures["types"])
+
+    def pairs_behind(self, sizes, present):
+        """Every type scores the same record pairs."""
+        return max((sizes[s] for s in present), default=0)
+
+    def stacked(self, dataset, runs, present):
+        """One block per type: its gold column against each run's column for that type."""
+        (sub,) = dataset.subsets
+        keep = ~np.isnan(sub.gold).any(axis=1)
+        outputs = {run: self.read(sub, run_dir)[keep] for run, run_dir in runs.items()}
+        columns = [corpora.TYPES.index(t) for t in present]
+        gold = np.concatenate([sub.gold[keep][:, j] for j in columns])
+        ids = np.concatenate([np.full(int(keep.sum()), i) for i in range(len(columns))])
+        return gold, ids, {run: np.concatenate([out[:, j] for j in columns]) for run, out in outputs.items()}
