@@ -76,12 +76,15 @@ def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
     return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
 
 
-def train_recipe(recipe: Recipe, *, data_dir=None, **params) -> tuple[SubsetModels, dict]:
+def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tuple[SubsetModels, dict]:
     """Fit every sub-model of ``recipe``; returns the models and the card's training section.
 
-    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …).
+    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …); ``columns`` to the
+    training files that are plain tables (see :func:`corpora.resolve_all`).
     """
-    datasets = [corpora.load(name, data_dir) for name in recipe.train]
+    datasets = corpora.resolve_all(recipe.train, data_dir, columns=columns)
+    for ds in datasets:
+        ds.require_gold()
     params = {**recipe.params, **params}
     models, info = {}, {}
     for name, subsets in recipe.sub_models.items():

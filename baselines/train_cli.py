@@ -24,12 +24,26 @@ def add_parallel_options(p) -> None:
     p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
 
 
+def add_columns_option(p) -> None:
+    p.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
+                   help="header names of the text (and score) columns of a plain TSV/CSV file")
+
+
+def _columns(text: str) -> tuple:
+    try:
+        return corpora.tables.parse_columns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_train_parser(sub) -> None:
     p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
     p.add_argument("system", choices=["regression"])
     p.add_argument("--regime", choices=recipe_names(), help="named training regime")
-    p.add_argument("--train", action="append", default=[], help="instead of --regime: training dataset (repeatable)")
-    p.add_argument("--test", help="dataset scored for the card (default: the regime's test set)")
+    p.add_argument("--train", action="append", default=[],
+                   help="instead of --regime: training dataset name or file/folder (repeatable)")
+    p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
+    add_columns_option(p)
     p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
@@ -70,11 +84,12 @@ def cmd_train(args) -> int:
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
     with settings(args, progress_bar(args)):
-        models, card = train_recipe(recipe, data_dir=args.data_dir, feature_set=args.feature_set,
+        models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name and args.scorer:
-            test = corpora.load(test_name, args.data_dir)
+            (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
+            test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
             card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
     card = save_model(models, args.save, card)

@@ -87,6 +87,13 @@ def missing_subsets(dataset: corpora.Dataset) -> list[str]:
             for name in spec.expected if name not in present]
 
 
+def dataset_field(dataset: corpora.Dataset) -> str:
+    """The signature's ``dataset`` value: the registered name, or a user's file by name and SHA-256."""
+    if dataset.path is None:
+        return dataset.name
+    return f"file={dataset.path.name},sha256={dataset.sha256}"
+
+
 class TaskKind:
     """What every task kind tells the scorer; subclasses register themselves by ``name``."""
 
@@ -164,13 +171,15 @@ class STS(TaskKind):
         return score_subsets(parts)
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        dataset.require_gold()
         errors = self.validate(dataset, run_dir)
         if errors:
             raise InvalidRun(errors)
         parts = [(sub.name, *self.read(sub, run_dir)) for sub in dataset]
         figures = self.figures([(name, scores, sub.gold, conf) for (name, scores, conf), sub in zip(parts, dataset)])
         missing = tuple(missing_subsets(dataset))
-        return Report(dataset.name, self, figures, self.signature(dataset.name, figures, missing=missing, bootstrap=bootstrap),
+        signature = self.signature(dataset_field(dataset), figures, missing=missing, bootstrap=bootstrap)
+        return Report(dataset.name, self, figures, signature,
                       tuple(dataset.notes), missing)
 
     def signature(self, dataset: str, figures: dict, *, missing=(), bootstrap=None) -> Signature:
@@ -320,12 +329,13 @@ class TYPED(TaskKind):
         return corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub))
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        dataset.require_gold()
         errors = self.validate(dataset, run_dir)
         if errors:
             raise InvalidRun(errors)
         (sub,) = dataset.subsets
         figures = score_typed(self.read(sub, run_dir), sub.gold)
-        signature = Signature([("dataset", dataset.name), ("n", figures["n"]), ("types", len(corpora.TYPES)),
+        signature = Signature([("dataset", dataset_field(dataset)), ("n", figures["n"]), ("types", len(corpora.TYPES)),
                                ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
         return Report(dataset.name, self, figures, signature, tuple(dataset.notes))
 
