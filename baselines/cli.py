@@ -11,7 +11,7 @@ from .model_file import load_model
 from .registry import describe, make_system, system_names
 from .run import run_system
 from .subset_models import write_outputs
-from .train_cli import add_columns_option, add_parallel_options, add_train_parser, settings
+from .train_cli import add_columns_option, add_parallel_options, add_train_parser, progress_bar, settings
 
 
 def cmd_run(args) -> int:
@@ -40,7 +40,7 @@ def cmd_run(args) -> int:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    with settings(args):
+    with settings(args, progress_bar(args)):
         written = run_system(system, test, args.out, train, name=args.system)
     if not args.quiet:
         for path in written:
@@ -53,8 +53,11 @@ NEEDS_TRAINING = ("regression",)
 
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
+    bar = progress_bar(args)
+    if bar:
+        bar.step(f"loading {args.model}")
     models, card = load_model(args.model)
-    with settings(args):
+    with settings(args, bar):
         return write_outputs(models, test, args.out, model_sha256=card["sha256"])
 
 

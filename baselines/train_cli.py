@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 import corpora
 from features.sets import FAMILIES, set_names
@@ -67,13 +68,21 @@ def progress_bar(args):
 
 
 class _Bar:
-    """A picklable progress wrapper: a tqdm bar over featurization chunks, on stderr."""
+    """A picklable progress hook on stderr: tqdm bars over featurization chunks and over CV fits and
+    folds, and one line per step (loading, final fit, predicting), each with the time since the start."""
 
     def __init__(self, tqdm):
         self.tqdm = tqdm
+        self.start = time.monotonic()
 
     def __call__(self, chunks):
         return self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=False)
+
+    def over(self, items, desc: str):
+        return self.tqdm(items, desc=desc, file=sys.stderr, leave=False)
+
+    def step(self, text: str) -> None:
+        self.tqdm.write(f"[{time.monotonic() - self.start:5.0f}s] {text}", file=sys.stderr)
 
 
 def cmd_train(args) -> int:
@@ -92,6 +101,8 @@ def cmd_train(args) -> int:
             test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
             card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+    if not args.quiet:
+        print(f"saving {args.save}", file=sys.stderr)
     card = save_model(models, args.save, card)
     if not args.quiet:
         print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
