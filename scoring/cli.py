@@ -46,7 +46,7 @@ def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog, description=DESCRIPTION,
         epilog="forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
-               + "".join(f" | {name} …" for name in SUBCOMMANDS))
+               + ("" if prog.startswith("sts ") else "".join(f" | {name} …" for name in SUBCOMMANDS)))
     parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
     parser.add_argument("--dataset", help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
