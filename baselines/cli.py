@@ -40,8 +40,11 @@ def cmd_run(args) -> int:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    with settings(args, progress_bar(args)):
+    bar = progress_bar(args)
+    with settings(args, bar):
         written = run_system(system, test, args.out, train, name=args.system)
+    if bar:
+        bar.close()
     if not args.quiet:
         for path in written:
             print(path)
@@ -58,7 +61,10 @@ def run_saved(args, test) -> list:
         bar.step(f"loading {args.model}")
     models, card = load_model(args.model)
     with settings(args, bar):
-        return write_outputs(models, test, args.out, model_sha256=card["sha256"])
+        written = write_outputs(models, test, args.out, model_sha256=card["sha256"])
+    if bar:
+        bar.close()
+    return written
 
 
 def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
