@@ -212,7 +212,9 @@ def main(argv=None, prog: str | None = None) -> int:
     parser = build_parser(prog=prog or "python -m corpora")  # before the subcommands: their usage copies it
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
     except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
         quiet_closed_stdout()
         return 0
