@@ -143,16 +143,24 @@ def make_folds(cv, seed: int):
     return KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
 
 
+CHUNK = 500
+
+
 def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:
     """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
     on the fold's training pairs only, so that CV never scores a model that saw held-out text."""
     columns, learned = featurizer.learned_part()
     out = []
-    for train, held_out in tracked(list(folds.split(features)), "CV folds (refit learned features)"):
+    splits = list(folds.split(features))
+    for number, (train, held_out) in enumerate(splits, 1):
         matrix = features
         if columns:
+            announce(f"CV fold {number}/{len(splits)}: refitting the features that learn from text")
             matrix = features.copy()
-            matrix[:, columns] = learned.fit([pairs[i] for i in train]).transform(pairs)
+            learned.fit([pairs[i] for i in train])
+            starts = range(0, len(pairs), CHUNK)  # rows are independent: chunks only pace the progress
+            matrix[:, columns] = np.vstack([learned.transform(pairs[i:i + CHUNK])
+                                            for i in tracked(starts, f"CV fold {number}/{len(splits)}: featurizing")])
         out.append((train, held_out, matrix))
     return out
 
