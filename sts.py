@@ -13,6 +13,9 @@ commands:
   eval    score outputs against the gold         (python evaluate.py)
   compare place runs among the published results (python evaluate.py compare)
   demo    run every system on the shipped demo data and print the scoreboard
+
+options:
+  --version  print the suite's and the scorer's versions
 """
 
 
@@ -38,6 +41,8 @@ def demo_main(argv) -> int:
     if not args.quiet:
         from tqdm import tqdm
         progress = lambda names: tqdm(names, desc="systems", unit="system", file=sys.stderr)  # noqa: E731
+    if not args.quiet and gloss_space_missing():
+        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
     from baselines.demo import demo_scoreboard
     rows = demo_scoreboard(args.system, scorer=demo_correlations, progress=progress)
     print("demo: fit on demo-train, scored on demo-test (STS Benchmark captions, CC BY-SA 4.0)")
@@ -45,10 +50,21 @@ def demo_main(argv) -> int:
     print(f"{'system':{width}}  {'Pearson':>8}  {'Spearman':>8}  {'n':>5}")
     for r in rows:
         if r.error:
-            print(f"{r.system:{width}}  {'failed':>8}  {'':>8}  {'':>5}  {r.error}")
+            print(f"{r.system:{width}}  {'failed':>8}  {'':>8}  {'':>5}  {r.error.splitlines()[0]}")
         else:
             print(f"{r.system:{width}}  {_num(r.pearson):>8}  {_num(r.spearman):>8}  {r.n:>5}")
+    for error in dict.fromkeys(r.error for r in rows if r.error and "\n" in r.error):  # e.g. WordNet's install guidance
+        print(f"\n{error}")
     return 0
+
+
+def gloss_space_missing() -> bool:
+    """Whether the WordNet gloss space still has to be built (not in the per-user cache)."""
+    try:
+        from features.gloss_space import cache_file
+        return not cache_file().is_file()
+    except Exception:  # no WordNet: the systems that need it report that themselves
+        return False
 
 
 def _num(value: float) -> str:
@@ -66,6 +82,12 @@ def main(argv=None) -> int:
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, end="")
         return 0 if argv else 2
+    if argv[0] == "--version":
+        from importlib.metadata import version
+
+        import evaluate
+        print(f"sts-suite {version('sts-suite')} (scorer {evaluate.__version__})")
+        return 0
     command, rest = argv[0], argv[1:]
     if command == "data":
         from corpora.cli import main as data_main

@@ -11,7 +11,7 @@ from .model_file import load_model
 from .registry import describe, make_system, system_names
 from .run import run_system
 from .subset_models import write_outputs
-from .train_cli import add_parallel_options, add_train_parser, settings
+from .train_cli import add_columns_option, add_parallel_options, add_train_parser, progress_bar, settings
 
 
 def cmd_run(args) -> int:
@@ -19,10 +19,14 @@ def cmd_run(args) -> int:
     if stale:
         print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
               f"{', '.join(p.name for p in stale)}", file=sys.stderr)
-    test = corpora.load(args.test, args.data_dir)
-    train = [corpora.load(name, args.data_dir) for name in args.train]
+    if not args.model and not args.train and args.system in NEEDS_TRAINING:
+        raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable) "
+                         "or --model FILE (a model saved by `sts train regression`)")
+    test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
+    for ds in train:
+        ds.require_gold()
     for ds in [test, *train]:
-        for note in ds.notes:
+        for note in ds.notes if not args.quiet else ():
             print(f"note: {note}", file=sys.stderr)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
@@ -36,19 +40,31 @@ def cmd_run(args) -> int:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
-    with settings(args):
+    bar = progress_bar(args)
+    with settings(args, bar):
         written = run_system(system, test, args.out, train, name=args.system)
+    if bar:
+        bar.close()
     if not args.quiet:
         for path in written:
             print(path)
     return 0
 
 
+NEEDS_TRAINING = ("regression",)
+
+
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
+    bar = progress_bar(args)
+    if bar:
+        bar.step(f"loading {args.model}")
     models, card = load_model(args.model)
-    with settings(args):
-        return write_outputs(models, test, args.out, model_sha256=card["sha256"])
+    with settings(args, bar):
+        written = write_outputs(models, test, args.out, model_sha256=card["sha256"])
+    if bar:
+        bar.close()
+    return written
 
 
 def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
@@ -58,8 +74,9 @@ def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
                        description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
     p.add_argument("system", choices=system_names())
-    p.add_argument("--test", required=True, help="dataset to predict, e.g. sts2012-test")
-    p.add_argument("--train", action="append", default=[], help="training dataset (repeatable)")
+    p.add_argument("--test", required=True, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
+    p.add_argument("--train", action="append", default=[], help="training dataset name or file/folder (repeatable)")
+    add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")

@@ -48,7 +48,7 @@ def demo_scoreboard(systems=None, *, scorer: Callable, progress: Callable | None
         try:
             scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
         except Exception as exc:  # any failure of one system is reported, not fatal
-            rows.append(DemoRow(name, error=f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"))
+            rows.append(DemoRow(name, error=f"{type(exc).__name__}: {exc}"))
             continue
         rows.append(DemoRow(name, *scorer(scores[scored], sub.gold[scored]), int(scored.sum())))
     return sorted(rows, key=lambda r: (bool(r.error), -r.pearson if math.isfinite(r.pearson) else math.inf, r.system))

@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.model_selection import PredefinedSplit
 
 import corpora
+from features.featurizer import announce
 
 from .regression import FeatureRegression, fold_matrices, search
 from .run import training_pairs
@@ -76,16 +77,20 @@ def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
     return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
 
 
-def train_recipe(recipe: Recipe, *, data_dir=None, **params) -> tuple[SubsetModels, dict]:
+def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tuple[SubsetModels, dict]:
     """Fit every sub-model of ``recipe``; returns the models and the card's training section.
 
-    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …).
+    ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …); ``columns`` to the
+    training files that are plain tables (see :func:`corpora.resolve_all`).
     """
-    datasets = [corpora.load(name, data_dir) for name in recipe.train]
+    datasets = corpora.resolve_all(recipe.train, data_dir, columns=columns)
+    for ds in datasets:
+        ds.require_gold()
     params = {**recipe.params, **params}
     models, info = {}, {}
     for name, subsets in recipe.sub_models.items():
         pairs, gold, domains = select(datasets, subsets)
+        announce(f"sub-model {name}: {len(pairs)} pairs")
         system = FeatureRegression(**params)
         entry = {"subsets": list(subsets) or "all", "pairs": len(pairs), "cv": f"{system.cv} shuffled folds"}
         if recipe.domain_cv and len(set(domains)) > 1:
@@ -113,7 +118,9 @@ def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) ->
     """The grid point with the best Pearson on ``dev`` when fitted on ``pairs`` (never on test data),
     that Pearson, and the featurizer fitted on ``pairs`` with its matrix of ``pairs`` (for the final fit)."""
     dev_pairs, dev_gold = training_pairs([dev])
+    announce(f"fitting the {system.feature_set} features on {len(pairs)} pairs (loads WordNet, word vectors, gloss space)")
     featurizer = system._featurizer().fit(pairs)
+    announce(f"featurizing {len(pairs)} training and {len(dev_pairs)} dev pairs")
     features = featurizer.transform(list(pairs) + list(dev_pairs))
     model, grid = system._model()
     folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])

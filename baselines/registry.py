@@ -16,7 +16,7 @@ SYSTEMS = {
     "gst": ("baselines.clss_strings", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
     "glove-mean": ("baselines.encoder", "GloveMean", "sentence encoder: cosine of the mean GloVe 6B 50d vectors of each text's words"),
     "sif": ("baselines.encoder", "SIFSimilarity", "sentence encoder: SIF (Arora et al. 2017), wordfreq-weighted GloVe mean, first component of the scored texts removed"),
-    "regression": ("baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet and LSA features, scaling, SVR tuned by CV (see sts train)"),
+    "regression": ("baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment) and WordNet-gloss LSA features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
 }
 
 

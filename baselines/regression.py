@@ -15,7 +15,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from features.featurizer import PairFeaturizer
+from features.featurizer import PairFeaturizer, announce, tracked
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
@@ -101,7 +101,9 @@ class FeatureRegression(PairRegressor):
     def _fit(self, pairs, y):
         if y is None:
             raise ValueError("FeatureRegression needs gold scores to fit")
+        announce(f"fitting the {self.feature_set} features on {len(pairs)} pairs (loads WordNet, word vectors, gloss space)")
         featurizer = self._featurizer().fit(pairs)
+        announce(f"featurizing {len(pairs)} pairs")
         self._fit_featurized(pairs, y, featurizer, featurizer.transform(pairs))
 
     def fit_featurized(self, pairs, y, featurizer: PairFeaturizer, features: np.ndarray):
@@ -125,12 +127,14 @@ class FeatureRegression(PairRegressor):
         else:
             fold_data = fold_matrices(featurizer, pairs, features, make_folds(self.cv, self.random_state))
             self.best_params_, self.cv_score_ = search(model, grid, fold_data, y)
+        announce(f"final fit of {self.regressor} on {len(pairs)} pairs")
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
         self.feature_names_ = featurizer.feature_names_
 
     def _predict(self, pairs):
         lo, hi = self.score_range
+        announce(f"predicting {len(pairs)} pairs")
         return np.clip(self.pipeline_.predict(pairs), lo, hi)
 
 
@@ -139,16 +143,24 @@ def make_folds(cv, seed: int):
     return KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
 
 
+CHUNK = 500
+
+
 def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:
     """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
     on the fold's training pairs only, so that CV never scores a model that saw held-out text."""
     columns, learned = featurizer.learned_part()
     out = []
-    for train, held_out in folds.split(features):
+    splits = list(folds.split(features))
+    for number, (train, held_out) in enumerate(splits, 1):
         matrix = features
         if columns:
+            announce(f"CV fold {number}/{len(splits)}: refitting the features that learn from text")
             matrix = features.copy()
-            matrix[:, columns] = learned.fit([pairs[i] for i in train]).transform(pairs)
+            learned.fit([pairs[i] for i in train])
+            starts = range(0, len(pairs), CHUNK)  # rows are independent: chunks only pace the progress
+            matrix[:, columns] = np.vstack([learned.transform(pairs[i:i + CHUNK])
+                                            for i in tracked(starts, f"CV fold {number}/{len(splits)}: featurizing")])
         out.append((train, held_out, matrix))
     return out
 
@@ -158,8 +170,9 @@ def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
     through joblib, as the caller's ``parallel_config`` says)."""
     points = list(ParameterGrid(grid))
     tasks = [(i, fold) for i in range(len(points)) for fold in range(len(fold_data))]
+    desc = f"grid search ({len(points)} points x {len(fold_data)} folds)"
     scores = Parallel()(delayed(_fold_score)(clone(model).set_params(**points[i]), *fold_data[f], y)
-                                     for i, f in tasks)
+                        for i, f in tracked(tasks, desc))
     means = np.asarray(scores).reshape(len(points), len(fold_data)).mean(axis=1)
     best = int(np.argmax(means))
     return points[best], float(means[best])

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
+import time
 
 import corpora
 from features.sets import FAMILIES, set_names
@@ -24,12 +26,26 @@ def add_parallel_options(p) -> None:
     p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
 
 
+def add_columns_option(p) -> None:
+    p.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
+                   help="header names of the text (and score) columns of a plain TSV/CSV file")
+
+
+def _columns(text: str) -> tuple:
+    try:
+        return corpora.tables.parse_columns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_train_parser(sub) -> None:
     p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
     p.add_argument("system", choices=["regression"])
     p.add_argument("--regime", choices=recipe_names(), help="named training regime")
-    p.add_argument("--train", action="append", default=[], help="instead of --regime: training dataset (repeatable)")
-    p.add_argument("--test", help="dataset scored for the card (default: the regime's test set)")
+    p.add_argument("--train", action="append", default=[],
+                   help="instead of --regime: training dataset name or file/folder (repeatable)")
+    p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
+    add_columns_option(p)
     p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
@@ -53,13 +69,62 @@ def progress_bar(args):
 
 
 class _Bar:
-    """A picklable progress wrapper: a tqdm bar over featurization chunks, on stderr."""
+    """A picklable progress hook on stderr: tqdm bars over featurization chunks and over CV fits and
+    folds, and one line per step (loading, final fit, predicting). While a step or a bar waits on one
+    long item (an SVR fit), the elapsed time is redrawn every ``tick`` seconds, so stderr never stays still."""
 
-    def __init__(self, tqdm):
-        self.tqdm = tqdm
+    def __init__(self, tqdm, tick: float = 2.0):
+        self.tqdm, self.tick = tqdm, tick
+        self.start = time.monotonic()
+        self._beat = None
+
+    def __getstate__(self):
+        return {"tqdm": self.tqdm, "tick": self.tick, "start": self.start, "_beat": None}
 
     def __call__(self, chunks):
-        return self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=False)
+        self.close()
+        return self._ticking(self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=False))
+
+    def over(self, items, desc: str):
+        self.close()
+        return self._ticking(self.tqdm(items, desc=desc, file=sys.stderr, leave=False))
+
+    def step(self, text: str) -> None:
+        self.close()
+        self.tqdm.write(f"[{time.monotonic() - self.start:5.0f}s] {text}", file=sys.stderr)
+        self._beat = _Heartbeat(self.tqdm(desc="  working", bar_format="{desc}: {elapsed}", file=sys.stderr,
+                                          leave=False), self.tick)
+
+    def close(self) -> None:
+        """End the current step's elapsed-time line."""
+        if self._beat is not None:
+            self._beat.stop()
+            self._beat = None
+
+    def _ticking(self, bar):
+        beat = _Heartbeat(bar, self.tick)
+        try:
+            yield from bar
+        finally:
+            beat.stop()
+
+
+class _Heartbeat:
+    """Redraws a tqdm bar every ``tick`` seconds from a daemon thread until stopped (then closes it)."""
+
+    def __init__(self, bar, tick: float):
+        self.bar, self.done = bar, threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(tick,), daemon=True)
+        self.thread.start()
+
+    def _run(self, tick: float) -> None:
+        while not self.done.wait(tick):
+            self.bar.refresh()
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+        self.bar.close()
 
 
 def cmd_train(args) -> int:
@@ -69,15 +134,30 @@ def cmd_train(args) -> int:
     recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
-    with settings(args, progress_bar(args)):
-        models, card = train_recipe(recipe, data_dir=args.data_dir, feature_set=args.feature_set,
+    settings_bar = progress_bar(args)
+    try:
+        return _train(args, recipe, test_name, chosen, settings_bar)
+    finally:
+        if settings_bar is not None:
+            settings_bar.close()
+
+
+def _train(args, recipe, test_name, chosen, settings_bar) -> int:
+    with settings(args, settings_bar):
+        models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name and args.scorer:
-            test = corpora.load(test_name, args.data_dir)
+            (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
+            test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
             card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+    bar = settings_bar
+    if bar is not None:
+        bar.step(f"saving {args.save}")
     card = save_model(models, args.save, card)
+    if settings_bar is not None:
+        settings_bar.close()
     if not args.quiet:
         print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
         for name, entry in card["training_data"]["sub_models"].items():

@@ -7,14 +7,21 @@ import sys
 
 from . import datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from .errors import DatasetNotFound, FormatError
-from .paths import data_root
+from .paths import data_root, missing_root
+
+
+def quiet_closed_stdout() -> None:
+    """Point stdout at /dev/null after its reader went away, so the exit flush raises nothing."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def cmd_list(args) -> int:
     if args.specs:
         return _list_files(args)
     root = data_root(args.data_dir)
-    print(f"data root: {root}")
+    absent = missing_root(args.data_dir)
+    print(f"data root: {root}" + (f" (does not exist: {absent.split(' (', 1)[1]}" if absent else ""))
     for name in datasets.dataset_names():
         spec = datasets.spec(name)
         try:
@@ -205,7 +212,12 @@ def main(argv=None, prog: str | None = None) -> int:
     parser = build_parser(prog=prog or "python -m corpora")  # before the subcommands: their usage copies it
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
+        quiet_closed_stdout()
+        return 0
     except (DatasetNotFound, FormatError, OSError, fetch.FetchError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import formats, sick, typed2013
 from .errors import DatasetNotFound, FormatError
-from .paths import data_root, demo_root
+from .paths import data_root, demo_root, missing_root
 
 CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
 
@@ -238,9 +238,11 @@ def load(name: str, data_dir=None) -> Dataset:
     s = spec(name)
     located = locate(name, data_dir)
     if not located:
+        absent = None if s.folder == "<demo>" else missing_root(data_dir)
         raise DatasetNotFound(
-            f"dataset {name!r} is not in {folder_of(name, data_dir)}; "
-            f"run `sts data fetch {name}` or point --data-dir / STS_DATA at a data root")
+            f"dataset {name!r} is not in {folder_of(name, data_dir)}"
+            + (f": {absent}" if absent else "")
+            + f"; run `sts data fetch {name}` or point --data-dir / STS_DATA at a data root")
     subsets = [_read_subset(s, sub, inp, gold) for sub, inp, gold in located]
     for subset in subsets:
         if not len(subset):

@@ -34,6 +34,11 @@ def resolve(spec, data_dir=None, *, columns=None, score_range=None) -> Dataset:
     return load_path(path, columns=columns, score_range=score_range, name=str(spec))
 
 
+def resolve_all(specs, data_dir=None, *, columns=None) -> list[Dataset]:
+    """Each of ``specs`` resolved; ``columns`` (the command line's ``--columns``) applies to the files among them."""
+    return [resolve(spec, data_dir, columns=None if spec in datasets.SPECS else columns) for spec in specs]
+
+
 def load_path(path, *, columns=None, score_range=None, name: str | None = None) -> Dataset:
     """Read a file or folder in any accepted format, told apart by its name and first line.
 

@@ -30,6 +30,19 @@ def reporting(progress: Callable[[Iterable], Iterable] | None):
         _PROGRESS.reset(token)
 
 
+def announce(text: str) -> None:
+    """Tell the progress hook a step is starting (the hook shows it if it has a ``step`` method)."""
+    step = getattr(_PROGRESS.get(), "step", None)
+    if step is not None:
+        step(text)
+
+
+def tracked(items, desc: str):
+    """``items`` passed through the hook's ``over(items, desc)`` if it has one (a bar over CV fits, folds…)."""
+    over = getattr(_PROGRESS.get(), "over", None)
+    return over(items, desc) if over is not None else items
+
+
 def _transform(union, chunk) -> np.ndarray:
     return union.transform(chunk)
 

@@ -16,7 +16,7 @@ from .compare_tables import (
 from .correlations import least_squares_map, pearson, spearman
 from .html_report import write_compare_report
 from .report import RENDERERS, UNDEFINED, InvalidRun, Report, render_csv, render_json, render_markdown, render_text
-from .runs import score_files, score_run, score_typed_files, typed_lines, validate_run
+from .runs import score, score_files, score_run, score_typed_files, typed_lines, validate_run
 from .signature import VERSION as __version__
 from .signature import Signature
 from .significance import (
@@ -29,14 +29,27 @@ from .significance import (
                              paired_bootstrap,
                              williams_test,
 )
-from .tasks import CLSS, KINDS, STS, STSB, TYPED, TaskKind, missing_subsets, score_subsets, score_typed, task_for
+from .tasks import (
+                             CLSS,
+                             KINDS,
+                             STS,
+                             STSB,
+                             TYPED,
+                             TaskKind,
+                             check_predictions,
+                             missing_subsets,
+                             score_subsets,
+                             score_typed,
+                             task_for,
+)
 
 __all__ = [
     "ALPHA", "CLSS", "COMPARE_RENDERERS", "KINDS", "RENDERERS", "STS", "STSB", "TYPED", "UNDEFINED", "Z95",
     "BootstrapResult", "InvalidRun", "Report", "Signature", "TaskKind", "__version__", "aggregate_ci",
+    "check_predictions",
     "compare_runs", "compare_table", "fisher_ci", "fisher_z_test", "least_squares_map", "missing_subsets",
     "paired_bootstrap", "pearson", "render_compare_csv", "render_compare_json", "render_compare_latex",
     "render_compare_markdown", "render_compare_text", "render_csv", "render_json", "render_markdown", "render_text",
-    "score_files", "score_run", "score_subsets", "score_typed", "score_typed_files", "significance_table",
+    "score", "score_files", "score_run", "score_subsets", "score_typed", "score_typed_files", "significance_table",
     "spearman", "task_for", "typed_lines", "validate_run", "williams_test", "write_compare_report",
 ]

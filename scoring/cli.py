@@ -19,6 +19,19 @@ from .tasks import task_for
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 
 
+def _columns(text: str) -> tuple:
+    try:
+        return corpora.tables.parse_columns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _dataset(args) -> corpora.Dataset:
+    """``--dataset`` (a name or a path) with ``--columns`` for a plain table."""
+    (dataset,) = corpora.resolve_all([args.dataset], args.data_dir, columns=args.columns)
+    return dataset
+
+
 def _parse_range(text: str) -> tuple[float, float]:
     try:
         lo, hi = (float(v) for v in text.split("-"))
@@ -33,10 +46,12 @@ def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog, description=DESCRIPTION,
         epilog="forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
-               + "".join(f" | {name} …" for name in SUBCOMMANDS))
+               + ("" if prog.startswith("sts ") else "".join(f" | {name} …" for name in SUBCOMMANDS)))
     parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
-    parser.add_argument("--dataset", help="named dataset, e.g. sts2012-test")
+    parser.add_argument("--dataset", help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
+    parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
+                        help="header names of the text and score columns of a plain TSV/CSV --dataset")
     parser.add_argument("--run", help="directory holding the official output files of one run")
     parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
     parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
@@ -55,7 +70,7 @@ def _print_errors(errors, limit: int = 20) -> None:
 def _cmd_check(args) -> int:
     n_expected, bounds = None, args.range or formats.STS_RANGE
     if args.dataset:
-        sub = corpora.load(args.dataset, args.data_dir).subset(args.subset)
+        sub = _dataset(args).subset(args.subset)
         n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
     else:
         kind = "typed" if corpora.typed2013.is_typed_file(args.check) else "sts"
@@ -69,7 +84,7 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_run(args) -> int:
-    dataset = corpora.load(args.dataset, args.data_dir)
+    dataset = _dataset(args)
     try:
         report = score_run(dataset, args.run)
     except InvalidRun as exc:
@@ -124,7 +139,7 @@ def main(argv=None, prog: str = "evaluate.py") -> int:
         parser.error("give GOLD SYS, --dataset NAME --run DIR, or --check SYS")
     try:
         return command(args)
-    except (corpora.FormatError, corpora.DatasetNotFound, KeyError, OSError) as exc:
+    except (corpora.FormatError, corpora.DatasetNotFound, KeyError, OSError, ValueError) as exc:
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
         return 1
 
@@ -140,7 +155,9 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     """``compare --dataset D --run NAME=DIR … [--published] [--format F] [--report DIR]``."""
     parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
                                      "with 95% intervals and significance tests.")
-    parser.add_argument("--dataset", required=True, help="named dataset, e.g. sts2012-test")
+    parser.add_argument("--dataset", required=True, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
+    parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
+                        help="header names of the text and score columns of a plain TSV/CSV --dataset")
     parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
                         help="a run directory of official output files, named (repeatable)")
     parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
@@ -155,7 +172,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     if len(runs) != len(args.run):
         parser.error("each --run needs its own NAME")
     try:
-        dataset = corpora.load(args.dataset, args.data_dir)
+        dataset = _dataset(args)
         cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples)
         if args.report:
             path = write_compare_report(cmp, dataset, runs, args.report)
@@ -164,7 +181,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
         print(f"error: a run cannot be scored; check a file with "
               f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
         return 1
-    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError) as exc:
+    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(COMPARE_RENDERERS[args.format](cmp))

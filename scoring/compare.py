@@ -184,9 +184,12 @@ def _compare_notes(dataset, board, present, missing, measures, primary, publishe
                      f"{', '.join(present)}, and the published ranks are recomputed from it"
                      + (f"; {', '.join(dropped)} cannot be recomputed and are left out" if dropped else ""))
     if published and board.rows:
-        notes.append("our runs (marked *) take the rank their figures, rounded like the paper's, would have among the "
+        notes.append("our runs, marked (ours), take the rank their figures, rounded like the paper's, would have among the "
                      "published ranked runs, which keep their ranks; '-': a published row the paper does not rank")
         notes.append(f"published: {board.source}")
+        if "seed" in board.source:
+            notes.append("seed NNN: the project's copy of the paper's text the figures were transcribed from "
+                         "(a plain-text extraction; marks it lost are said so in 'marks')")
     if board.marks and published:
         notes.append("marks: " + "; ".join(f"{k} {v}" for k, v in board.marks.items()))
     notes.append(f"95% CI of {label}: " + ("Fisher z over all pairs" if board.measures[primary] == "pooled" else

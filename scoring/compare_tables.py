@@ -17,7 +17,8 @@ def _rank_head(cmp: dict, col: str, previous: str) -> str:
 
 
 def _star(name: str, ours: bool) -> str:
-    return ("* " if ours else "") + name
+    """Our runs are marked ``(ours)``: ``*`` and ``†`` are the papers' own marks (e.g. a late submission)."""
+    return name + (" (ours)" if ours else "")
 
 
 def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:

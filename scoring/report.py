@@ -89,7 +89,14 @@ class Report:
         return RENDERERS[form](self)
 
 
+def _need_report(report) -> None:
+    if not isinstance(report, Report):
+        raise TypeError(f"expected a Report (from evaluate.score or evaluate.score_run), got {type(report).__name__}; "
+                        "score_subsets returns figures only, without the dataset and signature a report needs")
+
+
 def _render(report: Report, title: str, table: Callable, note: str, sig: str) -> str:
+    _need_report(report)
     lines = [title, ""]
     for header, rows in report.task.tables(report):
         lines += table(header, rows) + [""]
@@ -99,20 +106,24 @@ def _render(report: Report, title: str, table: Callable, note: str, sig: str) ->
 
 
 def render_text(report: Report) -> str:
+    _need_report(report)
     return _render(report, f"dataset: {report.dataset}", aligned, "note: {}", "signature: {}")
 
 
 def render_markdown(report: Report) -> str:
+    _need_report(report)
     return _render(report, f"**{report.dataset}**", markdown, "Note: {}  ", "Signature: `{}`")
 
 
 def render_csv(report: Report) -> str:
     """One row per figure; every row carries the signature so rows stay comparable."""
+    _need_report(report)
     return report.task.csv(report)
 
 
 def render_json(report: Report) -> str:
     """The report's dictionary; an undefined correlation is ``null``, floats rounded to 8 decimals."""
+    _need_report(report)
     return json.dumps(json_value(report.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -27,6 +27,16 @@ def score_run(dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = Non
     return task_for(dataset.kind).score(dataset, run_dir, bootstrap=bootstrap)
 
 
+def score(dataset, predictions, *, data_dir=None) -> Report:
+    """The full report of in-memory predictions, as :func:`score_run` gives for files: same figures,
+    renderings and signature. ``dataset``: a Dataset, a registered name or a path; ``predictions``: a
+    dict subset name -> array, or one array for a one-subset dataset. Checked as output files are
+    (a ValueError names the subset and pair index of a NaN, inf, out-of-range value or wrong length)."""
+    if not isinstance(dataset, corpora.Dataset):
+        dataset = corpora.resolve(dataset, data_dir)
+    return task_for(dataset.kind).score_predictions(dataset, predictions)
+
+
 def score_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> float:
     """correlation.pl: Pearson of a system file against a gold file, unscored lines dropped.
 

@@ -87,6 +87,40 @@ def missing_subsets(dataset: corpora.Dataset) -> list[str]:
             for name in spec.expected if name not in present]
 
 
+def dataset_field(dataset: corpora.Dataset) -> str:
+    """The signature's ``dataset`` value: the registered name, or a user's file by name and SHA-256."""
+    if dataset.path is None:
+        return dataset.name
+    return f"file={dataset.path.name},sha256={dataset.sha256}"
+
+
+def check_predictions(sub: corpora.Subset, values) -> np.ndarray:
+    """``values`` as a float array, refused as an output file would be: a ValueError naming the
+    subset and the (0-based) pair index of a wrong length, a NaN or infinite value, or one out of range."""
+    width = len(corpora.TYPES) if sub.kind == "typed" else None
+    try:
+        scores = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"subset {sub.name!r}: predictions are not numbers ({exc})") from None
+    shape = (len(sub),) if width is None else (len(sub), width)
+    if scores.ndim != len(shape) or scores.shape[1:] != shape[1:]:
+        raise ValueError(f"subset {sub.name!r}: predictions have shape {scores.shape}; expected {shape}")
+    if len(scores) != len(sub):
+        where = (f"pair index {len(scores)} has no prediction" if len(scores) < len(sub)
+                 else f"pair index {len(sub)} and on are beyond the last pair")
+        raise ValueError(f"subset {sub.name!r}: {len(scores)} predictions for {len(sub)} pairs ({where})")
+    lo, hi = sub.score_range
+    rows = scores.reshape(len(scores), -1)
+    for index, row in enumerate(rows):
+        for value in row:
+            if not math.isfinite(value):
+                raise ValueError(f"subset {sub.name!r}, pair index {index}: prediction {value} is not a finite number")
+            if not lo <= value <= hi:
+                raise ValueError(f"subset {sub.name!r}, pair index {index}: prediction {value:g} is outside "
+                                 f"the task range [{lo:g}, {hi:g}]")
+    return scores
+
+
 class TaskKind:
     """What every task kind tells the scorer; subclasses register themselves by ``name``."""
 
@@ -116,6 +150,27 @@ class TaskKind:
     def score(self, dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = None) -> Report:
         """The report of a run directory; InvalidRun if any file is bad."""
         raise NotImplementedError
+
+    def report(self, dataset: corpora.Dataset, outputs: dict, *, bootstrap: dict | None = None) -> Report:
+        """The report of validated ``outputs`` (subset name -> (scores, confidences or None))."""
+        raise NotImplementedError
+
+    def score_predictions(self, dataset: corpora.Dataset, predictions) -> Report:
+        """The report of in-memory predictions, checked as output files are (see :func:`check_predictions`)."""
+        dataset.require_gold()
+        if not isinstance(predictions, dict):
+            if len(dataset.subsets) != 1:
+                raise ValueError(f"{dataset.name} has {len(dataset.subsets)} subsets "
+                                 f"({', '.join(s.name for s in dataset)}): give predictions as a dict subset -> array")
+            predictions = {dataset.subsets[0].name: predictions}
+        names = [s.name for s in dataset]
+        unknown = sorted(set(predictions) - set(names))
+        absent = [n for n in names if n not in predictions]
+        if unknown or absent:
+            raise ValueError(f"predictions for {dataset.name} must cover its subsets {', '.join(names)}"
+                             + (f"; missing: {', '.join(absent)}" if absent else "")
+                             + (f"; not in the dataset: {', '.join(map(str, unknown))}" if unknown else ""))
+        return self.report(dataset, {sub.name: (check_predictions(sub, predictions[sub.name]), None) for sub in dataset})
 
     # --- layout
     def tables(self, report: Report) -> list[tuple[list[str], list[list[str]]]]:
@@ -164,13 +219,18 @@ class STS(TaskKind):
         return score_subsets(parts)
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        dataset.require_gold()
         errors = self.validate(dataset, run_dir)
         if errors:
             raise InvalidRun(errors)
-        parts = [(sub.name, *self.read(sub, run_dir)) for sub in dataset]
-        figures = self.figures([(name, scores, sub.gold, conf) for (name, scores, conf), sub in zip(parts, dataset)])
+        return self.report(dataset, {sub.name: self.read(sub, run_dir) for sub in dataset}, bootstrap=bootstrap)
+
+    def report(self, dataset, outputs: dict, *, bootstrap=None) -> Report:
+        """The report of validated ``outputs`` (subset name -> (scores, confidences or None)), in file or memory."""
+        figures = self.figures([(sub.name, *outputs[sub.name][:1], sub.gold, outputs[sub.name][1]) for sub in dataset])
         missing = tuple(missing_subsets(dataset))
-        return Report(dataset.name, self, figures, self.signature(dataset.name, figures, missing=missing, bootstrap=bootstrap),
+        signature = self.signature(dataset_field(dataset), figures, missing=missing, bootstrap=bootstrap)
+        return Report(dataset.name, self, figures, signature,
                       tuple(dataset.notes), missing)
 
     def signature(self, dataset: str, figures: dict, *, missing=(), bootstrap=None) -> Signature:
@@ -320,12 +380,17 @@ class TYPED(TaskKind):
         return corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub))
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
+        dataset.require_gold()
         errors = self.validate(dataset, run_dir)
         if errors:
             raise InvalidRun(errors)
         (sub,) = dataset.subsets
-        figures = score_typed(self.read(sub, run_dir), sub.gold)
-        signature = Signature([("dataset", dataset.name), ("n", figures["n"]), ("types", len(corpora.TYPES)),
+        return self.report(dataset, {sub.name: (self.read(sub, run_dir), None)})
+
+    def report(self, dataset, outputs: dict, *, bootstrap=None) -> Report:
+        (sub,) = dataset.subsets
+        figures = score_typed(outputs[sub.name][0], sub.gold)
+        signature = Signature([("dataset", dataset_field(dataset)), ("n", figures["n"]), ("types", len(corpora.TYPES)),
                                ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
         return Report(dataset.name, self, figures, signature, tuple(dataset.notes))
 

@@ -177,7 +177,7 @@ def test_every_format_is_deterministic_and_marks_ours(tiny, capsys, fmt):
     elif fmt == "markdown":
         assert "**good** (ours)" in out and "|---|" in out
     elif fmt == "text":
-        assert "* good" in out and "Significance of Mean" in out
+        assert "good (ours)" in out and "* good" not in out and "Significance of Mean" in out
 
 
 def test_sts_compare_is_evaluate_compare(tiny, capsys):

@@ -62,7 +62,7 @@ def test_scoreboard_sorts_by_pearson_and_lists_failures(monkeypatch):
     monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
     rows = demo.demo_scoreboard(["random", "broken", "token-cosine"], scorer=sts.demo_correlations)
     assert [r.system for r in rows] == ["token-cosine", "random", "broken"]
-    assert rows[-1].error == "LookupError: WordNet 3.0 not found" and not rows[0].error
+    assert rows[-1].error == "LookupError: WordNet 3.0 not found\nmore detail" and not rows[0].error  # whole
     (test,) = corpora.load("demo-test")
     from baselines import TokenCosine
     expected = TokenCosine().fit(test.pairs).predict(test.pairs)
@@ -79,7 +79,9 @@ def test_sts_demo_prints_the_scoreboard(capsys, monkeypatch):
     lines = out.splitlines()
     assert lines[1].split() == ["system", "Pearson", "Spearman", "n"]
     assert any(line.startswith("token-cosine") and line.split()[-1] == "375" for line in lines)
-    assert "broken" in lines[-1] and "failed" in lines[-1] and "WordNet 3.0 not found" in lines[-1]
+    failed = next(line for line in lines if line.startswith("broken"))
+    assert "failed" in failed and failed.endswith("WordNet 3.0 not found")
+    assert lines[-2:] == ["LookupError: WordNet 3.0 not found", "more detail"]  # the guidance printed whole
     assert err == ""
 
 

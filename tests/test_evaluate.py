@@ -238,7 +238,7 @@ def test_invalid_output_in_a_run_is_refused(sts_root, capsys):
 
 def test_unknown_dataset_and_subset_are_clear_errors(sts_root, capsys):
     code, _, err = run(["--dataset", "nope", "--run", str(sts_root)], capsys)
-    assert code == 1 and "unknown dataset 'nope'" in err
+    assert code == 1 and "'nope' is neither a known dataset nor an existing file" in err
     code, _, err = run(["--check", str(sts_root), "--dataset", "sts2015-test", "--subset", "nope",
                         "--data-dir", str(sts_root)], capsys)
     assert code == 1 and "has no subset 'nope'" in err

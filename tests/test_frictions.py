@@ -1,0 +1,53 @@
+"""Issue 14's small frictions: --version, a closed pipe, per-command help, a missing data root, help texts."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import sts
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_version(capsys):
+    assert sts.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("sts-suite ")
+
+
+def test_a_closed_pipe_ends_a_listing_quietly(tmp_path):
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import sts; "
+            "sys.exit(sts.main(['data', 'list']))")
+    listing = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={"STS_DATA": "/work/shared/data", "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"}, cwd=tmp_path)
+    listing.stdout.readline()
+    listing.stdout.close()  # as `| head -1` does; unbuffered, the next line written meets the closed pipe
+    assert listing.wait(timeout=120) == 0
+    assert b"Broken pipe" not in listing.stderr.read()
+
+
+def test_eval_help_shows_its_own_forms_only(capsys):
+    try:
+        sts.main(["eval", "--help"])
+    except SystemExit:
+        pass
+    out = capsys.readouterr().out
+    assert "--dataset NAME --run DIR" in out and "compare" not in out
+
+
+def test_a_missing_relative_data_root_is_named_with_its_rule(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("STS_DATA", "nowhere")
+    assert sts.main(["run", "token-cosine", "--test", "sts2012-test", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert f"the data root nowhere does not exist (from $STS_DATA=nowhere, a relative path resolved against " \
+           f"the current folder {tmp_path})" in err
+
+
+def test_run_help_describes_the_regression(capsys):
+    try:
+        sts.main(["run", "--help"])
+    except SystemExit:
+        pass
+    out = " ".join(capsys.readouterr().out.split())
+    assert "GloVe" in out and "ensemble" in out

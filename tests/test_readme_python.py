@@ -1,0 +1,33 @@
+"""The README's Python API section runs as written (issue 14): its ```python blocks, in order, in one
+namespace, in a temporary folder holding the two TSV files the text describes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from test_own_data import pairs_tsv
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def python_api_blocks() -> list[str]:
+    text = README.read_text(encoding="utf-8")
+    section = text.split("\n## Python API\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+
+
+def test_the_readme_python_section_runs(tmp_path, monkeypatch, capsys):
+    blocks = python_api_blocks()
+    assert len(blocks) >= 2
+    pairs_tsv(tmp_path / "my-train.tsv", 59, 1)
+    pairs_tsv(tmp_path / "my-test.tsv", 40, 2)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(README), "exec"), namespace)
+    out = capsys.readouterr().out
+    assert "<Dataset my-test.tsv (table): 40 pairs, 40 scored" in out
+    assert "signature: dataset:file=my-test.tsv,sha256=" in out
+    assert (tmp_path / "out" / "mine" / "STS.output.my-test.txt").is_file()
+    assert (tmp_path / "my.joblib").is_file() and (tmp_path / "my.json").is_file()
+    assert namespace["report"]["all"] > 0.8
