@@ -150,14 +150,18 @@ def read_output(path, n_expected: int | None = None, bounds: tuple[float, float]
     return np.asarray(scores, dtype=float), (None if np.isnan(conf).all() else conf)
 
 
+def output_lines(path) -> list[str]:
+    """The lines of a system output file; a FormatError if it is missing or unreadable."""
+    if not Path(path).is_file():
+        raise FormatError(path, None, "output file is missing")
+    return read_lines(path)
+
+
 def check_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE) -> Iterator[FormatError]:
     """Every problem of a system output file, one FormatError per bad line."""
     path = Path(path)
-    if not path.is_file():
-        yield FormatError(path, None, "output file is missing")
-        return
     try:
-        lines = read_lines(path)
+        lines = output_lines(path)
     except FormatError as exc:
         yield exc
         return

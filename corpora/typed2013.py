@@ -17,7 +17,7 @@ import numpy as np
 
 from .atomic import atomic_open
 from .errors import FormatError, quote
-from .formats import STS_RANGE, format_score, parse_number, read_lines
+from .formats import STS_RANGE, format_score, output_lines, parse_number, read_lines
 
 # The eight similarity types, in the order of the gold and output columns and of Table 3.
 TYPES = ("general", "author", "people", "time", "location", "event", "subject", "description")
@@ -165,11 +165,8 @@ def read_typed_gold(path, *, bounds=STS_RANGE) -> np.ndarray:
 
 def check_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE) -> Iterator[FormatError]:
     """Every problem of an 8-column system output: columns, numbers, range, line count."""
-    if not Path(path).is_file():
-        yield FormatError(path, None, "output file is missing")
-        return
     try:
-        lines = read_lines(path)
+        lines = output_lines(path)
     except FormatError as exc:
         yield exc
         return
