@@ -37,37 +37,8 @@ import math
 from typing import Callable, Mapping
 
 import numpy as np
-from scipy.stats import rankdata
 
-# The same definitions as evaluate.pearson / spearman / least_squares_map (tests hold them equal);
-# once the scoring package holds those, import them from there instead.
-
-
-def pearson(x, y) -> float:
-    """Pearson's r; NaN with fewer than two pairs or a constant side."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if len(x) < 2:
-        return math.nan
-    dx, dy = x - x.mean(), y - y.mean()
-    sxx, syy = float(dx @ dx), float(dy @ dy)
-    if sxx <= 0 or syy <= 0:
-        return math.nan
-    return float(np.clip(dx @ dy / math.sqrt(sxx * syy), -1.0, 1.0))
-
-
-def spearman(x, y) -> float:
-    """Spearman's rho: Pearson of average ranks."""
-    return pearson(rankdata(x), rankdata(y))
-
-
-def _least_squares_map(prediction, gold) -> np.ndarray:
-    x, y = np.asarray(prediction, dtype=float), np.asarray(gold, dtype=float)
-    vx = np.var(x)
-    if vx == 0:
-        return np.full_like(x, y.mean())
-    slope = np.mean((x - x.mean()) * (y - y.mean())) / vx
-    return slope * x + (y.mean() - slope * x.mean())
-
+from .correlations import least_squares_map, pearson, spearman
 
 Parts = Mapping[str, tuple]
 Correlation = Callable[[np.ndarray, np.ndarray], float]
@@ -129,7 +100,7 @@ def wmean(parts: Parts, correlation: Correlation = pearson) -> float:
 
 def allnrm(parts: Parts) -> float:
     """STS 2012's ALLnrm: each subset's predictions mapped onto its gold by least squares, then ALL."""
-    mapped = {name: (g, _least_squares_map(p, g)) for name, (g, p) in _scored_parts(parts).items()}
+    mapped = {name: (g, least_squares_map(p, g)) for name, (g, p) in _scored_parts(parts).items()}
     return pooled(mapped)
 
 

@@ -9,6 +9,10 @@ from baselines.model_file import load_model
 from baselines.subset_models import predict_subsets
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
+# Across CPUs the BLAS kernels (and so the SVDs behind the LSA features) differ in the last bits: the card
+# figures, written on the training machine, reproduce to ~1e-6 elsewhere (measured: 9.3e-7 for sts2013 on an
+# AMD EPYC); 1e-5 still pins every printed (4-decimal) figure.
+TOLERANCE = 1e-5
 
 
 @pytest.mark.parametrize("regime", ["sts2012", "sts2013", "stsb"])
@@ -18,9 +22,9 @@ def test_committed_model_reproduces_its_card(regime, data_dir):
     dataset = corpora.load(test["dataset"], data_dir)
     result = evaluate.score_subsets([(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, dataset)])
     for key in ("all", "allnorm", "mean"):
-        assert result[key] == pytest.approx(test[key], abs=1e-9), key
+        assert result[key] == pytest.approx(test[key], abs=TOLERANCE), key
     for name, entry in test["subsets"].items():
-        assert result["subsets"][name]["pearson"] == pytest.approx(entry["pearson"], abs=1e-9), name
+        assert result["subsets"][name]["pearson"] == pytest.approx(entry["pearson"], abs=TOLERANCE), name
 
 
 def test_sts2012_regime_maps_the_surprise_subsets():
