@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import sys
+from pathlib import Path
 
 USAGE = """usage: sts COMMAND [ARGS…]
 
@@ -12,6 +13,8 @@ commands:
   train   train the regression system, save model + card (python -m baselines train)
   eval    score outputs against the gold         (python evaluate.py)
   compare place runs among the published results (python evaluate.py compare)
+  bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
+          every convention (official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders
   demo    run every system on the shipped demo data and print the scoreboard
 
 options:
@@ -71,6 +74,177 @@ def _num(value: float) -> str:
     return f"{value:.4f}" if math.isfinite(value) else "n/a"
 
 
+BENCH_EPILOG = """examples:
+  sts bench token-cosine glove-mean sif --published
+  sts bench --model models/stsb.joblib --format markdown
+  sts bench regression --train stsb-train --convention official
+  sts bench --encoder mypkg.embed:encode --published --report bench-html
+  sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)
+
+Only gold-scored pairs are predicted (as SentEval does). A system is fitted on each test set's pairs
+unless it learns from gold: then it needs --train (fitted once) or is a saved --model."""
+
+
+def bench_parser():
+    import argparse
+    p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                description="Score systems over the STS family under the conventions papers use.")
+    p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
+    p.add_argument("--model", action="append", default=[], help="a model saved by `sts train regression` (repeatable)")
+    p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
+                   help="a sentence encoder: glove-mean, sif or package.module:function (repeatable)")
+    p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
+                   help="run directories written by `sts run` (each names its system and dataset)")
+    p.add_argument("--train", action="append", default=[], help="training dataset of the systems that learn from gold")
+    p.add_argument("--trained-on-sts", action="store_true",
+                   help="the --encoder models were trained on STS-family data (marks them not comparable)")
+    p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
+    p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
+                   help="only these tables (repeatable; default: all four)")
+    p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders")
+    p.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    p.add_argument("--report", metavar="DIR", help="also write DIR/index.html with a bar chart (needs matplotlib)")
+    p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
+    p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
+    return p
+
+
+def bench_main(argv) -> int:
+    """``sts bench``: every row's figures over the family, as tables (see :mod:`scoring.bench_tables`)."""
+    from baselines.registry import system_names
+    parser = bench_parser()
+    args = parser.parse_args(argv)
+    unknown = [s for s in args.system if s not in system_names()]
+    if unknown:
+        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
+    if not (args.system or args.model or args.encoder or args.runs):
+        parser.error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
+    try:
+        rows, absent = bench_rows(args)
+        from scoring import bench_tables
+        conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
+        if args.format == "json":
+            text = bench_tables.render_json(rows, absent=absent)
+        else:
+            text = bench_tables.render(rows, conventions=conventions, published=args.published, absent=absent,
+                                       markdown_=args.format == "markdown")
+        if args.report:
+            from scoring.bench_html import write_bench_report
+            path = write_bench_report(rows, args.report)
+            if not args.quiet:
+                print(f"wrote {path}", file=sys.stderr)
+    except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(text)
+    return 0
+
+
+def bench_rows(args) -> tuple[list, list]:
+    """The rows the command line asks for, and the family's absent datasets with how to get them."""
+    import corpora
+    from baselines import bench
+    from baselines.train_cli import progress_bar
+    from scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL
+    unknown = [n for n in args.datasets or () if n not in FAMILY]
+    if unknown:
+        raise ValueError(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
+    datasets, absent = bench.present_datasets(args.datasets or FAMILY, args.data_dir, optional=OPTIONAL)
+    if not datasets:
+        raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+    pools = []
+    if not args.convention or "mteb" in args.convention:
+        names = [p for ds in datasets for p in MTEB_POOLS.get(ds.name, ())]
+        pools = bench.present_datasets(names, args.data_dir)[0]
+    args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
+    bar = progress_bar(args)
+    train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
+    try:
+        rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
+        for path in args.model:
+            from baselines.model_file import load_model
+            if bar:
+                bar.step(f"loading {path}")
+            models, card = load_model(path)
+            rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, pools, args, bar, fit=False,
+                                       trained=True, source=f"model {path} (sha256 {card['sha256']})"))
+        for spec in args.encoder:
+            from baselines.encoder import EncoderSimilarity
+            rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
+                                       trained=args.trained_on_sts, source=f"encoder {spec}"))
+        rows += _bench_runs(args.runs, args.data_dir)
+    finally:
+        if bar:
+            bar.close()
+    return rows, absent
+
+
+def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source):
+    from baselines.bench import predict_family
+    from baselines.train_cli import settings
+    from scoring.bench import bench_row
+    if bar:
+        bar.step(f"{name}: predicting the scored pairs of {len(datasets) + len(pools)} datasets")
+    with settings(args, bar):
+        parts, pool_parts = predict_family(system, datasets, fit=fit, pools=pools, progress=bar.over if bar else None)
+    return bench_row(name, datasets, parts, pools=pool_parts, source=source, trained_on_sts=trained)
+
+
+def _bench_system(name, train, datasets, pools, args, bar):
+    """A registered system: fitted on each test set's pairs, or once on ``--train`` if it learns from gold."""
+    from baselines.cli import NEEDS_TRAINING
+    from baselines.registry import make_system
+    from baselines.run import training_pairs
+    from baselines.train_cli import settings
+    system = make_system(name)
+    if name not in NEEDS_TRAINING:
+        return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,
+                              source=f"system {name}, fitted on each test set's pairs (it learns no scores)")
+    if not train:
+        raise ValueError(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
+                         "or bench a saved model with --model FILE")
+    for ds in train:
+        ds.require_gold()
+    pairs, gold = training_pairs(train)
+    if bar:
+        bar.step(f"{name}: fitting on {', '.join(ds.name for ds in train)} ({len(pairs)} pairs)")
+    with settings(args, bar):
+        system.fit(pairs, gold)
+    used = ", ".join(ds.name for ds in train)
+    return _bench_predict(name, system, datasets, pools, args, bar, fit=False, trained=True,
+                          source=f"system {name} fitted on {used}")
+
+
+def _bench_runs(run_dirs, data_dir) -> list:
+    """One row per system named in the run directories' records (``--runs``)."""
+    import corpora
+    from corpora import runrecord
+    from scoring.bench import FAMILY, MTEB_POOLS, bench_row
+    from scoring.runs import run_predictions
+    by_system: dict = {}
+    for run_dir in run_dirs:
+        record = runrecord.read_record(run_dir)
+        if record is None:
+            raise ValueError(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
+                             "whose record names their system and dataset")
+        dataset = corpora.load(record["dataset"], data_dir)
+        dataset.require_gold()
+        scores = run_predictions(dataset, run_dir)
+        by_system.setdefault(record["system"], {})[dataset.name] = (dataset, {
+            sub.name: (sub.gold, scores[sub.name]) for sub in dataset})
+    rows = []
+    pool_names = {p for names in MTEB_POOLS.values() for p in names}
+    for system, runs in by_system.items():
+        datasets = [runs[d][0] for d in FAMILY if d in runs]
+        if not datasets:
+            raise ValueError(f"the runs of {system} cover none of the bench family ({', '.join(FAMILY)})")
+        pools = {name: parts for name, (_, parts) in runs.items() if name in pool_names}
+        rows.append(bench_row(system, datasets, {ds.name: runs[ds.name][1] for ds in datasets}, pools=pools,
+                              source=f"runs of {', '.join(sorted(runs))}"))
+    return rows
+
+
 def main(argv=None) -> int:
     if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
         try:
@@ -104,6 +278,8 @@ def main(argv=None) -> int:
         return evaluate.main(rest, prog="sts eval")
     if command == "demo":
         return demo_main(rest)
+    if command == "bench":
+        return bench_main(rest)
     if command == "compare":
         import evaluate
         return evaluate.compare_main(rest, prog="sts compare")

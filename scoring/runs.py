@@ -69,3 +69,13 @@ def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
 def typed_lines(figures: dict) -> list[str]:
     """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
     return task_for("typed").lines(figures)
+
+
+def run_predictions(dataset: corpora.Dataset, run_dir) -> dict:
+    """``subset name -> scores`` of a run directory for ``dataset``, validated as :func:`score_run` does
+    (InvalidRun if any file is bad)."""
+    task = task_for(dataset.kind)
+    errors = task.validate(dataset, run_dir)
+    if errors:
+        raise InvalidRun(errors)
+    return {sub.name: task.read(sub, run_dir)[0] for sub in dataset}

@@ -1,0 +1,134 @@
+"""``sts bench``'s figures: one system's predictions over the STS family under every convention papers use.
+
+A system's bench row holds, per dataset, the figures of :mod:`scoring.conventions` (official, SentEval,
+SimCSE/SBERT "all", MTEB) computed from ``subset -> (gold, prediction)`` parts of the scored pairs.
+Each convention has one signature naming its choices and the data it stands on.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import conventions as cv
+from .signature import Signature
+from .tasks import missing_subsets
+
+# The test sets a bench covers, in the SimCSE table's order; sts2017-test only when present.
+FAMILY = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
+          "sick2014-test", "sts2017-test")
+OPTIONAL = ("sts2017-test",)
+# MTEB's SICK-R "test" split is all of SICK: its figure needs these datasets' predictions too.
+MTEB_POOLS = {"sick2014-test": ("sick2014-train", "sick2014-trial")}
+# SimCSE's Table 5 columns, in its order; Avg. is their plain mean.
+SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
+                   "sick2014-test")
+LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
+          "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R"}
+CONVENTIONS = {  # name -> (title, the signature's fields before the data)
+    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnrm, Mean; 2013-2017 Mean)",
+                 [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnrm,Mean"),
+                  ("sts2013-2017", "Mean=size-weighted"), ("stsb,sick", "test")]),
+    "senteval": ("SentEval: Pearson and Spearman of each subset, their mean and size-weighted mean (wmean)",
+                 [("convention", "senteval"), ("corr", "pearson,spearman"), ("agg", "mean,wmean=scored-pairs")]),
+    "simcse": ('SimCSE/SBERT "all": Spearman x 100 of the pooled subsets; STS-B and SICK-R test; '
+               "Avg. = mean of the seven",
+               [("convention", "simcse"), ("corr", "spearman"), ("agg", "pooled"), ("scale", "100"),
+                ("avg", "mean-of-7-printed")]),
+    "mteb": ("MTEB: main score, cosine Spearman x 100 of the task's test split (SICK-R: all of SICK)",
+             [("convention", "mteb"), ("corr", "spearman"), ("agg", "pooled-test-split"),
+              ("sick-r", "train+trial+test"), ("scale", "100")]),
+}
+
+
+@dataclass(frozen=True)
+class DatasetFigures:
+    """One dataset's figures under each convention (NaN: undefined, None: not computable here)."""
+
+    dataset: str
+    sizes: dict  # subset -> scored pairs
+    official: dict  # the paper's label -> value
+    senteval: dict  # "pearson" | "spearman" -> {"mean": …, "wmean": …}
+    simcse: float
+    mteb: float | None
+    missing: tuple = ()  # subsets the task published that are absent (2013's SMT)
+    mteb_n: int | None = None  # pairs behind the MTEB figure
+
+    @property
+    def n(self) -> int:
+        return sum(self.sizes.values())
+
+
+def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv.Parts | None = None) -> DatasetFigures:
+    """The figures of ``parts`` (subset -> (gold, prediction)) of ``dataset``. MTEB's SICK-R pools all
+    of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
+    pool = mteb_parts if dataset in MTEB_POOLS else parts
+    senteval = cv.senteval(parts)["all"]
+    return DatasetFigures(
+        dataset=dataset, sizes=cv.sizes(parts), official=cv.official(dataset, parts), senteval=senteval,
+        simcse=cv.simcse(parts), mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
+        mteb_n=sum(cv.sizes(pool).values()) if pool else None)
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One system over the family: its name, how it was made, and its figures per dataset."""
+
+    system: str
+    figures: dict  # dataset -> DatasetFigures, in the family's order
+    source: str = ""  # how the predictions were made (system, model file and hash, encoder, runs)
+    trained_on_sts: bool = False  # fitted on STS-family gold (not comparable with SimCSE's rows)
+    notes: tuple = field(default_factory=tuple)
+
+    def simcse(self, dataset: str) -> float | None:
+        figures = self.figures.get(dataset)
+        return None if figures is None else figures.simcse
+
+    @property
+    def simcse_average(self) -> float | None:
+        """SimCSE's Avg. over its seven columns; None unless all seven are here."""
+        values = [self.simcse(d) for d in SIMCSE_DATASETS]
+        return None if any(v is None for v in values) else cv.simcse_average(values)
+
+
+def data_field(figures) -> str:
+    """The data a convention's figures stand on: each dataset with its scored pairs and absent subsets."""
+    out = []
+    for f in figures:
+        text = f"{f.dataset}={f.n}"
+        if f.missing:
+            text += "-" + "-".join(f.missing)
+        out.append(text)
+    return ",".join(out)
+
+
+def signature(convention: str, figures) -> Signature:
+    """The signature of one convention's figures over ``figures`` (DatasetFigures of one run)."""
+    fields = list(CONVENTIONS[convention][1])
+    figures = list(figures)
+    if convention == "mteb":
+        pooled = [f for f in figures if f.mteb_n is not None and f.mteb_n != f.n]
+        fields += [("sick-r-n", str(f.mteb_n)) for f in pooled]
+    return Signature(fields + [("pairs", "scored"), ("data", data_field(figures))])
+
+
+def fmt100(value: float | None) -> str:
+    """A figure x 100 as SimCSE prints it (two decimals)."""
+    if value is None:
+        return "-"
+    return "nan" if math.isnan(value) else f"{value:.2f}"
+
+
+def bench_row(system: str, datasets, parts: dict, *, pools=None, source: str = "", trained_on_sts: bool = False,
+              notes=()) -> BenchRow:
+    """A row over ``datasets`` (corpora.Dataset) from ``parts`` (dataset name -> subset -> (gold,
+    prediction)) and ``pools`` (the same for the datasets of :data:`MTEB_POOLS`). A dataset whose MTEB
+    pool is not all there gets no MTEB figure."""
+    pools = pools or {}
+    figures = {}
+    for ds in sorted(datasets, key=lambda d: FAMILY.index(d.name) if d.name in FAMILY else len(FAMILY)):
+        needed = MTEB_POOLS.get(ds.name, ())
+        mteb_parts = None
+        if all(n in pools for n in needed):
+            mteb_parts = {**{f"{n}/{s}": v for n in needed for s, v in pools[n].items()}, **parts[ds.name]}
+        figures[ds.name] = dataset_figures(ds.name, parts[ds.name], missing=missing_subsets(ds), mteb_parts=mteb_parts)
+    return BenchRow(system, figures, source, trained_on_sts, tuple(notes))

@@ -1,0 +1,139 @@
+"""``sts bench``'s tables: the four conventions side by side, and SimCSE's Table 5 with our rows placed in it.
+
+Every table is ``(header, body)`` lists of strings, rendered as aligned text, Markdown or JSON, and
+followed by its convention's signature. A row trained on STS-family gold carries a dagger: SimCSE's
+rows were not, so it is shown but not comparable.
+"""
+from __future__ import annotations
+
+import json
+
+from corpora.published_encoders import DATASETS as TABLE5_DATASETS
+from corpora.published_encoders import NAME as TABLE5
+from corpora.published_encoders import contenders
+
+from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
+from .report import aligned, fmt, json_value, markdown
+
+DAGGER = "†"
+NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
+
+
+def name_of(row: BenchRow) -> str:
+    return row.system + (f" {DAGGER}" if row.trained_on_sts else "")
+
+
+def datasets_of(rows) -> list[str]:
+    """The datasets any row has figures for, in the family's order (the rows' own order)."""
+    seen = {}
+    for row in rows:
+        seen.update(dict.fromkeys(row.figures))
+    return list(seen)
+
+
+def simcse_table(rows) -> tuple[list, list]:
+    header = ["system", *(LABELS[d] for d in SIMCSE_DATASETS), "Avg."]
+    body = [[name_of(r), *(fmt100(r.simcse(d)) for d in SIMCSE_DATASETS), fmt100(r.simcse_average)] for r in rows]
+    return header, body
+
+
+def _official_columns(rows) -> list[tuple[str, str]]:
+    columns = []
+    for dataset in datasets_of(rows):
+        labels = next(r.figures[dataset].official for r in rows if dataset in r.figures)
+        columns += [(dataset, label) for label in labels]
+    return columns
+
+
+def official_table(rows) -> tuple[list, list]:
+    columns = _official_columns(rows)
+    header = ["system", *(f"{LABELS.get(d, d)} {label}" for d, label in columns)]
+    body = [[name_of(r), *(fmt(r.figures[d].official[label]) if d in r.figures else "-" for d, label in columns)]
+            for r in rows]
+    return header, body
+
+
+def senteval_table(rows) -> tuple[list, list]:
+    header = ["dataset", "system", "pearson mean", "pearson wmean", "spearman mean", "spearman wmean"]
+    body = []
+    for dataset in datasets_of(rows):
+        for r in rows:
+            if dataset in r.figures:
+                s = r.figures[dataset].senteval
+                body.append([LABELS.get(dataset, dataset), name_of(r), fmt(s["pearson"]["mean"]),
+                             fmt(s["pearson"]["wmean"]), fmt(s["spearman"]["mean"]), fmt(s["spearman"]["wmean"])])
+    return header, body
+
+
+def mteb_table(rows) -> tuple[list, list]:
+    datasets = datasets_of(rows)
+    header = ["system", *(LABELS.get(d, d) for d in datasets)]
+    body = [[name_of(r), *(fmt100(r.figures[d].mteb) if d in r.figures else "-" for d in datasets)] for r in rows]
+    return header, body
+
+
+TABLES = {"simcse": simcse_table, "official": official_table, "senteval": senteval_table, "mteb": mteb_table}
+
+
+def published_table(rows) -> tuple[list, list, list]:
+    """SimCSE's Table 5 as the paper lays it out, our rows after it; and the notes on them."""
+    header = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
+    body, notes, published = [], [], contenders()
+    for section in ("unsupervised", "supervised"):
+        body.append([f"({section}, as published)"] + [""] * (len(header) - 1))
+        for c in (c for c in published if c.supervised == (section == "supervised")):
+            body.append([c.name + (f" {c.marks}" if c.marks else ""), *(f"{c.figures[d]:.2f}" for d in TABLE5_DATASETS),
+                         f"{c.average:.2f}" + (" *" if abs(c.recomputed_average - c.average) > 0.006 else "")])
+    body.append(["(ours)"] + [""] * (len(header) - 1))
+    averages = sorted((c.average for c in published), reverse=True)
+    for r in rows:
+        body.append([name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)])
+        if r.simcse_average is not None and not r.trained_on_sts:
+            above = sum(a > round(r.simcse_average, 2) for a in averages)
+            notes.append(f"{r.system}: Avg. {r.simcse_average:.2f} would rank {above + 1} of {len(averages) + 1} "
+                         f"among the published rows")
+    notes.append("* the paper's printed Avg. is not the mean of its seven figures (SBERT-base: 74.89 printed, "
+                 "74.86 from its columns)")
+    notes.append(f"published rows: {TABLE5} (SimCSE, Gao, Yao and Chen 2021, Table 5; ♣ from Reimers and Gurevych "
+                 "2019, ♥ from Zhang et al. 2020)")
+    return header, body, notes
+
+
+def _lines(header, body, markdown_: bool) -> list[str]:
+    return markdown(header, body) if markdown_ else aligned(header, body)
+
+
+def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False) -> str:
+    """The bench as text (or Markdown): one table per convention with its signature, then the notes."""
+    out = []
+    for convention in conventions:
+        title = CONVENTIONS[convention][0]
+        out += [f"## {title}", ""] if markdown_ else [title]
+        if convention == "simcse" and published:
+            header, body, notes = published_table(rows)
+        else:
+            (header, body), notes = TABLES[convention](rows), []
+        out += _lines(header, body, markdown_)
+        out += [""] + [f"- {n}" if markdown_ else f"  {n}" for n in notes] if notes else []
+        for sig in dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows):
+            out += ["", f"signature: `{sig}`" if markdown_ else f"signature: {sig}"]
+        out.append("")
+    out += [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
+    out += [f"{r.system}: {r.source}" for r in rows if r.source]
+    out += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
+    out += [f"absent: {name}: {how}" for name, how in absent]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def render_json(rows, *, absent=()) -> str:
+    """Every figure of every row, with the signatures, as JSON (undefined figures are null)."""
+    doc = {"rows": [], "absent": [{"dataset": n, "how": h} for n, h in absent]}
+    for r in rows:
+        doc["rows"].append({
+            "system": r.system, "source": r.source, "trained_on_sts": r.trained_on_sts, "notes": list(r.notes),
+            "simcse_avg": r.simcse_average,
+            "datasets": {d: {"n": f.n, "subsets": f.sizes, "missing": list(f.missing), "official": f.official,
+                             "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n}
+                         for d, f in r.figures.items()},
+            "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}})
+    return json.dumps(json_value(doc), indent=1, ensure_ascii=False) + "\n"

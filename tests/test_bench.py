@@ -1,0 +1,200 @@
+"""``sts bench``: the figures of each convention on fixtures computed by hand, a toy encoder through the
+command line, runs written by ``sts run``, the published layout, and the published token-cosine baseline."""
+import json
+import math
+import textwrap
+
+import numpy as np
+import pytest
+
+import corpora
+import sts
+from scoring.bench import FAMILY, bench_row, dataset_figures, signature
+from scoring.bench_tables import published_table, render
+
+NAN = math.nan
+
+
+def _pearson(x, y):
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    dx, dy = x - x.mean(), y - y.mean()
+    return float(dx @ dy / math.sqrt((dx @ dx) * (dy @ dy)))
+
+
+def _ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    ranks = [0.0] * len(v)
+    i = 0
+    while i < len(v):  # average ranks of ties
+        j = i
+        while j + 1 < len(v) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+# Two subsets; the NaN gold lines are unscored and must be dropped before anything is computed.
+PARTS = {"A": ([1, 2, NAN, 3, 5], [1.0, 3.0, 4.0, 2.0, 4.0]),
+         "B": ([0, 4, 2], [1.0, 2.0, 2.0])}
+A_GOLD, A_SYS = [1, 2, 3, 5], [1.0, 3.0, 2.0, 4.0]
+B_GOLD, B_SYS = [0, 4, 2], [1.0, 2.0, 2.0]
+
+
+def test_each_convention_by_hand_unscored_lines_dropped():
+    f = dataset_figures("sts2014-test", PARTS)
+    ra, rb = _pearson(A_SYS, A_GOLD), _pearson(B_SYS, B_GOLD)
+    sa, sb = _pearson(_ranks(A_SYS), _ranks(A_GOLD)), _pearson(_ranks(B_SYS), _ranks(B_GOLD))
+    assert f.sizes == {"A": 4, "B": 3} and f.n == 7
+    assert f.official == {"Mean": pytest.approx((4 * ra + 3 * rb) / 7)}
+    assert f.senteval["pearson"] == {"mean": pytest.approx((ra + rb) / 2), "wmean": pytest.approx((4 * ra + 3 * rb) / 7)}
+    assert f.senteval["spearman"] == {"mean": pytest.approx((sa + sb) / 2), "wmean": pytest.approx((4 * sa + 3 * sb) / 7)}
+    pooled = _pearson(_ranks(A_SYS + B_SYS), _ranks(A_GOLD + B_GOLD))
+    assert f.simcse == pytest.approx(100 * pooled) and f.mteb == pytest.approx(100 * pooled)
+
+
+def test_sts2012_official_figures_and_sick_mteb_pool_by_hand():
+    f = dataset_figures("sts2012-test", PARTS)
+    assert f.official["ALL"] == pytest.approx(_pearson(A_SYS + B_SYS, A_GOLD + B_GOLD))
+    assert set(f.official) == {"ALL", "ALLnrm", "Mean"}
+    test = {"SICK_test": ([1, 2, 3], [1.0, 3.0, 2.0])}
+    alone = dataset_figures("sick2014-test", test)
+    assert alone.official == {"Pearson": pytest.approx(_pearson([1.0, 3.0, 2.0], [1, 2, 3]))}
+    assert alone.mteb is None  # MTEB's SICK-R is all of SICK: not computable from the test set alone
+    pool = {"train/x": ([4, 5], [5.0, 4.0]), **test}
+    pooled = dataset_figures("sick2014-test", test, mteb_parts=pool)
+    assert pooled.mteb == pytest.approx(100 * _pearson(_ranks([5.0, 4.0, 1.0, 3.0, 2.0]), _ranks([4, 5, 1, 2, 3])))
+    assert pooled.mteb_n == 5 and pooled.simcse == alone.simcse
+
+
+def _dataset(name, subsets):
+    return corpora.Dataset(name, "sts", tuple(corpora.Subset(name, s, "sts", [("a", "b")] * len(g), np.asarray(g, float),
+                                                             corpora.paths.Path("x"), None) for s, (g, _) in subsets.items()))
+
+
+def test_a_row_orders_the_family_pools_sick_and_averages_the_printed_figures():
+    parts = {"sick2014-test": {"SICK_test": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])},
+             "stsb-test": {"sts-test": ([1, 2, 3], [1.0, 3.0, 2.0])}}
+    datasets = [_dataset(n, p) for n, p in parts.items()]
+    row = bench_row("toy", datasets, parts, pools={"sick2014-train": {"t": ([1, 2], [2.0, 1.0])},
+                                                   "sick2014-trial": {"u": ([0, 1], [0.0, 1.0])}})
+    assert list(row.figures) == ["stsb-test", "sick2014-test"]
+    assert row.figures["sick2014-test"].mteb_n == 8
+    assert row.simcse_average is None  # five of SimCSE's seven columns are missing
+    sig = str(signature("mteb", row.figures.values()))
+    assert "sick-r-n:8" in sig and "data:stsb-test=3,sick2014-test=4" in sig and sig.endswith("version:1.0.0")
+
+
+def test_the_published_layout_marks_rows_trained_on_sts_and_ranks_the_others():
+    figures = {d: dataset_figures(d, {"x": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])}) for d in FAMILY[:7]}
+    from scoring.bench import BenchRow
+    rows = [BenchRow("mine", figures), BenchRow("supervised", figures, trained_on_sts=True)]
+    header, body, notes = published_table(rows)
+    assert header[0] == "model" and header[-1] == "Avg."
+    assert ["mine", *["80.00"] * 7, "80.00"] in body and ["supervised †", *["80.00"] * 7, "80.00"] in body
+    sbert = next(r for r in body if r[0].startswith("SBERT-base ♣"))
+    assert sbert[-1] == "74.89 *"
+    assert any(n.startswith("mine: Avg. 80.00 would rank 4 of 24") for n in notes)  # 81.57, 82.52, 83.76 above
+    assert not any(n.startswith("supervised:") for n in notes)
+    text = render(rows, published=True, conventions=("simcse",))
+    assert "† trained on STS-family gold scores: not comparable" in text
+
+
+TOY = textwrap.dedent('''
+    import numpy as np
+    calls = []
+    def encode(texts):
+        """Deterministic: character trigrams hashed into 16 dimensions."""
+        calls.append(len(texts))
+        out = np.zeros((len(texts), 16))
+        for i, t in enumerate(texts):
+            t = f"  {t.lower()} "
+            for j in range(len(t) - 2):
+                out[i, sum(map(ord, t[j:j + 3])) % 16] += 1
+        return out
+''')
+
+
+@pytest.fixture()
+def toymod(tmp_path, monkeypatch):
+    (tmp_path / "toymod_bench.py").write_text(TOY, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+    import sys as _sys
+    _sys.modules.pop("toymod_bench", None)
+    return importlib.import_module("toymod_bench")
+
+
+def test_a_toy_encoder_flows_through_sts_bench(toymod, data_dir, capsys):
+    argv = ["bench", "--encoder", "toymod_bench:encode", "--datasets", "stsb-test,sick2014-test",
+            "--data-dir", str(data_dir), "--format", "json", "--quiet"]
+    assert sts.main(argv) == 0
+    batches = list(toymod.calls)
+    doc = json.loads(capsys.readouterr().out)
+    (row,) = doc["rows"]
+    assert row["system"] == "toymod_bench:encode" and not row["trained_on_sts"]
+    assert row["datasets"]["stsb-test"]["n"] == 1379 and row["datasets"]["sick2014-test"]["mteb_n"] == 9927
+    # the figures are those of the toy encoder's cosines, scored by hand
+    stsb = corpora.load("stsb-test", data_dir).subsets[0]
+    vectors = toymod.encode([t for p in stsb.pairs for t in p])
+    a, b = vectors[0::2], vectors[1::2]
+    cos = np.einsum("ij,ij->i", a, b) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    assert row["datasets"]["stsb-test"]["official"]["Pearson"] == pytest.approx(_pearson(cos, stsb.gold), abs=1e-8)
+    # (equal cosines computed another way can differ in the last bit and so tie differently: 1e-4 of x100)
+    assert row["datasets"]["stsb-test"]["simcse"] == pytest.approx(
+        100 * _pearson(_ranks(list(cos)), _ranks(list(stsb.gold))), abs=1e-4)
+    assert max(batches) == 512  # encoded in batches
+
+
+def test_runs_written_by_sts_run_bench_like_the_system(tmp_path, data_dir, capsys):
+    root = ["--data-dir", str(data_dir)]
+    for name in ("stsb-test", "sts2015-test"):
+        assert sts.main(["run", "token-cosine", "--test", name, "--out", str(tmp_path / name), "--quiet", *root]) == 0
+    capsys.readouterr()
+    assert sts.main(["bench", "--runs", str(tmp_path / "stsb-test"), str(tmp_path / "sts2015-test"),
+                     "--format", "json", "--quiet", *root]) == 0
+    from_runs = json.loads(capsys.readouterr().out)["rows"][0]
+    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2015-test", "--format", "json", "--quiet",
+                     *root]) == 0
+    direct = json.loads(capsys.readouterr().out)["rows"][0]
+    assert from_runs["system"] == "token-cosine" and list(from_runs["datasets"]) == ["sts2015-test", "stsb-test"]
+    for name in ("stsb-test", "sts2015-test"):  # the files hold 6 decimals: equal to that precision
+        assert from_runs["datasets"][name]["official"] == pytest.approx(direct["datasets"][name]["official"], abs=1e-6)
+        assert from_runs["datasets"][name]["n"] == direct["datasets"][name]["n"]
+
+
+def test_sts_bench_reproduces_the_published_token_cosine_baseline(data_dir, capsys):
+    """STS 2012's baseline: ALL .3110, ALLnrm .6732, Mean .4356 (Agirre et al. 2012, Table 1)."""
+    assert sts.main(["bench", "token-cosine", "--datasets", "sts2012-test", "--convention", "official",
+                     "--format", "json", "--quiet", "--data-dir", str(data_dir)]) == 0
+    official = json.loads(capsys.readouterr().out)["rows"][0]["datasets"]["sts2012-test"]["official"]
+    assert [round(official[k], 4) for k in ("ALL", "ALLnrm", "Mean")] == [0.3110, 0.6732, 0.4356]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench"], "give at least one SYSTEM"),
+    (["bench", "no-such-system"], "unknown system no-such-system"),
+    (["bench", "regression"], "regression learns from scored pairs: give --train"),
+    (["bench", "token-cosine", "--datasets", "sts2099-test"], "not in the bench family: sts2099-test"),
+    (["bench", "--encoder", "nomodule_xyz:encode"], "cannot import module 'nomodule_xyz'"),
+])
+def test_bad_requests_say_what_is_expected(argv, message, data_dir, capsys):
+    with pytest.raises(SystemExit) if message.startswith(("give at least", "unknown system")) else _nothing():
+        code = sts.main([*argv, "--quiet", "--data-dir", str(data_dir)])
+        assert code == 1
+    assert message in capsys.readouterr().err
+
+
+def test_runs_without_a_record_are_refused(tmp_path, data_dir, capsys):
+    (tmp_path / "d").mkdir()
+    assert sts.main(["bench", "--runs", str(tmp_path / "d"), "--quiet", "--data-dir", str(data_dir)]) == 1
+    assert "no sts-run.json; --runs takes directories written by `sts run`" in capsys.readouterr().err
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
