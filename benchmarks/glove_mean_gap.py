@@ -19,10 +19,16 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # encoder_speed (its dataset loading)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's scoring package (not yet installed)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's packages (not yet installed)
 
-from encoder_speed import DATASETS, load
+DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test", "sick2014-test")
+
+
+def load(name: str, data_dir):
+    """``[(subset name, pairs, gold)]`` of a dataset's gold-scored pairs, as ``sts bench`` predicts them."""
+    import corpora
+    from baselines.bench import scored_subset
+    return [(part.name, part.pairs, part.gold) for part in (scored_subset(sub)[0] for sub in corpora.load(name, data_dir))]
 
 
 def punctuation_kept(text: str) -> tuple:
@@ -38,7 +44,7 @@ def punctuation_kept(text: str) -> tuple:
 
 
 def variants() -> dict:
-    """name -> encoder over a list of texts (the whole subset at once, as ``sts run`` predicts)."""
+    """name -> encoder over a list of texts (a subset's scored pairs at once, as ``sts bench`` predicts)."""
     import numpy as np
 
     from features.encoders import first_component, sif_weight, word_matrix

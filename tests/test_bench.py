@@ -198,3 +198,13 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_dir, capsys):
+    out = tmp_path / "report"
+    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
+                     "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "data:image/png;base64," in page and "<tr class=ours><td>token-cosine</td>" in page
+    assert "sup-SimCSE-RoBERTa-large" in page and "74.89 *" in page
