@@ -167,8 +167,10 @@ def bench_rows(args) -> tuple[list, list]:
             if bar:
                 bar.step(f"loading {path}")
             models, card = load_model(path)
+            used = card["training_data"]["datasets"] + ([card["training_data"]["dev"]] if card["training_data"].get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, pools, args, bar, fit=False,
-                                       trained=True, source=f"model {path} (sha256 {card['sha256']})"))
+                                       trained=True, source=f"model {path} (sha256 {card['sha256']})",
+                                       notes=_seen_note(used, datasets, args.data_dir)))
         for spec in args.encoder:
             from baselines.encoder import EncoderSimilarity
             rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
@@ -180,7 +182,21 @@ def bench_rows(args) -> tuple[list, list]:
     return rows, absent
 
 
-def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source):
+def _seen_note(training, datasets, data_dir) -> tuple:
+    """A note on how many scored test pairs the training data holds (a model that saw them is not comparable)."""
+    import corpora
+    from baselines.bench import seen_shares
+    loaded = [ds if isinstance(ds, corpora.Dataset) else corpora.resolve(ds, data_dir) for ds in training]
+    shares = {name: (k, n) for name, (k, n) in seen_shares(loaded, datasets).items() if k}
+    if not shares:
+        return ()
+    from scoring.bench import LABELS
+    names = ", ".join(ds if isinstance(ds, str) else ds.name for ds in training)
+    return ("its training data (" + names + ") holds " + ", ".join(
+        f"{100 * k / n:.1f}% of {LABELS.get(name, name)}'s scored pairs" for name, (k, n) in shares.items()),)
+
+
+def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source, notes=()):
     from baselines.bench import predict_family
     from baselines.train_cli import settings
     from scoring.bench import bench_row
@@ -188,7 +204,7 @@ def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, so
         bar.step(f"{name}: predicting the scored pairs of {len(datasets) + len(pools)} datasets")
     with settings(args, bar):
         parts, pool_parts = predict_family(system, datasets, fit=fit, pools=pools, progress=bar.over if bar else None)
-    return bench_row(name, datasets, parts, pools=pool_parts, source=source, trained_on_sts=trained)
+    return bench_row(name, datasets, parts, pools=pool_parts, source=source, trained_on_sts=trained, notes=notes)
 
 
 def _bench_system(name, train, datasets, pools, args, bar):
@@ -213,7 +229,7 @@ def _bench_system(name, train, datasets, pools, args, bar):
         system.fit(pairs, gold)
     used = ", ".join(ds.name for ds in train)
     return _bench_predict(name, system, datasets, pools, args, bar, fit=False, trained=True,
-                          source=f"system {name} fitted on {used}")
+                          source=f"system {name} fitted on {used}", notes=_seen_note(train, datasets, args.data_dir))
 
 
 def _bench_runs(run_dirs, data_dir) -> list:

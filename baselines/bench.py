@@ -71,3 +71,19 @@ def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=
     for ds, extra in (progress(todo, "datasets") if progress else todo):
         (pool_parts if extra else parts)[ds.name] = predict_dataset(system, ds, fit=fit)
     return parts, pool_parts
+
+
+def _pair_key(pair) -> tuple:
+    return tuple(" ".join(text.split()).lower() for text in pair)
+
+
+def seen_shares(training, datasets) -> dict:
+    """``dataset name -> (pairs seen, scored pairs)``: how many of each dataset's scored pairs occur in
+    the ``training`` datasets (either order, case and spacing ignored). STS-B's training and dev sets
+    were drawn from the STS 2012-2016 test sets, so a model trained on them has seen many of their pairs."""
+    seen = {key for ds in training for p in ds.pairs for key in (_pair_key(p), _pair_key(p[::-1]))}
+    out = {}
+    for ds in datasets:
+        pairs = [p for sub in ds for p in scored_subset(sub)[0].pairs]
+        out[ds.name] = (sum(_pair_key(p) in seen for p in pairs), len(pairs))
+    return out

@@ -118,10 +118,11 @@ def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, abs
         for sig in dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows):
             out += ["", f"signature: `{sig}`" if markdown_ else f"signature: {sig}"]
         out.append("")
-    out += [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
-    out += [f"{r.system}: {r.source}" for r in rows if r.source]
-    out += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
-    out += [f"absent: {name}: {how}" for name, how in absent]
+    trailer = [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
+    trailer += [f"{r.system}: {r.source}" for r in rows if r.source]
+    trailer += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
+    trailer += [f"absent: {name}: {how}" for name, how in absent]
+    out += [f"- {line}" for line in trailer] if markdown_ else trailer
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -1,0 +1,20 @@
+"""The README's bench tables reproduce: rerun their command and find each of our rows, verbatim, in the README."""
+from pathlib import Path
+
+import sts
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+COMMAND = ("bench token-cosine lcs gst glove-mean sif --model models/stsb.joblib --published --convention simcse "
+           "--convention official --format markdown")
+
+
+def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monkeypatch):
+    assert " ".join(f"sts {COMMAND}".split()) in " ".join(README.split()), "the README no longer names this command"
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    assert sts.main([*COMMAND.split(), "--quiet", "--data-dir", str(data_dir)]) == 0
+    out = capsys.readouterr().out
+    ours = [line for line in out.splitlines() if line.startswith("| ") and line.split(" | ")[0][2:] in
+            ("token-cosine", "lcs", "gst", "glove-mean", "sif", "regression (stsb.joblib) †")]
+    assert len(ours) == 12  # six systems in each of the two tables
+    missing = [line for line in ours if line not in README.splitlines()]
+    assert not missing, f"README rows that the command no longer gives: {missing}"
