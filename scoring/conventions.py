@@ -24,7 +24,7 @@ Conventions (checked against the sources named):
 - **MTEB** (embeddings-benchmark/mteb): each STS task's ``main_score`` is ``cosine_spearman``
   (``AbsTaskSTS``, ``STSEvaluator``: Spearman of the gold against the cosine of the embeddings)
   over the task's single ``test`` split. Gold is first normalized to [0, 1] by
-  ``(x - min_score) / (max_score - min_score)`` with min 0, max 5: affine, so Spearman does not
+  ``(x - min_score) / (max_score - min_score)`` (0 and 5; SICK-R 1 and 5): affine, so Spearman does not
   change. The split pools every scored pair of the year's subsets (MTEB's descriptive statistics:
   STS12 3,108, STS13 1,500 i.e. without SMT, STS14 3,750, STS15 3,000, STS16 1,186, STSBenchmark
   1,379 pairs), so on STS12-16 and STS-B it equals SimCSE's "all"; its SICK-R ``test`` split is all
