@@ -40,14 +40,19 @@ def demo_main(argv) -> int:
     unknown = sorted(set(args.system or ()) - set(system_names()))
     if unknown:
         parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
-    progress = None
-    if not args.quiet:
-        from tqdm import tqdm
-        progress = lambda names: tqdm(names, desc="systems", unit="system", file=sys.stderr)  # noqa: E731
-    if not args.quiet and gloss_space_missing():
-        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
     from baselines.demo import demo_scoreboard
-    rows = demo_scoreboard(args.system, scorer=demo_correlations, progress=progress)
+    from baselines.parallel import run_settings
+    from baselines.train_cli import progress_bar
+    bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
+    if bar and gloss_space_missing():
+        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
+    try:
+        with run_settings(progress=bar):
+            rows = demo_scoreboard(args.system, scorer=demo_correlations,
+                                   progress=(lambda names: bar.over(names, "systems")) if bar else None)
+    finally:
+        if bar:
+            bar.close()
     print("demo: fit on demo-train, scored on demo-test (STS Benchmark captions, CC BY-SA 4.0)")
     width = max(len("system"), *(len(r.system) for r in rows))
     print(f"{'system':{width}}  {'Pearson':>8}  {'Spearman':>8}  {'n':>5}")
