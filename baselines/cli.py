@@ -19,6 +19,11 @@ def cmd_run(args) -> int:
     if stale:
         print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
               f"{', '.join(p.name for p in stale)}", file=sys.stderr)
+    if args.system is None and not args.encoder:
+        raise ValueError("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+    if args.encoder and (args.system not in (None, *NEEDS_TRAINING) or (args.system is None and args.train)):
+        raise ValueError("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
+                         "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system in NEEDS_TRAINING:
         raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable) "
                          "or --model FILE (a model saved by `sts train regression`)")
@@ -29,20 +34,27 @@ def cmd_run(args) -> int:
         for note in ds.notes if not args.quiet else ():
             print(f"note: {note}", file=sys.stderr)
     if args.model:  # a saved model (sts train): predict with it, no fitting
-        if args.system != "regression" or args.train:
-            raise ValueError("--model takes a model saved by `sts train regression`, and no --train")
+        if args.system != "regression" or args.train or args.encoder:
+            raise ValueError("--model takes a model saved by `sts train regression`, and no --train or --encoder "
+                             "(the model's card names its encoder)")
         written = run_saved(args, test)
         if not args.quiet:
             print("\n".join(map(str, written)))
         return 0
-    system = make_system(args.system)
+    if args.system is None:
+        from .encoder import EncoderSimilarity
+        system, name = EncoderSimilarity(args.encoder), f"encoder {args.encoder}"
+    else:
+        system, name = make_system(args.system), args.system
+        if args.encoder:
+            system.set_params(encoder=args.encoder)
     if args.seed is not None:
         if "seed" not in system.get_params():
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
     bar = progress_bar(args)
     with settings(args, bar):
-        written = run_system(system, test, args.out, train, name=args.system)
+        written = run_system(system, test, args.out, train, name=name)
     if bar:
         bar.close()
     if not args.quiet:
@@ -73,13 +85,15 @@ def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
                        description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
-    p.add_argument("system", choices=system_names())
+    p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder)")
     p.add_argument("--test", required=True, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
     p.add_argument("--train", action="append", default=[], help="training dataset name or file/folder (repeatable)")
     add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
+    p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
+                   "imported: it runs your code) as the system, or with `regression --train` add its features")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")

@@ -17,6 +17,7 @@ import joblib
 
 import corpora
 from corpora.manifest import sha256
+from features.encoders import encoder_name
 from features.sets import make_union
 
 from .subset_models import SubsetModels
@@ -39,13 +40,19 @@ def card_path(model_path) -> Path:
     return Path(model_path).with_suffix(".json")
 
 
+def _encoder(model) -> str | None:
+    encoder = getattr(model, "encoder", None)
+    return None if encoder is None else encoder_name(encoder)
+
+
 def feature_spec(models: SubsetModels) -> dict:
-    """Feature set, excluded families and feature names shared by every sub-model."""
-    specs = {(m.feature_set, tuple(m.exclude), tuple(m.feature_names_)) for m in models.models.values()}
+    """Feature set, excluded families, encoder (if any) and feature names shared by every sub-model."""
+    specs = {(m.feature_set, tuple(m.exclude), _encoder(m), tuple(m.feature_names_)) for m in models.models.values()}
     if len(specs) != 1:
         raise ValueError("every sub-model of one file must use the same features")
-    (feature_set, exclude, names), = specs
-    return {"feature_set": feature_set, "exclude": list(exclude), "feature_names": list(names)}
+    (feature_set, exclude, encoder, names), = specs
+    spec = {"feature_set": feature_set, "exclude": list(exclude), "feature_names": list(names)}
+    return {**spec, "encoder": encoder} if encoder else spec
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
@@ -131,7 +138,10 @@ def read_card(model_path) -> dict:
 
 
 def load_model(path) -> tuple[SubsetModels, dict]:
-    """The models in ``path`` and their card, after checking hash, versions and features."""
+    """The models in ``path`` and their card, after checking hash, versions and features.
+
+    A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``)
+    imports that module as it loads: it must be importable here, and it runs as the user's code does."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"model file {path} does not exist")
@@ -154,10 +164,11 @@ def load_model(path) -> tuple[SubsetModels, dict]:
 def check_features(path, models: SubsetModels, card: dict) -> None:
     """The file's sub-models, its card and this code must agree on the features."""
     spec = feature_spec(models)
-    for key in ("feature_set", "exclude", "feature_names"):
-        if spec[key] != card.get(key):
+    for key in ("feature_set", "exclude", "encoder", "feature_names"):
+        if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
-    current = list(make_union(spec["feature_set"], exclude=spec["exclude"]).get_feature_names_out())
+    current = list(make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
+                   .get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]
         new = sorted(set(current) - set(spec["feature_names"]))[:5]

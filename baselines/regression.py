@@ -70,10 +70,12 @@ class FeatureRegression(PairRegressor):
     ``param_grid`` (over the regressor's parameters) defaults to the regressor's grid; a grid with
     one value per parameter skips the search. Featurization and the CV fits run through joblib:
     the caller sets workers and backend with ``joblib.parallel_config``; they never change the result.
+    ``encoder`` (``glove-mean``, ``sif``, ``package.module:function`` or a callable) adds that sentence
+    encoder's cosine and three derived features as one more family (:mod:`features.encoder_features`).
     """
 
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
-                 cv: int = 5, random_state: int = 0, score_range=(0.0, 5.0)):
+                 cv: int = 5, random_state: int = 0, score_range=(0.0, 5.0), encoder=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.regressor = regressor
@@ -81,6 +83,7 @@ class FeatureRegression(PairRegressor):
         self.cv = cv
         self.random_state = random_state
         self.score_range = score_range
+        self.encoder = encoder
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -88,7 +91,7 @@ class FeatureRegression(PairRegressor):
         return tags
 
     def _featurizer(self) -> PairFeaturizer:
-        return PairFeaturizer(self.feature_set, tuple(self.exclude))
+        return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder)
 
     def _model(self):
         if self.regressor not in REGRESSORS:

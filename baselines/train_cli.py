@@ -50,6 +50,8 @@ def add_train_parser(sub) -> None:
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
+    p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif or "
+                   "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
@@ -134,6 +136,8 @@ def cmd_train(args) -> int:
     recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
+    if args.encoder:
+        chosen["encoder"] = args.encoder
     settings_bar = progress_bar(args)
     try:
         return _train(args, recipe, test_name, chosen, settings_bar)

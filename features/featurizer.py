@@ -48,16 +48,18 @@ def _transform(union, chunk) -> np.ndarray:
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
-    """Pairs → feature matrix of a named set (see :mod:`features.sets`), in chunks of ``chunk_size`` pairs."""
+    """Pairs → feature matrix of a named set (see :mod:`features.sets`), in chunks of ``chunk_size`` pairs;
+    ``encoder`` (a spec or callable, see :mod:`features.encoders`) adds an encoder's family."""
 
-    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500):
+    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500, encoder=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.chunk_size = chunk_size
+        self.encoder = encoder
 
     def fit(self, X, y=None):
         pairs = [tuple(p) for p in X]
-        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude)).fit(pairs)
+        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude), encoder=self.encoder).fit(pairs)
         self.feature_names_ = list(self.union_.get_feature_names_out())
         return self
 
