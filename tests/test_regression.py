@@ -105,7 +105,7 @@ def test_a_wrong_feature_set_is_refused(saved):
 def test_features_changed_in_code_are_refused(saved, monkeypatch):
     import baselines.model_file as model_file
     from features.sets import make_union
-    monkeypatch.setattr(model_file, "make_union", lambda name, exclude: make_union(name, exclude=["lengths"]))
+    monkeypatch.setattr(model_file, "make_union", lambda name, exclude, encoder=None: make_union(name, exclude=["lengths"]))
     with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
         load_model(saved)
 
