@@ -59,3 +59,33 @@ def no_manifest(tmp_path, monkeypatch):
     path = tmp_path / "manifest.json"
     path.write_text('{"files": {}}')
     monkeypatch.setattr(manifest, "MANIFEST_PATH", path)
+
+
+TOY_ENCODER = '''
+import numpy as np
+calls = []
+
+
+def encode(texts):
+    """Deterministic: character trigrams hashed into 16 dimensions; records each batch's size."""
+    calls.append(len(texts))
+    out = np.zeros((len(texts), 16))
+    for i, t in enumerate(texts):
+        t = f"  {t.lower()} "
+        for j in range(len(t) - 2):
+            out[i, sum(map(ord, t[j:j + 3])) % 16] += 1
+    return out
+'''
+
+
+@pytest.fixture()
+def toy_encoder(tmp_path, monkeypatch):
+    """A user's encoder module ``toy_encoder:encode`` on ``sys.path`` (fresh for each test)."""
+    import importlib
+    import sys
+    folder = tmp_path / "toy_encoder_pkg"
+    write(folder / "toy_encoder.py", TOY_ENCODER)
+    monkeypatch.syspath_prepend(str(folder))
+    sys.modules.pop("toy_encoder", None)
+    yield importlib.import_module("toy_encoder")
+    sys.modules.pop("toy_encoder", None)

@@ -2,10 +2,7 @@
 the regression (`sts train regression --encoder`, then `sts run --model`), with its spec in the model card."""
 from __future__ import annotations
 
-import importlib
 import json
-import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -14,57 +11,37 @@ from test_own_data import SMALL, SMALL_PARAMS, pairs_tsv
 import baselines
 import sts
 
-TOY = textwrap.dedent('''
-    import numpy as np
-    def encode(texts):
-        """Deterministic: character trigrams hashed into 16 dimensions."""
-        out = np.zeros((len(texts), 16))
-        for i, t in enumerate(texts):
-            t = f"  {t.lower()} "
-            for j in range(len(t) - 2):
-                out[i, sum(map(ord, t[j:j + 3])) % 16] += 1
-        return out
-''')
 
-
-@pytest.fixture()
-def toy(tmp_path, monkeypatch):
-    (tmp_path / "toy_encoder_cli.py").write_text(TOY, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("toy_encoder_cli", None)
-    return importlib.import_module("toy_encoder_cli")
-
-
-def test_train_with_an_encoder_family_save_load_and_run(toy, tmp_path, capsys):
+def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, capsys):
     train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
     model = tmp_path / "m.joblib"
     assert sts.main(["train", "regression", "--train", str(train), "--test", str(test), *SMALL,
-                     "--encoder", "toy_encoder_cli:encode", "--save", str(model), "--quiet"]) == 0
+                     "--encoder", "toy_encoder:encode", "--save", str(model), "--quiet"]) == 0
     card = json.loads(model.with_suffix(".json").read_text())
-    assert card["encoder"] == "toy_encoder_cli:encode" and card["params"]["encoder"] == "toy_encoder_cli:encode"
+    assert card["encoder"] == "toy_encoder:encode" and card["params"]["encoder"] == "toy_encoder:encode"
     assert [n for n in card["feature_names"] if n.startswith("encoder__")] == [
         "encoder__encoderfeatures__cosine", "encoder__encoderfeatures__unit_l1",
         "encoder__encoderfeatures__euclidean", "encoder__encoderfeatures__norm_ratio"]
     models, _ = baselines.load_model(model)
-    assert models.for_subset("x").encoder == "toy_encoder_cli:encode"
+    assert models.for_subset("x").encoder == "toy_encoder:encode"
     out = tmp_path / "out"
     assert sts.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out), "--quiet"]) == 0
     scores = np.loadtxt(next(out.glob("*.txt")))
     assert len(scores) == 40 and np.isfinite(scores).all()
     # the encoder family changes the model: the same training without it gives other predictions
     plain = baselines.make_system("regression", **SMALL_PARAMS, cv=3)
-    with_encoder = baselines.make_system("regression", **SMALL_PARAMS, cv=3, encoder="toy_encoder_cli:encode")
+    with_encoder = baselines.make_system("regression", **SMALL_PARAMS, cv=3, encoder="toy_encoder:encode")
     pairs = [("a cat sat .", "the cat sat ."), ("a dog ran .", "the sun set ."), ("a bird flew .", "a bird flew .")] * 4
     y = [4.0, 0.5, 5.0] * 4
     assert not np.allclose(plain.fit(pairs, y).predict(pairs[:3]), with_encoder.fit(pairs, y).predict(pairs[:3]))
 
 
-def test_an_encoder_runs_as_a_system_and_names_the_run(toy, tmp_path):
+def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
     test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
     out = tmp_path / "out"
-    assert sts.main(["run", "--encoder", "toy_encoder_cli:encode", "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    assert sts.main(["run", "--encoder", "toy_encoder:encode", "--test", str(test), "--out", str(out), "--quiet"]) == 0
     record = json.loads((out / "sts-run.json").read_text())
-    assert record["system"] == "encoder toy_encoder_cli:encode" and record["complete"]
+    assert record["system"] == "encoder toy_encoder:encode" and record["complete"]
     scores = np.loadtxt(next(out.glob("STS.output.*")))
     assert len(scores) == 40 and ((scores >= 0) & (scores <= 5)).all()
 
