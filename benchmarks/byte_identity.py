@@ -79,8 +79,8 @@ def typed_fixture(root: Path) -> None:
 
 def produce(out: Path) -> None:
     data = os.environ.get("STS_DATA", str(ROOT.parent / "shared" / "data"))
-    env = {**os.environ, "STS_DATA": data, "PYTHONHASHSEED": "0"}
-    sts = [PY, str(ROOT / "sts.py")]
+    env = {**os.environ, "STS_DATA": data, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
+    sts = [PY, "-m", "sts"]
     evaluate = [PY, str(ROOT / "evaluate.py")]
     (out / "runs").mkdir(parents=True)
     (out / "reports").mkdir()

@@ -12,6 +12,7 @@ import evaluate
 import sts
 from baselines import demo, registry
 from corpora import demo_build, paths
+from sts.demo import demo_correlations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def test_the_demo_runs_every_registered_system_but_the_typed_ones():
 
 def test_scoreboard_sorts_by_pearson_and_lists_failures(monkeypatch):
     monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
-    rows = demo.demo_scoreboard(["random", "broken", "token-cosine"], scorer=sts.demo_correlations)
+    rows = demo.demo_scoreboard(["random", "broken", "token-cosine"], scorer=demo_correlations)
     assert [r.system for r in rows] == ["token-cosine", "random", "broken"]
     assert rows[-1].error == "LookupError: WordNet 3.0 not found\nmore detail" and not rows[0].error  # whole
     (test,) = corpora.load("demo-test")

@@ -34,7 +34,7 @@ def test_run_on_a_fifo_input_fails_with_one_line(tmp_path):
     root = tmp_path / "root"
     write(root / "sts2015/test/STS.gs.images.txt", "3\n")
     os.mkfifo(root / "sts2015/test/STS.input.images.txt")
-    result = subprocess.run([sys.executable, "sts.py", "run", "token-cosine", "--test", "sts2015-test", "--out",
+    result = subprocess.run([sys.executable, "-m", "sts", "run", "token-cosine", "--test", "sts2015-test", "--out",
                              str(tmp_path / "out"), "--data-dir", str(root)], cwd=ROOT, capture_output=True, text=True,
                             timeout=20)
     assert result.returncode == 1

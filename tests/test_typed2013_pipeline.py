@@ -9,6 +9,7 @@ import sts
 from baselines import make_system, run_system
 from baselines.demo import demo_scoreboard
 from corpora import typed2013
+from sts.demo import demo_correlations
 from tests.conftest import write
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"
@@ -118,7 +119,7 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
                      "--data-dir", str(data_dir)]) == 1
     assert "TypedTfidf is a TYPED system" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
-    (row,) = demo_scoreboard(["typed-tfidf"], scorer=sts.demo_correlations)  # asked for by name; by default the demo leaves it out
+    (row,) = demo_scoreboard(["typed-tfidf"], scorer=demo_correlations)  # asked for by name; by default the demo leaves it out
     assert "TypedTfidf is a TYPED system: it scores pairs of Europeana records" in row.error
 
 

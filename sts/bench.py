@@ -1,83 +1,12 @@
-"""The ``sts`` command line: one entry point over the data layer, the systems and the scorer."""
+"""``sts bench``: systems, saved models, encoders or runs over the STS family, under every convention.
+
+The predictions come from :mod:`baselines.bench`, the figures and tables from :mod:`scoring.bench` and
+:mod:`scoring.bench_tables`; this module joins them and is the only one that prints.
+"""
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
-
-USAGE = """usage: sts COMMAND [ARGS…]
-
-commands:
-  data    list, fetch and verify datasets        (python -m corpora)
-  run     fit a system, write official outputs   (python -m baselines run)
-  train   train the regression system, save model + card (python -m baselines train)
-  eval    score outputs against the gold         (python evaluate.py)
-  compare place runs among the published results (python evaluate.py compare)
-  bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
-          every convention (official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders
-  demo    run every system on the shipped demo data and print the scoreboard
-
-options:
-  --version  print the suite's and the scorer's versions
-"""
-
-
-def demo_correlations(system, gold) -> tuple[float, float]:
-    """The scorer's Pearson and Spearman, for the demo scoreboard."""
-    import evaluate
-    return evaluate.pearson(system, gold), evaluate.spearman(system, gold)
-
-
-def demo_main(argv) -> int:
-    """``sts demo``: the scoreboard of every system on the shipped demo data."""
-    import argparse
-    parser = argparse.ArgumentParser(prog="sts demo", description="Fit every system on the shipped demo "
-                                     "data (STS Benchmark captions, CC BY-SA), score it on demo-test.")
-    parser.add_argument("--system", action="append", help="only this system (repeatable; default: all)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
-    from baselines.registry import system_names
-    unknown = sorted(set(args.system or ()) - set(system_names()))
-    if unknown:
-        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
-    from baselines.demo import demo_scoreboard
-    from baselines.parallel import run_settings
-    from baselines.train_cli import progress_bar
-    bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
-    if bar and gloss_space_missing():
-        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
-    try:
-        with run_settings(progress=bar):
-            rows = demo_scoreboard(args.system, scorer=demo_correlations,
-                                   progress=(lambda names: bar.over(names, "systems")) if bar else None)
-    finally:
-        if bar:
-            bar.close()
-    print("demo: fit on demo-train, scored on demo-test (STS Benchmark captions, CC BY-SA 4.0)")
-    width = max(len("system"), *(len(r.system) for r in rows))
-    print(f"{'system':{width}}  {'Pearson':>8}  {'Spearman':>8}  {'n':>5}")
-    for r in rows:
-        if r.error:
-            print(f"{r.system:{width}}  {'failed':>8}  {'':>8}  {'':>5}  {r.error.splitlines()[0]}")
-        else:
-            print(f"{r.system:{width}}  {_num(r.pearson):>8}  {_num(r.spearman):>8}  {r.n:>5}")
-    for error in dict.fromkeys(r.error for r in rows if r.error and "\n" in r.error):  # e.g. WordNet's install guidance
-        print(f"\n{error}")
-    return 0
-
-
-def gloss_space_missing() -> bool:
-    """Whether the WordNet gloss space still has to be built (not in the per-user cache)."""
-    try:
-        from features.gloss_space import cache_file
-        return not cache_file().is_file()
-    except Exception:  # no WordNet: the systems that need it report that themselves
-        return False
-
-
-def _num(value: float) -> str:
-    return f"{value:.4f}" if math.isfinite(value) else "n/a"
-
 
 BENCH_EPILOG = """examples:
   sts bench token-cosine glove-mean sif --published
@@ -164,6 +93,10 @@ def bench_rows(args) -> tuple[list, list]:
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
     bar = progress_bar(args)
+    from baselines.cli import NEEDS_TRAINING
+    if args.train and not any(name in NEEDS_TRAINING for name in args.system):
+        raise ValueError(f"--train is for the systems that learn from gold ({', '.join(NEEDS_TRAINING)}); "
+                         "the others are fitted on each test set's pairs")
     train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
     try:
         rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
@@ -271,49 +204,3 @@ def _bench_runs(run_dirs, data_dir) -> list:
         rows.append(bench_row(system, datasets, {ds.name: runs[ds.name][1] for ds in datasets}, pools=pools,
                               source=f"runs of {', '.join(sorted(runs))}"))
     return rows
-
-
-def main(argv=None) -> int:
-    if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
-        try:
-            return main(sys.argv[1:])
-        except KeyboardInterrupt:
-            print("sts: interrupted", file=sys.stderr)
-            return 130
-    argv = list(argv)
-    if not argv or argv[0] in ("-h", "--help"):
-        print(USAGE, end="")
-        return 0 if argv else 2
-    if argv[0] == "--version":
-        from importlib.metadata import version
-
-        import evaluate
-        print(f"sts-suite {version('sts-suite')} (scorer {evaluate.__version__})")
-        return 0
-    command, rest = argv[0], argv[1:]
-    if command == "data":
-        from corpora.cli import main as data_main
-        return data_main(rest, prog="sts data")
-    if command == "run":
-        from baselines.cli import main as baselines_main
-        return baselines_main([command, *rest], prog="sts")
-    if command == "train":  # the card's test scores come from the official scorer
-        import evaluate
-        from baselines.cli import main as baselines_main
-        return baselines_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
-    if command == "eval":
-        import evaluate
-        return evaluate.main(rest, prog="sts eval")
-    if command == "demo":
-        return demo_main(rest)
-    if command == "bench":
-        return bench_main(rest)
-    if command == "compare":
-        import evaluate
-        return evaluate.compare_main(rest, prog="sts compare")
-    print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
-    return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,64 @@
+"""The ``sts`` command line: one entry point over the data layer, the systems and the scorer."""
+from __future__ import annotations
+
+import sys
+
+USAGE = """usage: sts COMMAND [ARGS…]
+
+commands:
+  data    list, fetch and verify datasets        (python -m corpora)
+  run     fit a system, write official outputs   (python -m baselines run)
+  train   train the regression system, save model + card (python -m baselines train)
+  eval    score outputs against the gold         (python evaluate.py)
+  compare place runs among the published results (python evaluate.py compare)
+  bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
+          every convention (official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders
+  demo    run every system on the shipped demo data and print the scoreboard
+
+options:
+  --version  print the suite's and the scorer's versions
+"""
+
+
+def main(argv=None) -> int:
+    if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
+        try:
+            return main(sys.argv[1:])
+        except KeyboardInterrupt:
+            print("sts: interrupted", file=sys.stderr)
+            return 130
+    argv = list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(USAGE, end="")
+        return 0 if argv else 2
+    if argv[0] == "--version":
+        from importlib.metadata import version
+
+        import evaluate
+        print(f"sts-suite {version('sts-suite')} (scorer {evaluate.__version__})")
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command == "data":
+        from corpora.cli import main as data_main
+        return data_main(rest, prog="sts data")
+    if command == "run":
+        from baselines.cli import main as baselines_main
+        return baselines_main([command, *rest], prog="sts")
+    if command == "train":  # the card's test scores come from the official scorer
+        import evaluate
+        from baselines.cli import main as baselines_main
+        return baselines_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
+    if command == "eval":
+        import evaluate
+        return evaluate.main(rest, prog="sts eval")
+    if command == "demo":
+        from .demo import demo_main
+        return demo_main(rest)
+    if command == "bench":
+        from .bench import bench_main
+        return bench_main(rest)
+    if command == "compare":
+        import evaluate
+        return evaluate.compare_main(rest, prog="sts compare")
+    print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
+    return 2

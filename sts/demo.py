@@ -1,0 +1,62 @@
+"""``sts demo``: every system fitted on the shipped demo data and scored on demo-test."""
+from __future__ import annotations
+
+import math
+import sys
+
+
+def demo_correlations(system, gold) -> tuple[float, float]:
+    """The scorer's Pearson and Spearman, for the demo scoreboard."""
+    import evaluate
+    return evaluate.pearson(system, gold), evaluate.spearman(system, gold)
+
+
+def demo_main(argv) -> int:
+    """``sts demo``: the scoreboard of every system on the shipped demo data."""
+    import argparse
+    parser = argparse.ArgumentParser(prog="sts demo", description="Fit every system on the shipped demo "
+                                     "data (STS Benchmark captions, CC BY-SA), score it on demo-test.")
+    parser.add_argument("--system", action="append", help="only this system (repeatable; default: all)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    from baselines.registry import system_names
+    unknown = sorted(set(args.system or ()) - set(system_names()))
+    if unknown:
+        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
+    from baselines.demo import demo_scoreboard
+    from baselines.parallel import run_settings
+    from baselines.train_cli import progress_bar
+    bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
+    if bar and gloss_space_missing():
+        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
+    try:
+        with run_settings(progress=bar):
+            rows = demo_scoreboard(args.system, scorer=demo_correlations,
+                                   progress=(lambda names: bar.over(names, "systems")) if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    print("demo: fit on demo-train, scored on demo-test (STS Benchmark captions, CC BY-SA 4.0)")
+    width = max(len("system"), *(len(r.system) for r in rows))
+    print(f"{'system':{width}}  {'Pearson':>8}  {'Spearman':>8}  {'n':>5}")
+    for r in rows:
+        if r.error:
+            print(f"{r.system:{width}}  {'failed':>8}  {'':>8}  {'':>5}  {r.error.splitlines()[0]}")
+        else:
+            print(f"{r.system:{width}}  {_num(r.pearson):>8}  {_num(r.spearman):>8}  {r.n:>5}")
+    for error in dict.fromkeys(r.error for r in rows if r.error and "\n" in r.error):  # e.g. WordNet's install guidance
+        print(f"\n{error}")
+    return 0
+
+
+def gloss_space_missing() -> bool:
+    """Whether the WordNet gloss space still has to be built (not in the per-user cache)."""
+    try:
+        from features.gloss_space import cache_file
+        return not cache_file().is_file()
+    except Exception:  # no WordNet: the systems that need it report that themselves
+        return False
+
+
+def _num(value: float) -> str:
+    return f"{value:.4f}" if math.isfinite(value) else "n/a"
