@@ -31,3 +31,4 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "out" / "mine" / "STS.output.my-test.txt").is_file()
     assert (tmp_path / "my.joblib").is_file() and (tmp_path / "my.json").is_file()
     assert namespace["report"]["all"] > 0.8
+    assert "{'pearson': {'mean':" in out and namespace["parts"].keys() == {"my-test"}
