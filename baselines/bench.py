@@ -3,7 +3,7 @@
 Only pairs with a gold score are predicted (SentEval drops the others before encoding too), so the
 2015 and 2016 sets cost 4,186 pairs instead of 17,683, and an encoder fitted on the texts it scores
 (SIF) sees exactly the scored ones. Each subset is predicted on its own, as ``sts run`` predicts it,
-and the scores are mapped onto the task's range and clipped as an output file holds them.
+and the scores are mapped onto the task's range, clipped and rounded as an output file holds them.
 """
 from __future__ import annotations
 
@@ -31,7 +31,13 @@ def predict_scored(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray]
     except corpora.FormatError as exc:
         line = int(keep[exc.line - 1]) + 1 if exc.line else None
         raise corpora.FormatError(sub.input_path, line, exc.message) from None
-    return part.gold, scores
+    return part.gold, as_written(scores)
+
+
+def as_written(scores) -> np.ndarray:
+    """The scores as an official output file holds them (six decimals): what ``sts run`` would be scored
+    on, and ties that last-bit differences between machines cannot break (Spearman ranks them)."""
+    return np.array([float(corpora.formats.format_score(v)) for v in scores], dtype=float)
 
 
 def predict_dataset(system, dataset: corpora.Dataset, *, fit: bool = False) -> dict:

@@ -84,6 +84,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
     args = parser.parse_args(argv)
+    from baselines.bench import as_written  # six decimals, as sts bench scores them
     from baselines.encoder import cosine_scores
     from corpora.published_encoders import contenders, labels
     from scoring.conventions import simcse, simcse_average
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
     for label, encode in variants().items():
         figures = []
         for d in DATASETS:  # one batch per subset: a removed component is fitted on the whole subset
-            figures.append(simcse({sub: (gold, cosine_scores(encode, pairs, batch_size=2 * len(pairs) + 1))
+            figures.append(simcse({sub: (gold, as_written(cosine_scores(encode, pairs, batch_size=2 * len(pairs) + 1)))
                                    for sub, pairs, gold in data[d]}))
         print(f"| {label} | " + " | ".join(f"{f:.2f}" for f in figures) + f" | {simcse_average(figures):.2f} |")
     row = next(r for r in contenders() if r.name == "GloVe embeddings (avg.)")
