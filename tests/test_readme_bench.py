@@ -18,3 +18,18 @@ def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monke
     assert len(ours) == 12  # six systems in each of the two tables
     missing = [line for line in ours if line not in README.splitlines()]
     assert not missing, f"README rows that the command no longer gives: {missing}"
+
+
+def test_the_readme_glove_gap_tables_come_from_their_script(data_dir, capsys):
+    """`python benchmarks/glove_mean_gap.py`: the vocabulary table and the variants' table, every row in the README."""
+    import importlib.util
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "glove_mean_gap.py"
+    assert "`python benchmarks/glove_mean_gap.py`" in README, "the README no longer names this script"
+    spec = importlib.util.spec_from_file_location("glove_mean_gap", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--data-dir", str(data_dir)]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 2 + 7 + 6  # two headers, seven datasets, five variants and the published row
+    missing = [line for line in rows if line not in README.splitlines()]
+    assert not missing, f"README rows that the script no longer gives: {missing}"
