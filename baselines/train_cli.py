@@ -85,17 +85,17 @@ class _Bar:
 
     def __call__(self, chunks):
         self.close()
-        return self._ticking(self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=False))
+        return self._ticking(self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=_kept()))
 
     def over(self, items, desc: str):
         self.close()
-        return self._ticking(self.tqdm(items, desc=desc, file=sys.stderr, leave=False))
+        return self._ticking(self.tqdm(items, desc=desc, file=sys.stderr, leave=_kept()))
 
     def step(self, text: str) -> None:
         self.close()
         self.tqdm.write(f"[{time.monotonic() - self.start:5.0f}s] {text}", file=sys.stderr)
         self._beat = _Heartbeat(self.tqdm(desc="  working", bar_format="{desc}: {elapsed}", file=sys.stderr,
-                                          leave=False), self.tick)
+                                          leave=_kept()), self.tick)
 
     def close(self) -> None:
         """End the current step's elapsed-time line."""
@@ -109,6 +109,14 @@ class _Bar:
             yield from bar
         finally:
             beat.stop()
+
+
+def _kept() -> bool:
+    """Whether a closed bar keeps its last state on its own line: yes in a log (stderr is not a
+    terminal), so the log shows how far each bar got and the next line never starts after a
+    carriage return; no on a terminal, where closed bars are wiped."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return not (isatty and isatty())
 
 
 class _Heartbeat:

@@ -51,3 +51,20 @@ def test_run_help_describes_the_regression(capsys):
         pass
     out = " ".join(capsys.readouterr().out.split())
     assert "GloVe" in out and "ensemble" in out
+
+
+def test_in_a_log_an_error_starts_its_own_line_after_the_progress(tmp_path, capsys):
+    """stderr to a file or pipe: closed bars keep their last state on a line of their own, so the error that
+    follows a step (here a model saved with other library versions) is not glued after a carriage return."""
+    import json
+    import shutil
+    card = json.loads((ROOT / "models" / "stsb.json").read_text())
+    card["versions"]["numpy"] = "0.0"
+    shutil.copy(ROOT / "models" / "stsb.joblib", tmp_path / "m.joblib")
+    (tmp_path / "m.json").write_text(json.dumps(card))
+    assert sts.main(["bench", "--model", str(tmp_path / "m.joblib"), "--datasets", "stsb-test"]) == 1
+    err = capsys.readouterr().err
+    assert "\nerror: " in err and "\rerror" not in err
+    assert err.split("\nerror: ", 1)[1].startswith(f"{tmp_path / 'm.joblib'} was saved with other library versions: numpy 0.0")
+    before = err.split("\nerror: ", 1)[0].split("\n")
+    assert before[0].startswith("[    0s] loading ") and before[-1].endswith("working: 00:00")  # the step's last state
