@@ -33,5 +33,14 @@ def make_system(name: str, **params):
     return getattr(import_module(module), cls)(**params)
 
 
+def name_of(system) -> str:
+    """The registered name of ``system``'s class (``FeatureRegression`` -> ``regression``), else the class name."""
+    cls = type(system)
+    for name, (module, class_name, _) in SYSTEMS.items():
+        if cls.__module__ == module and cls.__name__ == class_name:
+            return name
+    return cls.__name__
+
+
 def describe(name: str) -> str:
     return SYSTEMS[name][2]

@@ -9,7 +9,7 @@ import corpora
 from corpora import runrecord
 
 from .base import PairError
-from .registry import make_system
+from .registry import make_system, name_of
 from .typed2013 import is_typed
 
 
@@ -43,7 +43,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
     check_kinds(system, [test, *train])
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
-    return write_outputs(test, out_dir, lambda sub: system, name=name or type(system).__name__)
+    return write_outputs(test, out_dir, lambda sub: system, name=name or name_of(system))
 
 
 def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:

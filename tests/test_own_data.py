@@ -97,6 +97,8 @@ def test_train_run_and_score_a_users_files_from_python(files, tmp_path):
     system = baselines.make_system("regression").set_params(**SMALL_PARAMS)
     written = baselines.run_system(system, test, tmp_path / "out", [train])
     assert [p.name for p in written] == ["STS.output.test.txt"]
+    from corpora import runrecord
+    assert runrecord.read_record(tmp_path / "out")["system"] == "regression"  # as `sts run regression` records it
     report = evaluate.score_run(test, tmp_path / "out")
     assert str(report.signature).startswith(f"dataset:{expected_field(test_path)}|")
     assert report.signature.get("dataset") == expected_field(test_path)
