@@ -83,14 +83,20 @@ def _cmd_check(args) -> int:
     return 0
 
 
+def _check_hint(errors, dataset) -> str:
+    """The pointer to ``--check``, for errors at a line of an output file (not for a missing file or a run record)."""
+    if not any(getattr(e, "line", None) for e in errors):
+        return ""
+    return f"; check a file with `python evaluate.py --check FILE --dataset {dataset} --subset NAME`"
+
+
 def _cmd_run(args) -> int:
     dataset = _dataset(args)
     try:
         report = score_run(dataset, args.run)
     except InvalidRun as exc:
         _print_errors(exc.errors)
-        print(f"error: {args.run} cannot be scored; check a file with "
-              f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
+        print(f"error: {args.run} cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
         return 1
     sys.stdout.write(report.render(args.format))
     return 0
@@ -178,8 +184,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
             path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
         _print_errors(exc.errors)
-        print(f"error: a run cannot be scored; check a file with "
-              f"`python evaluate.py --check FILE --dataset {args.dataset} --subset NAME`", file=sys.stderr)
+        print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
         return 1
     except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

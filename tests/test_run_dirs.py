@@ -70,3 +70,23 @@ def test_files_written_by_hand_still_score(data_dir, tmp_path):
     assert main("run", "token-cosine", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
     (out / "sts-run.json").unlink(missing_ok=True)
     assert score(data_dir, out) == 0
+
+
+def test_the_check_hint_comes_only_with_errors_at_a_line(data_dir, tmp_path, capsys):
+    """A run of another dataset is named as such, without a pointer to --check; a short file gets it."""
+    out = tmp_path / "tc"
+    assert main("run", "token-cosine", "--test", "sts2013-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
+    capsys.readouterr()
+    assert score(data_dir, out) == 1
+    err = capsys.readouterr().err
+    assert "records a run of token-cosine on sts2013-test, not of sts2012-test" in err and "--check" not in err
+    out = tmp_path / "short"
+    assert main("run", "token-cosine", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
+    (record := out / "sts-run.json").unlink()  # a run written by hand: no record
+    assert not record.exists()
+    msr = out / "STS.output.MSRpar.txt"
+    msr.write_text("".join(msr.read_text().splitlines(keepends=True)[:5]))
+    capsys.readouterr()
+    assert score(data_dir, out) == 1
+    err = capsys.readouterr().err
+    assert "STS.output.MSRpar.txt:5: has 5 lines" in err and "--check FILE --dataset sts2012-test" in err
