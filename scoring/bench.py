@@ -31,7 +31,7 @@ CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "senteval": ("SentEval: Pearson and Spearman of each subset, their mean and size-weighted mean (wmean)",
                  [("convention", "senteval"), ("corr", "pearson,spearman"), ("agg", "mean,wmean=scored-pairs")]),
     "simcse": ('SimCSE/SBERT "all": Spearman x 100 of the pooled subsets; STS-B and SICK-R test; '
-               "Avg. = mean of the seven",
+               "Avg. = the mean of the seven printed figures",
                [("convention", "simcse"), ("corr", "spearman"), ("agg", "pooled"), ("scale", "100"),
                 ("avg", "mean-of-7-printed")]),
     "mteb": ("MTEB: main score, cosine Spearman x 100 of the task's test split (SICK-R: all of SICK)",

@@ -1,4 +1,4 @@
-"""``sts bench --report DIR``: the SimCSE-convention table and a bar chart of its seven columns, as HTML."""
+"""``sts bench --report DIR``: a bar chart of SimCSE's seven columns, then every table the command prints, as HTML."""
 from __future__ import annotations
 
 import base64
@@ -10,9 +10,9 @@ import numpy as np
 import corpora
 from corpora.published_encoders import DATASETS, contenders
 
-from .bench import LABELS, fmt100
-from .bench_tables import NOT_COMPARABLE, name_of, published_table
-from .html_report import _pyplot, _save_png, _table
+from .bench import CONVENTIONS, LABELS
+from .bench_tables import name_of, sections, trailer
+from .html_report import _save_png, _table, pyplot
 
 
 def _highlights() -> list:
@@ -40,27 +40,30 @@ def _plot(plt, rows):
     return fig
 
 
-def write_bench_report(rows, out_dir) -> Path:
-    """``out_dir/index.html`` (the chart inlined as PNG data, ``bench.png`` beside it) with the table."""
-    plt = _pyplot()
+def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=()) -> Path:
+    """``out_dir/index.html``: the chart (inlined as PNG data, ``bench.png`` beside it), SimCSE's Table 5
+    with our rows placed in it (what the chart draws), then the other conventions' tables, each with its
+    notes and signature, and how each row was made."""
+    plt = pyplot()
     out_dir = Path(out_dir)
     fig = _plot(plt, rows)
     data = _save_png(fig, out_dir / "bench.png")
     plt.close(fig)
-    header, body, notes = published_table(rows)
-    ours = [False] * (len(body) - len(rows)) + [True] * len(rows)
     title = "sts bench: " + ", ".join(r.system for r in rows)
     page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title><style>",
             "body{font-family:sans-serif;margin:1.5em;color:#222} img{max-width:100%}",
             "table{border-collapse:collapse;font-size:12px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
+            "code{font-size:11px;word-break:break-all}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-            f'<figure><img alt="bar chart" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>',
-            _table(header, body, ours), "<ul>"]
-    page += [f"<li>{html.escape(n)}</li>" for n in notes]
-    page += [f"<li>{html.escape(NOT_COMPARABLE)}</li>"] if any(r.trained_on_sts for r in rows) else []
-    page += [f"<li>{html.escape(r.system)}: Avg. {fmt100(r.simcse_average)}; {html.escape(r.source)}</li>" for r in rows]
-    page += ["</ul></body></html>"]
+            f'<figure><img alt="bar chart" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>']
+    conventions = ("simcse", *(c for c in conventions if c != "simcse"))
+    for s in sections(rows, conventions=conventions, published=True):
+        page += [f"<h2>{html.escape(s.title)}</h2>", _table(s.header, s.body, None if all(s.ours) else s.ours)]
+        page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []
+        page += [f"<p>signature: <code>{html.escape(sig)}</code></p>" for sig in s.signatures]
+    page += ["<ul>", *(f"<li>{html.escape(line)}</li>" for line in trailer(rows, absent)), "</ul>"]
+    page += ["</body></html>"]
     path = out_dir / "index.html"
     corpora.write_text_atomic(path, "\n".join(page) + "\n")
     return path

@@ -7,6 +7,7 @@ rows were not, so it is shown but not comparable.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from corpora.published_encoders import DATASETS as TABLE5_DATASETS
 from corpora.published_encoders import NAME as TABLE5
@@ -99,30 +100,55 @@ def published_table(rows) -> tuple[list, list, list]:
     return header, body, notes
 
 
-def _lines(header, body, markdown_: bool) -> list[str]:
-    return markdown(header, body) if markdown_ else aligned(header, body)
+@dataclass(frozen=True)
+class Section:
+    """One convention's table: its title, header and body, notes under it, and its signatures."""
+
+    convention: str
+    title: str
+    header: list
+    body: list
+    notes: list
+    signatures: list
+    ours: list  # per body row: is it one of ours (not a published row)?
+
+
+def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False) -> list[Section]:
+    """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these."""
+    out = []
+    for convention in conventions:
+        if convention == "simcse" and published:
+            header, body, notes = published_table(rows)
+        else:
+            (header, body), notes = TABLES[convention](rows), []
+        ours = [False] * (len(body) - len(rows)) + [True] * len(rows) if convention == "simcse" and published \
+            else [True] * len(body)
+        signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
+        out.append(Section(convention, CONVENTIONS[convention][0], header, body, notes, signatures, ours))
+    return out
+
+
+def trailer(rows, absent=()) -> list[str]:
+    """The lines after the tables: the dagger's meaning, how each row was made, notes, absent datasets."""
+    lines = [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
+    lines += [f"{r.system}: {r.source}" for r in rows if r.source]
+    lines += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
+    lines += [f"absent: {name}: {how}" for name, how in absent]
+    return lines
 
 
 def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False) -> str:
     """The bench as text (or Markdown): one table per convention with its signature, then the notes."""
     out = []
-    for convention in conventions:
-        title = CONVENTIONS[convention][0]
-        out += [f"## {title}", ""] if markdown_ else [title]
-        if convention == "simcse" and published:
-            header, body, notes = published_table(rows)
-        else:
-            (header, body), notes = TABLES[convention](rows), []
-        out += _lines(header, body, markdown_)
-        out += [""] + [f"- {n}" if markdown_ else f"  {n}" for n in notes] if notes else []
-        for sig in dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows):
+    for s in sections(rows, conventions=conventions, published=published):
+        out += [f"## {s.title}", ""] if markdown_ else [s.title]
+        out += markdown(s.header, s.body) if markdown_ else aligned(s.header, s.body)
+        out += [""] + [f"- {n}" if markdown_ else f"  {n}" for n in s.notes] if s.notes else []
+        for sig in s.signatures:
             out += ["", f"signature: `{sig}`" if markdown_ else f"signature: {sig}"]
         out.append("")
-    trailer = [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
-    trailer += [f"{r.system}: {r.source}" for r in rows if r.source]
-    trailer += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
-    trailer += [f"absent: {name}: {how}" for name, how in absent]
-    out += [f"- {line}" for line in trailer] if markdown_ else trailer
+    lines = trailer(rows, absent)
+    out += [f"- {line}" for line in lines] if markdown_ else lines
     return "\n".join(out).rstrip() + "\n"
 
 

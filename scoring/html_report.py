@@ -16,7 +16,8 @@ from .correlations import pearson
 from .tasks import task_for
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib's pyplot on the Agg backend; a RuntimeError saying how to install it when it is absent."""
     try:
         import matplotlib
     except ImportError:
@@ -105,7 +106,7 @@ def _table(header, rows, ours=None) -> str:
 
 def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_dir) -> Path:
     """A self-contained ``index.html`` (plots inlined as PNG data) with the PNGs beside it."""
-    plt = _pyplot()
+    plt = pyplot()
     out_dir = Path(out_dir)
     gold, ids, outs = task_for(dataset.kind).stacked(dataset, runs, cmp["subsets"])
     top = dataset.subsets[0].score_range[1]

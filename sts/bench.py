@@ -37,7 +37,9 @@ def bench_parser():
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders")
     p.add_argument("--format", choices=["text", "markdown", "json"], default="text")
-    p.add_argument("--report", metavar="DIR", help="also write DIR/index.html with a bar chart (needs matplotlib)")
+    p.add_argument("--report", metavar="DIR", help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then the "
+                        "other conventions' tables with their signatures "
+                        "(needs matplotlib: pip install 'sts-suite[plots]')")
     p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
@@ -54,24 +56,32 @@ def bench_main(argv) -> int:
         parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     if not (args.system or args.model or args.encoder or args.runs):
         parser.error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
+    conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
     try:
+        if args.report:  # before minutes of predicting, not after
+            from scoring.html_report import pyplot
+            pyplot()
         rows, absent = bench_rows(args)
         from scoring import bench_tables
-        conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
         if args.format == "json":
             text = bench_tables.render_json(rows, absent=absent)
         else:
             text = bench_tables.render(rows, conventions=conventions, published=args.published, absent=absent,
                                        markdown_=args.format == "markdown")
-        if args.report:
-            from scoring.bench_html import write_bench_report
-            path = write_bench_report(rows, args.report)
-            if not args.quiet:
-                print(f"wrote {path}", file=sys.stderr)
     except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
         print(f"error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
+    sys.stdout.flush()
+    if args.report:  # the tables are out whatever happens to the report
+        from scoring.bench_html import write_bench_report
+        try:
+            path = write_bench_report(rows, args.report, conventions=conventions, absent=absent)
+        except (OSError, RuntimeError) as exc:
+            print(f"error: the report: {exc}", file=sys.stderr)
+            return 1
+        if not args.quiet:
+            print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
@@ -113,7 +123,9 @@ def bench_rows(args) -> tuple[list, list]:
         for spec in args.encoder:
             from baselines.encoder import EncoderSimilarity
             rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
-                                       trained=args.trained_on_sts, source=f"encoder {spec}"))
+                                       trained=args.trained_on_sts, source="a sentence encoder: cosine of the two texts' embeddings"
+                                       + (" (fitted on STS-family data, as --trained-on-sts says)" if args.trained_on_sts else
+                                          " (taken as not fitted on STS-family data; else say --trained-on-sts)")))
         rows += _bench_runs(args.runs, args.data_dir)
     finally:
         if bar:

@@ -182,3 +182,37 @@ def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_
     assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "data:image/png;base64," in page and "<tr class=ours><td>token-cosine</td>" in page
     assert "sup-SimCSE-RoBERTa-large" in page and "74.89 *" in page
+    assert "signature: <code>convention:simcse|" in page and "official:" not in page  # only what was asked
+    assert "token-cosine: system token-cosine" in page  # how the row was made
+
+
+def test_the_html_report_holds_every_convention_asked_for_with_its_signature(tmp_path, data_dir, capsys):
+    out = tmp_path / "report"
+    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test", "--convention", "official", "--convention",
+                     "mteb", "--report", str(out), "--data-dir", str(data_dir)]) == 0
+    printed, err = capsys.readouterr()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.index("<h2>SimCSE/SBERT") < page.index("<h2>official:") < page.index("<h2>MTEB:")
+    for convention in ("simcse", "official", "mteb"):
+        assert f"signature: <code>convention:{convention}|" in page
+    assert "absent: sick2014-train" not in page and f"wrote {out / 'index.html'}" in err
+    assert "STS-B Pearson" in printed and "STS-B Pearson" in page  # the printed tables, in the page too
+
+
+def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data_dir, capsys, monkeypatch):
+    from baselines import bench as predictions
+    from scoring import html_report
+
+    def absent():
+        raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: x")
+
+    def never(*args, **kwargs):
+        raise AssertionError("predicted before refusing the report")
+
+    monkeypatch.setattr(html_report, "pyplot", absent)
+    monkeypatch.setattr(predictions, "predict_family", never)
+    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test", "--report", str(tmp_path / "r"),
+                     "--data-dir", str(data_dir)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "error: the HTML report draws its plots with matplotlib" in err
+    assert not (tmp_path / "r").exists()
