@@ -104,7 +104,6 @@ def published_table(rows) -> tuple[list, list, list]:
 class Section:
     """One convention's table: its title, header and body, notes under it, and its signatures."""
 
-    convention: str
     title: str
     header: list
     body: list
@@ -124,7 +123,7 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False) -
         ours = [False] * (len(body) - len(rows)) + [True] * len(rows) if convention == "simcse" and published \
             else [True] * len(body)
         signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
-        out.append(Section(convention, CONVENTIONS[convention][0], header, body, notes, signatures, ours))
+        out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours))
     return out
 
 

@@ -37,9 +37,10 @@ def bench_parser():
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders")
     p.add_argument("--format", choices=["text", "markdown", "json"], default="text")
-    p.add_argument("--report", metavar="DIR", help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then the "
-                        "other conventions' tables with their signatures "
-                        "(needs matplotlib: pip install 'sts-suite[plots]')")
+    p.add_argument("--report", metavar="DIR",
+                   help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
+                        "the other conventions' tables with their signatures (needs matplotlib: "
+                        "pip install 'sts-suite[plots]')")
     p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
@@ -120,12 +121,13 @@ def bench_rows(args) -> tuple[list, list]:
                                        fit=False,
                                        trained=True, source=f"model {path} (sha256 {card['sha256']})",
                                        notes=_seen_note(used, datasets, args.data_dir)))
+        encoder_source = "a sentence encoder: cosine of the two texts' embeddings " + (
+            "(fitted on STS-family data, as --trained-on-sts says)" if args.trained_on_sts
+            else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
         for spec in args.encoder:
             from baselines.encoder import EncoderSimilarity
             rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
-                                       trained=args.trained_on_sts, source="a sentence encoder: cosine of the two texts' embeddings"
-                                       + (" (fitted on STS-family data, as --trained-on-sts says)" if args.trained_on_sts else
-                                          " (taken as not fitted on STS-family data; else say --trained-on-sts)")))
+                                       trained=args.trained_on_sts, source=encoder_source))
         rows += _bench_runs(args.runs, args.data_dir)
     finally:
         if bar:
