@@ -32,7 +32,7 @@ class Alignment(PairFeatures):
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la or not lb:
             same = float(la == lb)
-            return [same, same, 0.0, math.log1p(sum(map(information_content, la + lb))), same, same,
+            return [same, same, 0.0, math.log1p(math.fsum(map(information_content, la + lb))), same, same,
                     same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
                     float(len(la + lb))]
         gloss, _, _ = similarity_matrix(la, lb)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from .exact import cross_dots, dot
 from .text import analyse
 
 
@@ -38,14 +39,14 @@ MATCHED = 0.5  # in the aligning families, a best similarity below this leaves a
 def clipped_cosines(la, lb, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
     """Cosines of the unit (or zero) word vectors ``va`` (rows, words ``la``) and ``vb`` (columns,
     words ``lb``), negatives cut to 0 and the same word on both sides set to 1."""
-    sims = np.clip(va @ vb.T, 0.0, 1.0)
+    sims = np.clip(cross_dots(va, vb), 0.0, 1.0)
     sims[np.equal.outer(np.asarray(la, dtype=object), np.asarray(lb, dtype=object))] = 1.0
     return sims
 
 
 def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
     """Mean of ``values`` weighted by ``weights`` (e.g. best matches by information content), 0 if no weight."""
-    return ratio(float(values @ weights), float(weights.sum()))
+    return ratio(dot(values, weights), float(weights.sum()))
 
 
 def ratio(num: float, den: float) -> float:

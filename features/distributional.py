@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 from .base import PairFeatures
+from .exact import row_dots, unit_rows
 from .text import analyse
 
 
@@ -28,7 +28,7 @@ def rowwise_cosine(a, b) -> np.ndarray:
     """Cosine of row i of a with row i of b (rows already L2-normalized), sparse or dense."""
     if hasattr(a, "multiply"):
         return np.asarray(a.multiply(b).sum(axis=1), dtype=float).ravel()
-    return np.einsum("ij,ij->i", a, b)
+    return row_dots(a, b)
 
 
 class Distributional(PairFeatures):
@@ -59,5 +59,5 @@ class Distributional(PairFeatures):
         wa, wb = self.words_.transform(left), self.words_.transform(right)
         ca, cb = self.chars_.transform(left), self.chars_.transform(right)
         loadings = self.lsa_.T.astype(np.float64)
-        la, lb = normalize(wa @ loadings), normalize(wb @ loadings)
+        la, lb = unit_rows(wa @ loadings), unit_rows(wb @ loadings)
         return np.column_stack([rowwise_cosine(wa, wb), rowwise_cosine(ca, cb), rowwise_cosine(la, lb)])

@@ -16,6 +16,7 @@ from wordfreq import word_frequency
 from corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, clipped_cosines, weighted_mean
+from .exact import cosine, weighted_sum
 from .weighted import information_content
 from .wordnet_features import harmonic
 
@@ -25,11 +26,6 @@ SIF_A = 1e-3
 @lru_cache(maxsize=None)
 def sif_weight(word: str) -> float:
     return SIF_A / (SIF_A + word_frequency(word, "en"))
-
-
-def cosine(x: np.ndarray, y: np.ndarray) -> float:
-    norm = float(np.linalg.norm(x) * np.linalg.norm(y))
-    return float(x @ y) / norm if norm else 0.0
 
 
 def aligned_cosines(la: list, lb: list) -> np.ndarray:
@@ -56,8 +52,8 @@ class EmbeddingSimilarity(PairFeatures):
                 row += [same] * 4 + [math.log1p(math.fsum(map(information_content, la + lb)))]
                 continue
             va, vb = unit_vectors(la), unit_vectors(lb)
-            sa = np.asarray([sif_weight(w) for w in la]) @ va
-            sb = np.asarray([sif_weight(w) for w in lb]) @ vb
+            sa = weighted_sum([sif_weight(w) for w in la], va)
+            sb = weighted_sum([sif_weight(w) for w in lb], vb)
             sims = clipped_cosines(la, lb, va, vb)
             ma, mb = sims.max(axis=1), sims.max(axis=0)
             wa = np.asarray([information_content(w) for w in la])

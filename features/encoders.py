@@ -22,6 +22,7 @@ from scipy import sparse
 from corpora.word_vectors import glove
 
 from .embedding import sif_weight
+from .exact import row_dots
 from .text import TOKEN, is_word
 
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
@@ -210,7 +211,7 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
 
 def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Cosine of row i of ``x`` with row i of ``y``; 0 where either row is zero."""
-    norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
-    dots = np.einsum("ij,ij->i", x, y)
+    norms = np.sqrt(row_dots(x, x)) * np.sqrt(row_dots(y, y))
+    dots = row_dots(x, y)
     out = np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
     return np.clip(out, -1.0, 1.0)

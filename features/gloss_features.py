@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import PairFeatures, clipped_cosines, weighted_mean
+from .exact import cosine, weighted_sum
 from .gloss_space import gloss_space
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -35,11 +36,8 @@ class GlossSimilarity(PairFeatures):
         sims, va, vb = similarity_matrix(la, lb)
         wa = np.asarray([information_content(w) for w in la], dtype=np.float32)
         wb = np.asarray([information_content(w) for w in lb], dtype=np.float32)
-        sa, sb = wa @ va, wb @ vb
-        norm = float(np.linalg.norm(sa) * np.linalg.norm(sb))
-        cosine = float(sa @ sb) / norm if norm else 0.0
         ma, mb = sims.max(axis=1), sims.max(axis=0)
         ab, ba = float(ma.mean()), float(mb.mean())
         ica, icb = weighted_mean(ma, wa), weighted_mean(mb, wb)
         known = sum(w in gloss_space()[0] for w in la + lb)
-        return [cosine, ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]
+        return [cosine(weighted_sum(wa, va), weighted_sum(wb, vb)), ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]

@@ -5,6 +5,8 @@ path similarity; the best matches are averaged, plain and weighted by informatio
 """
 from __future__ import annotations
 
+import math
+
 from corpora.wordnet import word_similarity
 
 from .base import PairFeatures, ratio
@@ -34,10 +36,10 @@ class WordNetOverlap(PairFeatures):
         if not la and not lb:
             return [1.0] * 7
         ma, mb = best_matches(la, lb), best_matches(lb, la)
-        ab, ba = ratio(sum(ma), len(la)), ratio(sum(mb), len(lb))
+        ab, ba = ratio(math.fsum(ma), len(la)), ratio(math.fsum(mb), len(lb))
         wa = [information_content(w) for w in la]
         wb = [information_content(w) for w in lb]
-        iab = ratio(sum(m * w for m, w in zip(ma, wa)), sum(wa))
-        iba = ratio(sum(m * w for m, w in zip(mb, wb)), sum(wb))
+        iab = ratio(math.fsum(m * w for m, w in zip(ma, wa)), math.fsum(wa))
+        iba = ratio(math.fsum(m * w for m, w in zip(mb, wb)), math.fsum(wb))
         synonyms = sum(m == 1.0 for m in ma) + sum(m == 1.0 for m in mb)
         return [ab, ba, harmonic(ab, ba), iab, iba, harmonic(iab, iba), ratio(synonyms, len(la) + len(lb))]
