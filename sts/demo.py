@@ -52,8 +52,8 @@ def demo_main(argv) -> int:
 def gloss_space_missing() -> bool:
     """Whether the WordNet gloss space still has to be built (not in the per-user cache)."""
     try:
-        from features.gloss_space import cache_file
-        return not cache_file().is_file()
+        from features.gloss_space import is_built
+        return not is_built()
     except Exception:  # no WordNet: the systems that need it report that themselves
         return False
 

@@ -27,13 +27,31 @@ def test_glove_table_and_unit_vectors():
     assert v[0] @ v[1] > 0.8 > 0.2 > v[0] @ v[2]  # cat~dog close, cat~economy far
 
 
-def test_the_word_index_is_rebuilt_into_an_empty_cache(tmp_path, monkeypatch):
+@pytest.mark.parametrize("damage", ["cut", "emptied", "altered", "manifest gone"])
+def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tmp_path, monkeypatch, damage):
+    from corpora.errors import Note
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    words_path, rows_path = word_vectors.index_files()
-    assert str(words_path).startswith(str(tmp_path)) and not words_path.exists()
-    word_vectors.build_index(words_path, rows_path)
-    table = word_vectors.glove()
-    assert np.array_equal(np.load(words_path), table.words) and np.array_equal(np.load(rows_path), table.rows)
+    word_vectors.glove.cache_clear()
+    try:
+        table = word_vectors.glove()
+        words, rows = np.array(table.words), np.array(table.rows)
+        (words_file,) = (tmp_path / "sts" / "word_vectors").glob("*.words.npy")
+        data = words_file.read_bytes()
+        if damage == "manifest gone":
+            next(words_file.parent.glob("*.json")).unlink()
+        else:
+            words_file.write_bytes({"cut": data[:len(data) // 2], "emptied": b"",
+                                    "altered": data[:-3] + b"zzz"}[damage])
+        word_vectors.glove.cache_clear()
+        if damage == "manifest gone":  # an unlisted file is not trusted: the index is built anew
+            table = word_vectors.glove()
+        else:
+            with pytest.warns(Note, match=r"words.npy: missing or changed since it was built; rebuilding it"):
+                table = word_vectors.glove()
+        assert np.array_equal(table.words, words) and np.array_equal(table.rows, rows)
+        assert words_file.read_bytes() == data
+    finally:
+        word_vectors.glove.cache_clear()
 
 
 def test_missing_vectors_package_is_named(monkeypatch):
