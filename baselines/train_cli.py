@@ -46,7 +46,7 @@ def add_train_parser(sub) -> None:
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
     p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
-    p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.joblib (card: .json)")
+    p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.skops (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")

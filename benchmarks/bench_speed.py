@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = (["--model", "models/stsb.joblib"], ["glove-mean"], ["sif"], ["token-cosine"], ["lcs"], ["gst"])
+COMMANDS = (["--model", "models/stsb.skops"], ["glove-mean"], ["sif"], ["token-cosine"], ["lcs"], ["gst"])
 # One child process per command, so that RUSAGE_CHILDREN's peak is that command's own.
 TIMED = ("import resource, subprocess, sys, time\n"
          "t = time.perf_counter(); code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"

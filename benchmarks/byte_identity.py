@@ -31,9 +31,9 @@ RUNS = [
     ("lcs", ["lcs", "--test", "clss2014-test"]),
     ("gst", ["gst", "--test", "clss2014-test"]),
     ("tccl", ["token-cosine", "--test", "clss2014-test"]),
-    ("reg12", ["regression", "--test", "sts2012-test", "--model", str(ROOT / "models" / "sts2012.joblib")]),
-    ("reg13", ["regression", "--test", "sts2013-test", "--model", str(ROOT / "models" / "sts2013.joblib")]),
-    ("regb", ["regression", "--test", "stsb-test", "--model", str(ROOT / "models" / "stsb.joblib")]),
+    ("reg12", ["regression", "--test", "sts2012-test", "--model", str(ROOT / "models" / "sts2012.skops")]),
+    ("reg13", ["regression", "--test", "sts2013-test", "--model", str(ROOT / "models" / "sts2013.skops")]),
+    ("regb", ["regression", "--test", "stsb-test", "--model", str(ROOT / "models" / "stsb.skops")]),
 ]
 EVAL_FORMATS = ["text", "json", "markdown", "csv"]
 COMPARE_FORMATS = ["text", "markdown", "csv", "latex", "json"]

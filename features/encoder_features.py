@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import PairFeatures
-from .encoders import BATCH_SIZE, embed, resolve, row_cosines
+from .encoders import BATCH_SIZE, SIF, embed, resolve, row_cosines
 
 
 class EncoderFeatures(PairFeatures):
@@ -39,12 +39,21 @@ class EncoderFeatures(PairFeatures):
         self.encoder_ = encoder
         return self
 
+    def __getstate__(self):
+        """A saved model keeps a spec, not the function it names: the function is looked up again when the
+        model is used, so a model file holds data only (a fitted SIF, with its component, is data)."""
+        state = super().__getstate__()
+        if isinstance(self.encode, str) and not isinstance(state.get("encoder_"), SIF):
+            state.pop("encoder_", None)
+        return state
+
     def transform(self, X) -> np.ndarray:
         pairs = [tuple(p) for p in X]
         texts = list(dict.fromkeys(t for pair in pairs for t in pair))
         if not pairs:
             return np.zeros((0, len(self._names())))
-        vectors = embed(self.encoder_, texts, self.batch_size)
+        encoder = self.encoder_ if hasattr(self, "encoder_") else resolve(self.encode)
+        vectors = embed(encoder, texts, self.batch_size)
         row = {t: i for i, t in enumerate(texts)}
         a, b = vectors[[row[p[0]] for p in pairs]], vectors[[row[p[1]] for p in pairs]]
         na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)

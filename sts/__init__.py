@@ -20,6 +20,23 @@ options:
 """
 
 
+def _show_notes(quiet: bool) -> None:
+    """Print the library's notes (:class:`corpora.errors.Note`) as one ``note: …`` line each on stderr, on a
+    line of their own under any progress bar (none with ``--quiet``)."""
+    import warnings
+
+    from corpora.errors import Note
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, Note):
+            default(message, category, filename, lineno, file, line)
+        elif not quiet:
+            from tqdm import tqdm
+            tqdm.write(f"note: {message}", file=sys.stderr)
+    warnings.showwarning = show
+
+
 def main(argv=None) -> int:
     if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
         try:
@@ -28,6 +45,7 @@ def main(argv=None) -> int:
             print("sts: interrupted", file=sys.stderr)
             return 130
     argv = list(argv)
+    _show_notes("--quiet" in argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, end="")
         return 0 if argv else 2

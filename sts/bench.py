@@ -10,7 +10,7 @@ from pathlib import Path
 
 BENCH_EPILOG = """examples:
   sts bench token-cosine glove-mean sif --published
-  sts bench --model models/stsb.joblib --format markdown
+  sts bench --model models/stsb.skops --format markdown
   sts bench regression --train stsb-train --convention official
   sts bench --encoder mypkg.embed:encode --published --report bench-html
   sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)

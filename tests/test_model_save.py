@@ -21,7 +21,7 @@ def two_models():
 
 def test_a_card_that_cannot_be_written_leaves_the_old_pair(tmp_path, monkeypatch, two_models):
     old, new = two_models
-    path = tmp_path / "m.joblib"
+    path = tmp_path / "m.skops"
     save_model(old, path, {"regime": "old"})
     before = path.read_bytes(), card_path(path).read_bytes()
     real = json.dumps
@@ -37,12 +37,12 @@ def test_a_card_that_cannot_be_written_leaves_the_old_pair(tmp_path, monkeypatch
     monkeypatch.undo()
     assert (path.read_bytes(), card_path(path).read_bytes()) == before
     assert load_model(path)[1]["regime"] == "old"  # the old card still matches the old model
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.joblib", "m.json"]  # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.skops"]  # no temporary left
 
 
 def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_models):
     old, new = two_models
-    path = tmp_path / "m.joblib"
+    path = tmp_path / "m.skops"
     save_model(old, path, {"regime": "old"})
     before = path.read_bytes()
     card_path(path).unlink()
@@ -50,16 +50,16 @@ def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_mod
     with pytest.raises(OSError):
         save_model(new, path, {"regime": "new"})
     assert path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.joblib", "m.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.skops"]
 
 
 def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, capsys):
-    """Defect 17: ``--save DIR/under/a/file.joblib`` trained for 13 s before failing on the path."""
+    """Defect 17: ``--save DIR/under/a/file.skops`` trained for 13 s before failing on the path."""
     import sts
     from baselines import train_cli
     monkeypatch.setattr(train_cli, "train_recipe", lambda *a, **k: pytest.fail("trained before checking --save"))
     (tmp_path / "file").write_text("a file, not a folder\n")
-    dest = tmp_path / "file" / "under" / "m.joblib"
+    dest = tmp_path / "file" / "under" / "m.skops"
     assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
     assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
     assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1

@@ -4,7 +4,7 @@ from pathlib import Path
 import sts
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-COMMAND = ("bench token-cosine lcs gst glove-mean sif --model models/stsb.joblib --published --convention simcse "
+COMMAND = ("bench token-cosine lcs gst glove-mean sif --model models/stsb.skops --published --convention simcse "
            "--convention official --format markdown")
 
 
@@ -14,7 +14,7 @@ def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monke
     assert sts.main([*COMMAND.split(), "--quiet", "--data-dir", str(data_dir)]) == 0
     out = capsys.readouterr().out
     ours = [line for line in out.splitlines() if line.startswith("| ") and line.split(" | ")[0][2:] in
-            ("token-cosine", "lcs", "gst", "glove-mean", "sif", "regression (stsb.joblib) †")]
+            ("token-cosine", "lcs", "gst", "glove-mean", "sif", "regression (stsb.skops) †")]
     assert len(ours) == 12  # six systems in each of the two tables
     missing = [line for line in ours if line not in README.splitlines()]
     assert not missing, f"README rows that the command no longer gives: {missing}"

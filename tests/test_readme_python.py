@@ -29,6 +29,6 @@ def test_the_readme_python_section_runs(tmp_path, monkeypatch, capsys):
     assert "<Dataset my-test.tsv (table): 40 pairs, 40 scored" in out
     assert "signature: dataset:file=my-test.tsv,sha256=" in out
     assert (tmp_path / "out" / "mine" / "STS.output.my-test.txt").is_file()
-    assert (tmp_path / "my.joblib").is_file() and (tmp_path / "my.json").is_file()
+    assert (tmp_path / "my.skops").is_file() and (tmp_path / "my.json").is_file()
     assert namespace["report"]["all"] > 0.8
     assert "{'pearson': {'mean':" in out and namespace["parts"].keys() == {"my-test"}

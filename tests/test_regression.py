@@ -67,7 +67,7 @@ def test_subset_mapping_and_fallback():
 
 @pytest.fixture
 def saved(tmp_path, fitted):
-    path = tmp_path / "m.joblib"
+    path = tmp_path / "m.skops"
     save_model(SubsetModels({"all": fitted}), path, {"regime": "test"})
     return path
 
@@ -110,12 +110,6 @@ def test_features_changed_in_code_are_refused(saved, monkeypatch):
         load_model(saved)
 
 
-def test_other_library_versions_are_refused(saved):
-    edit_card(saved, versions={"scikit-learn": "0.24.2"})
-    with pytest.raises(ModelMismatch, match="scikit-learn 0.24.2"):
-        load_model(saved)
-
-
 def test_a_model_without_card_is_refused(saved):
     card_path(saved).unlink()
     with pytest.raises(ModelMismatch, match="no model card"):
@@ -123,7 +117,7 @@ def test_a_model_without_card_is_refused(saved):
 
 
 def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
-    model = tmp_path / "demo.joblib"
+    model = tmp_path / "demo.skops"
     assert sts.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--feature-set",
                      "takelab", "--regressor", "ridge", "--save", str(model), "--quiet"]) == 0
     card = json.loads(card_path(model).read_text())
@@ -138,7 +132,7 @@ def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
 
 
 def test_train_needs_a_regime_or_training_data(capsys):
-    assert sts.main(["train", "regression", "--save", "x.joblib"]) == 1
+    assert sts.main(["train", "regression", "--save", "x.skops"]) == 1
     assert "--regime NAME or --train" in capsys.readouterr().err
 
 
@@ -211,7 +205,7 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     assert np.array_equal(alone, together) and len(seen) == 4  # 80 pairs in chunks of 20
     assert pickle.dumps(fitted) == before
     assert not {"n_jobs", "backend", "scheduler", "progress"} & set(fitted.get_params())
-    save_model(SubsetModels({"all": fitted}, {}, "all"), tmp_path / "m.joblib", {"system": "regression"})
+    save_model(SubsetModels({"all": fitted}, {}, "all"), tmp_path / "m.skops", {"system": "regression"})
     assert pickle.dumps(fitted) == before
 
 

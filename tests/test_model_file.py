@@ -1,0 +1,301 @@
+"""Saved models are data: hostile and damaged files and cards are refused with one error line, nothing runs."""
+import json
+import os
+import zipfile
+
+import pytest
+import skops.io
+
+import corpora
+import sts
+from baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from baselines.regression import FeatureRegression
+from baselines.subset_models import SubsetModels
+from corpora.errors import Note
+from corpora.manifest import sha256
+
+MARKER_ENV = "STS_TEST_MARKER"
+
+
+class Payload:
+    """What a hostile file would build: anything that runs code as it is restored."""
+
+    def __setstate__(self, state):
+        open(os.environ[MARKER_ENV], "w").close()
+
+    def __reduce__(self):
+        return (os.system, (f"touch {os.environ[MARKER_ENV]}",))
+
+
+@pytest.fixture(scope="module")
+def trained():
+    train = corpora.load("demo-train")
+    return SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2)
+                         .fit(train.pairs[:40], train.gold[:40])})
+
+
+@pytest.fixture
+def saved(tmp_path, trained):
+    path = tmp_path / "m.skops"
+    save_model(trained, path, {"regime": "test", "training_data": {"datasets": ["demo-train"]}})
+    return path
+
+
+@pytest.fixture
+def marker(tmp_path, monkeypatch):
+    path = tmp_path / "MARKER"
+    monkeypatch.setenv(MARKER_ENV, str(path))
+    return path
+
+
+def replace_model(path, data: bytes):
+    """Put ``data`` in the model file and make its card's SHA-256 match, as an attacker would."""
+    path.write_bytes(data)
+    card = json.loads(card_path(path).read_text())
+    card["sha256"] = sha256(path)
+    card_path(path).write_text(json.dumps(card))
+
+
+def cli_error(capsys, path) -> str:
+    """Run the saved model through `sts run` and `sts bench`: each ends with one error line."""
+    lines = []
+    for argv in (["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(path.parent / "o"),
+                  "--quiet"], ["bench", "--model", str(path), "--datasets", "stsb-test", "--quiet"]):
+        assert sts.main(argv) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("error: ") and str(path.with_suffix("")) in err[0], err
+        lines.append(err[0])
+    return lines[0]
+
+
+def test_a_payload_hidden_in_a_genuine_model_is_refused_before_it_runs(saved, trained, marker, capsys):
+    trained.models["all"].pipeline_.steps[0][1].hidden = Payload()
+    try:
+        data = skops.io.dumps(trained)
+    finally:
+        del trained.models["all"].pipeline_.steps[0][1].hidden
+    replace_model(saved, data)
+    with pytest.raises(ModelMismatch, match="test_model_file.Payload.*refused without loading"):
+        load_model(saved)
+    assert "Payload" in cli_error(capsys, saved)
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize("payload", ["top-level object", "os.system function", "pickle"])
+def test_a_hostile_file_is_refused_before_it_runs(saved, marker, capsys, payload):
+    import pickle
+    data = {"top-level object": lambda: skops.io.dumps(Payload()),
+            "os.system function": lambda: skops.io.dumps(os.system),
+            "pickle": lambda: pickle.dumps(Payload())}[payload]()
+    replace_model(saved, data)
+    with pytest.raises(ModelMismatch, match=str(saved)):
+        load_model(saved)
+    cli_error(capsys, saved)
+    assert not marker.exists()
+
+
+def test_a_joblib_file_is_never_unpickled(tmp_path, marker):
+    import pickle
+    path = tmp_path / "old.joblib"
+    path.write_bytes(pickle.dumps(Payload()))
+    with pytest.raises(ModelMismatch, match="pickle-based model file"):
+        load_model(path)
+    assert not marker.exists()
+
+
+def _flip(data: bytes) -> bytes:
+    data = bytearray(data)
+    data[len(data) // 2] ^= 0xFF
+    return bytes(data)
+
+
+@pytest.mark.parametrize("damage", ["cut", "flipped", "empty", "random", "a dict", "None", "a list of models"])
+def test_a_damaged_model_whose_card_hash_matches_gives_one_error_line(saved, capsys, damage):
+    good = saved.read_bytes()
+    data = {"cut": lambda: good[:len(good) // 2], "flipped": lambda: _flip(good), "empty": lambda: b"",
+            "random": lambda: os.urandom(5000), "a dict": lambda: skops.io.dumps({"models": 1}),
+            "None": lambda: skops.io.dumps(None), "a list of models": lambda: skops.io.dumps([1, 2])}[damage]()
+    replace_model(saved, data)
+    with pytest.raises(ModelMismatch, match=str(saved)):
+        load_model(saved)
+    cli_error(capsys, saved)
+
+
+@pytest.mark.parametrize("card", ["[]", '"card"', "5", "null", '{"versions": null}', "[" * 100_000 + "]" * 100_000,
+                                  "\xff not utf-8"])
+def test_a_damaged_card_gives_one_error_line(saved, capsys, card):
+    if card.startswith("{"):
+        whole = json.loads(card_path(saved).read_text())
+        whole.update(json.loads(card))
+        card = json.dumps(whole)
+    card_path(saved).write_bytes(card.encode("latin-1") if card.startswith("\xff") else card.encode())
+    with pytest.raises(corpora.FormatError, match=str(card_path(saved))):
+        load_model(saved)
+    cli_error(capsys, saved)
+
+
+@pytest.mark.parametrize("field", ["versions", "resources", "canaries", "feature_names"])
+@pytest.mark.parametrize("value", [None, [], "x", {"a": [1]}])
+def test_a_card_field_of_the_wrong_shape_is_refused(saved, field, value):
+    card = json.loads(card_path(saved).read_text())
+    card[field] = value
+    card_path(saved).write_text(json.dumps(card))
+    with pytest.raises((corpora.FormatError, ModelMismatch)):
+        load_model(saved)
+
+
+def test_other_versions_load_with_a_note_when_the_canaries_agree(saved, trained):
+    card = json.loads(card_path(saved).read_text())
+    card["versions"]["numpy"] = "0.0"
+    card_path(saved).write_text(json.dumps(card))
+    with pytest.warns(Note, match=r"saved with numpy 0.0 \(here .*\); its 40 canary predictions agree within 1e-06"):
+        models, _ = load_model(saved)
+    pairs = corpora.load("demo-test").pairs[:10]
+    assert list(models.predict(pairs)) == list(trained.predict(pairs))
+
+
+def test_other_versions_are_refused_when_the_canaries_differ(saved):
+    card = json.loads(card_path(saved).read_text())
+    card["versions"]["scikit-learn"] = "0.24.2"
+    card["canaries"]["predictions"]["all"][7] += 2e-6
+    card_path(saved).write_text(json.dumps(card))
+    with pytest.raises(ModelMismatch, match=r"saved with scikit-learn 0.24.2 .*differ from the card's by up to 2e-06.*"
+                                            r"retrain with"):
+        load_model(saved)
+
+
+def test_another_resource_is_checked_by_the_canaries(saved):
+    card = json.loads(card_path(saved).read_text())
+    assert set(card["resources"]) >= {"wordnet"}
+    card["resources"]["wordnet"] = "0" * 64
+    card_path(saved).write_text(json.dumps(card))
+    with pytest.warns(Note, match="wordnet resource 000000000000"):
+        load_model(saved)
+    card["canaries"]["predictions"]["all"][0] += 1.0
+    card_path(saved).write_text(json.dumps(card))
+    with pytest.raises(ModelMismatch, match="canary"):
+        load_model(saved)
+
+
+def test_a_model_with_an_encoder_that_cannot_be_imported(tmp_path, monkeypatch, capsys):
+    import sys
+
+    from tests.conftest import TOY_ENCODER
+    (tmp_path / "gone_encoder.py").write_text(TOY_ENCODER)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    train = corpora.load("demo-train")
+    models = SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2,
+                                                    encoder="gone_encoder:encode").fit(train.pairs[:40], train.gold[:40])})
+    path = tmp_path / "enc" / "m.skops"
+    save_model(models, path, {"training_data": {"datasets": []}})
+    monkeypatch.syspath_prepend(str(tmp_path / "enc"))
+    sys.path.remove(str(tmp_path))
+    sys.modules.pop("gone_encoder")
+    (tmp_path / "gone_encoder.py").unlink()
+    assert sts.main(["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(tmp_path / "o"),
+                     "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "gone_encoder" in err[0] and err[0].startswith("error: "), err
+
+
+# ---- saving ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["m.json", "m.joblib", "newdir/"])
+def test_save_refuses_a_card_name_or_a_folder(tmp_path, trained, name):
+    target = str(tmp_path / name) + ("/" if name.endswith("/") else "")
+    with pytest.raises(ValueError, match="--save"):
+        save_model(trained, target, {})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sts_train_refuses_a_json_model_path_before_training(tmp_path, capsys):
+    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
+    assert capsys.readouterr().err.startswith(f"error: --save {tmp_path / 'm.json'}: a model file's name ends in .skops")
+    assert list(tmp_path.iterdir()) == []
+
+
+KILLED_SAVE = """
+import os, sys
+import corpora
+from baselines import model_file, pair_save
+from baselines.regression import FeatureRegression
+from baselines.subset_models import SubsetModels
+train = corpora.load("demo-train")
+models = SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [2.0]}, cv=2)
+                       .fit(train.pairs[40:80], train.gold[40:80])})
+where = sys.argv[2]
+real = os.replace
+def die_after_first(src, dst):
+    real(src, dst)
+    os._exit(9)
+if where == "between renames":
+    pair_save.os.replace = die_after_first
+if where == "writing":
+    import skops.io
+    def dump(obj, file, **kw):
+        open(file, "wb").write(b"half a model")
+        os._exit(9)
+    skops.io.dump = dump
+model_file.save_model(models, sys.argv[1], {"regime": "new", "training_data": {"datasets": []}})
+"""
+
+
+def _killed_save(path, where):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", KILLED_SAVE, str(path), where], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert done.returncode == 9, done.stderr
+
+
+def test_a_save_killed_between_its_renames_is_finished_by_the_next_load(saved):
+    old = json.loads(card_path(saved).read_text())
+    _killed_save(saved, "between renames")
+    assert any(p.name.endswith(".sts-save") for p in saved.parent.iterdir())
+    with pytest.warns(Note, match="finished a save that was interrupted"):
+        models, card = load_model(saved)
+    assert card["regime"] == "new" and card["sha256"] != old["sha256"]
+    assert sorted(p.name for p in saved.parent.iterdir()) == ["m.json", "m.skops"]
+
+
+def test_leftovers_of_a_killed_save_are_removed_by_the_next_save_and_nothing_else(saved, trained):
+    before = saved.read_bytes(), card_path(saved).read_bytes()
+    _killed_save(saved, "writing")
+    assert (saved.read_bytes(), card_path(saved).read_bytes()) == before  # the old pair is whole
+    assert load_model(saved)[1]["regime"] == "test"
+    theirs = [saved.parent / ".m.skops.abcd1234.tmp", saved.parent / ".m.skops.x.sts-save.tmp", saved.parent / "notes.txt"]
+    for path in theirs:
+        path.write_text("a user's file")
+    left = sorted(p.name for p in saved.parent.iterdir() if p.name.startswith(".m.skops.") and p not in theirs)
+    assert len(left) == 2 and any(n.endswith(".sts-save") for n in left)
+    with pytest.warns(Note, match="removed the leftovers of an interrupted save"):
+        save_model(trained, saved, {"regime": "again", "training_data": {"datasets": []}})
+    assert sorted(p.name for p in saved.parent.iterdir()) == sorted(["m.json", "m.skops", *(p.name for p in theirs)])
+    assert load_model(saved)[1]["regime"] == "again"
+
+
+def test_a_concurrent_save_is_left_alone(saved, trained):
+    journal = saved.parent / ".m.skops.0123abcd.sts-save"
+    journal.write_text(json.dumps({"pid": os.getppid(), "model": "m.skops", "state": "writing"}))  # a live process
+    (saved.parent / ".m.skops.0123abcd.model.tmp").write_text("being written")
+    save_model(trained, saved, {"regime": "again", "training_data": {"datasets": []}})
+    assert journal.exists() and (saved.parent / ".m.skops.0123abcd.model.tmp").exists()
+
+
+def test_a_model_file_is_a_zip_of_data_only(saved):
+    with zipfile.ZipFile(saved) as archive:
+        names = archive.namelist()
+    assert "schema.json" in names and all(n == "schema.json" or n.endswith((".npy", ".json")) for n in names)
+
+
+@pytest.mark.parametrize("regressor", sorted(__import__("baselines.regression").regression.REGRESSORS))
+def test_every_regressor_saves_and_loads_with_the_trusted_types(tmp_path, regressor):
+    from baselines.regression import REGRESSORS
+    train = corpora.load("demo-train")
+    grid = {k: v[:1] for k, v in REGRESSORS[regressor][1].items()}
+    models = SubsetModels({"all": FeatureRegression(feature_set="takelab", regressor=regressor, param_grid=grid, cv=2)
+                           .fit(train.pairs[:60], train.gold[:60])})
+    save_model(models, tmp_path / "m.skops", {})
+    loaded, card = load_model(tmp_path / "m.skops")
+    pairs = corpora.load("demo-test").pairs[:20]
+    assert list(loaded.predict(pairs)) == list(models.predict(pairs)) and card["training_data"] == {"datasets": []}
