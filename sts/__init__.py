@@ -33,7 +33,10 @@ def _show_notes(quiet: bool) -> None:
             default(message, category, filename, lineno, file, line)
         elif not quiet:
             from tqdm import tqdm
-            tqdm.write(f"note: {message}", file=sys.stderr)
+            if sys.stderr.isatty():
+                tqdm.write(f"note: {message}", file=sys.stderr)  # clears the bars, then redraws them
+            else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
+                sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {message}\n")
     warnings.showwarning = show
 
 

@@ -299,3 +299,17 @@ def test_every_regressor_saves_and_loads_with_the_trusted_types(tmp_path, regres
     loaded, card = load_model(tmp_path / "m.skops")
     pairs = corpora.load("demo-test").pairs[:20]
     assert list(loaded.predict(pairs)) == list(models.predict(pairs)) and card["training_data"] == {"datasets": []}
+
+
+def test_the_note_of_other_versions_has_a_line_of_its_own_in_a_log(saved, capsys):
+    card = json.loads(card_path(saved).read_text())
+    card["versions"]["numpy"] = "0.0"
+    card_path(saved).write_text(json.dumps(card))
+    assert sts.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
+                     str(saved.parent / "o")]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    notes = [line for line in lines if "canary predictions agree" in line]
+    assert len(notes) == 1 and notes[0].startswith(f"note: {saved}: saved with numpy 0.0 (here "), lines
+    assert sts.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
+                     str(saved.parent / "q"), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""  # --quiet: errors only
