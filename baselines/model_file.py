@@ -107,8 +107,9 @@ def canaries(models: SubsetModels) -> dict:
 
 def check_destination(path) -> None:
     """Refuse, before any training, a model path that cannot be written (a folder, a card's name, under a file)."""
+    names_folder = str(path).endswith(("/", os.sep))
     path = Path(path)
-    if path.is_dir() or str(path).endswith(os.sep):
+    if path.is_dir() or names_folder:
         raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
     if path.suffix != SUFFIX:
         raise ValueError(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "

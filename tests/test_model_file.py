@@ -313,3 +313,9 @@ def test_the_note_of_other_versions_has_a_line_of_its_own_in_a_log(saved, capsys
     assert sts.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
                      str(saved.parent / "q"), "--quiet"]) == 0
     assert capsys.readouterr().err == ""  # --quiet: errors only
+
+
+def test_a_missing_folder_named_with_a_slash_is_called_a_folder(tmp_path, capsys):
+    target = f"{tmp_path / 'newdir'}/"
+    assert sts.main(["train", "regression", "--train", "demo-train", "--save", target, "--quiet"]) == 1
+    assert "is a folder; name the model file" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
