@@ -16,7 +16,7 @@ import corpora
 from features.featurizer import announce
 
 from .regression import FeatureRegression, fold_matrices, search
-from .run import training_pairs
+from .run import training_pairs, training_units
 from .subset_models import SubsetModels
 
 
@@ -87,6 +87,8 @@ def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tu
     for ds in datasets:
         ds.require_gold()
     params = {**recipe.params, **params}
+    if params.get("score_range") is None:  # the models predict on their training gold's scale
+        params["score_range"] = training_units(datasets)
     models, info = {}, {}
     for name, subsets in recipe.sub_models.items():
         pairs, gold, domains = select(datasets, subsets)

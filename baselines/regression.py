@@ -75,7 +75,7 @@ class FeatureRegression(PairRegressor):
     """
 
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
-                 cv: int = 5, random_state: int = 0, score_range=(0.0, 5.0), encoder=None):
+                 cv: int = 5, random_state: int = 0, score_range=None, encoder=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.regressor = regressor
@@ -133,10 +133,13 @@ class FeatureRegression(PairRegressor):
         announce(f"final fit of {self.regressor} on {len(pairs)} pairs")
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
+        self.clip_range_ = (tuple(float(v) for v in self.score_range) if self.score_range is not None
+                            else (float(np.min(y)), float(np.max(y))))
         self.feature_names_ = featurizer.feature_names_
 
     def _predict(self, pairs):
-        lo, hi = self.score_range
+        # in the gold's units, clipped to ``score_range`` or else to the range of the gold it learned from
+        lo, hi = getattr(self, "clip_range_", None) or self.score_range
         announce(f"predicting {len(pairs)} pairs")
         return np.clip(self.pipeline_.predict(pairs), lo, hi)
 

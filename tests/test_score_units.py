@@ -1,0 +1,63 @@
+"""A system fitted on gold predicts on its training gold's scale: on a test set of that scale its outputs are only
+clipped, never mapped from [0, 5] (issue 23, case 1). Systems with units of their own (cosines) are still mapped,
+and so is a model applied to a task of another scale (an STS-B model on SICK: [0, 5] onto [1, 5])."""
+import numpy as np
+import pytest
+
+import corpora
+from baselines.regression import FeatureRegression
+from baselines.run import run_system
+from baselines.token_cosine import TokenCosine
+from tests.test_own_data import SMALL_PARAMS, pairs_tsv
+
+
+def scaled_table(path, n, seed, scale, shift=0.0):
+    pairs_tsv(path, n, seed)
+    lines = path.read_text().splitlines()
+    rows = [line.split("\t") for line in lines[1:]]
+    out = [lines[0]] + [f"{a}\t{b}\t{shift + scale * float(score):.2f}" for a, b, score in rows]
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("scale, shift, bounds", [(2.0, 0.0, (0.0, 10.0)), (0.8, 1.0, (1.0, 5.0))])
+def test_the_regression_writes_the_gold_units(tmp_path, scale, shift, bounds):
+    train = corpora.load_path(scaled_table(tmp_path / "train.tsv", 120, 1, scale, shift), score_range=bounds)
+    test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, scale, shift), score_range=bounds)
+    system = FeatureRegression(param_grid={"C": [8.0]}, **SMALL_PARAMS)
+    (path,) = run_system(system, test, tmp_path / "out", train=[train])
+    written, _ = corpora.read_output(path, len(test.pairs), bounds=bounds)
+    expected = system.predict(test.pairs)
+    assert np.allclose(written, expected, atol=1e-6)  # the estimator's own predictions, in the gold's units
+    assert expected.min() >= bounds[0] and expected.max() <= bounds[1]
+    if bounds == (0.0, 10.0):
+        assert expected.max() > 6  # not clipped at 5
+    assert np.corrcoef(written, [g for sub in test for g in sub.gold])[0, 1] > 0.8
+
+
+def test_a_cosine_system_is_still_mapped_onto_the_task_range(tmp_path):
+    test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, 2.0), score_range=(0.0, 10.0))
+    system = TokenCosine()
+    (path,) = run_system(system, test, tmp_path / "out")
+    written, _ = corpora.read_output(path, len(test.pairs), bounds=(0.0, 10.0))
+    assert np.allclose(written, np.clip(2 * system.predict(test.pairs), 0, 10), atol=1e-6)
+
+
+def test_training_data_of_two_scales_is_refused(tmp_path):
+    a = corpora.load_path(scaled_table(tmp_path / "a.tsv", 30, 1, 2.0), score_range=(0.0, 10.0))
+    b = corpora.load_path(scaled_table(tmp_path / "b.tsv", 30, 2, 1.0))
+    with pytest.raises(ValueError, match=r"mixes score scales \(\[0, 5\], \[0, 10\]\)"):
+        run_system(FeatureRegression(**SMALL_PARAMS), b, tmp_path / "out", train=[a, b])
+
+
+def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
+    import json
+
+    import sts
+    scaled_table(tmp_path / "train.tsv", 120, 1, 0.8, 1.0)
+    scaled_table(tmp_path / "test.tsv", 40, 2, 0.8, 1.0)
+    small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
+             "--exclude", "embedding"]
+    assert sts.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+                     "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
+    assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
