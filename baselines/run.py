@@ -101,7 +101,7 @@ def write_outputs(test: corpora.Dataset, out_dir, system_for, *, name: str = "un
     """
     out_dir = Path(out_dir)
     written = []
-    with runrecord.owned(out_dir, name, test.name, model_sha256) as run:
+    with runrecord.owned(out_dir, name, test.name, model_sha256, test.sha256) as run:
         for sub in test:
             scores, confidences = predict_subset(system_for(sub), sub)
             path = out_dir / sub.output_name

@@ -30,8 +30,9 @@ class RunBusy(OSError):
 class RunDir:
     """The folder a run owns: ``add`` each file once written; the record is completed on leaving."""
 
-    def __init__(self, path: Path, system: str, dataset: str, model_sha256: str | None):
+    def __init__(self, path: Path, system: str, dataset: str, model_sha256: str | None, dataset_sha256: str = ""):
         self.path, self.system, self.dataset, self.model_sha256 = path, system, dataset, model_sha256
+        self.dataset_sha256 = dataset_sha256
         self.files: dict[str, str] = {}
 
     def add(self, path) -> None:
@@ -40,6 +41,8 @@ class RunDir:
     def _write(self, complete: bool) -> None:
         record = {"sts_run": FORMAT, "complete": complete, "system": self.system, "dataset": self.dataset,
                   "model_sha256": self.model_sha256, "files": dict(sorted(self.files.items()))}
+        if self.dataset_sha256:  # a user's file or folder: what it held when the run read it
+            record["dataset_sha256"] = self.dataset_sha256
         write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
 
 
@@ -64,11 +67,11 @@ def _locked(out_dir: Path):
 
 
 @contextmanager
-def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None):
+def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, dataset_sha256: str = ""):
     """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record."""
     out_dir = Path(out_dir)
     with _locked(out_dir):
-        run = RunDir(out_dir, system, dataset, model_sha256)
+        run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
         run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
         yield run
         run._write(complete=True)
@@ -111,8 +114,11 @@ def read_record(run_dir) -> dict | None:
     return record
 
 
-def check_run(run_dir, dataset: str, names) -> list[FormatError]:
-    """Why the files ``names`` of ``run_dir`` do not all come from one complete run of ``dataset`` (empty: they do)."""
+def check_run(run_dir, dataset: str, names, *, dataset_sha256: str = "") -> list[FormatError]:
+    """Why the files ``names`` of ``run_dir`` do not all come from one complete run of ``dataset`` (empty: they do).
+
+    A user's dataset (``dataset_sha256`` given) is the one the run read only if its content is unchanged;
+    named by another path, the same content is the same dataset."""
     run_dir = Path(run_dir)
     try:
         record = read_record(run_dir)
@@ -122,10 +128,16 @@ def check_run(run_dir, dataset: str, names) -> list[FormatError]:
         return []
     path = run_dir / RECORD_NAME
     who = f"{record.get('system')} on {record.get('dataset')}"
-    if not record["complete"]:
+    if record["complete"] is not True:
         return [FormatError(path, None, f"the run of {who} did not complete (interrupted, failed or still "
                                         "writing); its files may mix with older ones: rerun it")]
-    if record.get("dataset") != dataset:
+    recorded = record.get("dataset_sha256")
+    if dataset_sha256 and isinstance(recorded, str) and recorded:
+        if recorded != dataset_sha256:
+            return [FormatError(path, None, f"records a run of {who} when it held SHA-256 {recorded[:12]}…; it "
+                                            f"now holds {dataset_sha256[:12]}…: the dataset changed since the run, "
+                                            "so its outputs no longer match it: rerun")]
+    elif record.get("dataset") != dataset:
         return [FormatError(path, None, f"records a run of {who}, not of {dataset}")]
     errors = []
     for name in names:

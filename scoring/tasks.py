@@ -141,7 +141,8 @@ class TaskKind:
 
     def validate(self, dataset: corpora.Dataset, run_dir) -> list:
         """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
-        errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset])
+        errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset],
+                                             dataset_sha256=dataset.sha256)
         for sub in dataset:
             errors.extend(task_for(sub.kind).check(Path(run_dir) / sub.output_name, len(sub), bounds=sub.score_range))
         return errors
