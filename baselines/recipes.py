@@ -107,6 +107,9 @@ def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tu
         else:
             system.fit(pairs, gold)
             entry["cv_pearson"] = system.cv_score_
+            if system.cv_score_ is None and hasattr(system, "cv_smallest_fold_"):
+                entry["cv_note"] = (f"held-out folds of {system.cv_smallest_fold_} pairs: too few for a CV figure "
+                                    f"(the grid was still searched on them)")
         entry["best_params"] = _plain(system.best_params_)
         models[name], info[name] = system, entry
     card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,

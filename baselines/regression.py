@@ -130,6 +130,9 @@ class FeatureRegression(PairRegressor):
         else:
             fold_data = fold_matrices(featurizer, pairs, features, make_folds(self.cv, self.random_state))
             self.best_params_, self.cv_score_ = search(model, grid, fold_data, y)
+            self.cv_smallest_fold_ = min(len(held_out) for _, held_out, _ in fold_data)
+            if self.cv_smallest_fold_ < MIN_FOLD:  # a Pearson over a handful of pairs is noise, not a figure
+                self.cv_score_ = None
         announce(f"final fit of {self.regressor} on {len(pairs)} pairs")
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
@@ -150,6 +153,7 @@ def make_folds(cv, seed: int):
 
 
 CHUNK = 500
+MIN_FOLD = 10  # held-out pairs below which a fold's Pearson is not reported as a CV figure
 
 
 def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:

@@ -174,7 +174,8 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> int:
         print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
         for name, entry in card["training_data"]["sub_models"].items():
             tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
-                     else f"CV Pearson {entry['cv_pearson']:.4f}")
+                     else f"CV Pearson {entry['cv_pearson']:.4f}" if entry.get("cv_pearson") is not None
+                     else f"no CV figure: {entry.get('cv_note', 'nothing was searched')}")
             print(f"  {name}: {entry['pairs']} pairs, {tuned}")
         test = card["scores"].get("test")
         if test:

@@ -106,15 +106,22 @@ def paired_bootstrap(gold, system_a, system_b, *, n_resamples: int = 1000, seed:
 
 
 def aggregate_ci(rs, ns, rule: str, *, level: float = 0.95) -> tuple[float, float]:
-    """Normal-approximation interval of a size-weighted mean, plain mean or sum of Pearsons.
+    """Interval of a size-weighted mean, plain mean or sum of Pearsons, always inside the figure's range.
 
-    The subsets are independent samples and var(r) ~ (1 - r^2)^2 / (n - 1) for each.
+    The subsets are independent samples and var(r) ~ (1 - r^2)^2 / (n - 1) for each; the interval is taken
+    on Fisher's z of the mean (its variance by the delta method), as Fisher's interval of one r is, so it
+    stays inside [-1, 1] (a sum: inside [-k, k]) where a plain normal interval reached 1.036.
     """
     from scipy.stats import norm
     rs, ns = np.asarray(rs, dtype=float), np.asarray(ns, dtype=float)
     if len(rs) == 0 or not np.isfinite(rs).all() or (ns <= 1).any():
         return (math.nan, math.nan)
     w = {"sum": np.ones_like(rs), "weighted": ns / ns.sum()}.get(rule, np.ones_like(rs) / len(rs))
-    centre = float(np.sum(w * rs))
-    half = float(norm.ppf(0.5 + level / 2)) * math.sqrt(float(np.sum(w ** 2 * (1 - rs ** 2) ** 2 / (ns - 1))))
-    return (centre - half, centre + half)
+    scale = float(w.sum())  # 1 for a mean, k for a sum of k
+    mean = float(np.sum(w * rs)) / scale
+    sd = math.sqrt(float(np.sum(w ** 2 * (1 - rs ** 2) ** 2 / (ns - 1)))) / scale
+    if abs(mean) >= 1 or sd == 0:
+        return (mean * scale, mean * scale)
+    half = float(norm.ppf(0.5 + level / 2)) * sd / (1 - mean ** 2)
+    z = math.atanh(mean)
+    return (math.tanh(z - half) * scale, math.tanh(z + half) * scale)

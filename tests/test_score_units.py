@@ -61,3 +61,15 @@ def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
     assert sts.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
     assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
+
+
+def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
+    """Issue 23, case 3: ten training pairs in five folds printed 'CV Pearson 1.0000'."""
+    import sts
+    pairs_tsv(tmp_path / "train.tsv", 10, 1)
+    small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
+             "--exclude", "embedding"]
+    assert sts.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+                     "--save", str(tmp_path / "m.skops")]) == 0
+    out = capsys.readouterr().out
+    assert "CV Pearson" not in out and "no CV figure: held-out folds of 2 pairs: too few for a CV figure" in out
