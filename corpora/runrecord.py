@@ -7,10 +7,12 @@ of every file written. The scorer reads a folder only if its files all come from
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import re
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -46,12 +48,30 @@ class RunDir:
         write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
 
 
+MAX_RECORD_BYTES = 16 << 20
+
+
+def _open_regular(path: Path):
+    """``path`` opened for appending, created if absent, only if it is a regular file: a link is not
+    followed (it could lead outside the folder) and a FIFO or device is not waited on."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
+            raise OSError(exc.errno, f"{path}: not a regular file (a link, FIFO, device or folder); refused") from None
+        raise
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, f"{path}: not a regular file (a FIFO or device); refused")
+    return os.fdopen(fd, "a")
+
+
 @contextmanager
 def _locked(out_dir: Path):
     """Hold ``out_dir``'s lock (RunBusy if another run holds it); the holder removes the lock file after."""
     out_dir.mkdir(parents=True, exist_ok=True)
     lock_path = out_dir / LOCK_NAME
-    handle = open(lock_path, "a")
+    handle = _open_regular(lock_path)
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -103,10 +123,17 @@ def clean_stale(out_dir) -> list[Path]:
 def read_record(run_dir) -> dict | None:
     """The run record of ``run_dir``, None when there is none (files written by hand)."""
     path = Path(run_dir) / RECORD_NAME
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
+    info = os.lstat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise FormatError(path, None, "not a regular file (a link, FIFO, device or folder); refused")
+    if info.st_size > MAX_RECORD_BYTES:
+        raise FormatError(path, None, f"{info.st_size:,} bytes, more than a run record holds; refused")
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise FormatError(path, None, "run record is nested too deeply to be one") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FormatError(path, None, f"run record is not readable JSON ({str(exc)[:100]})") from None
     if not isinstance(record, dict) or not isinstance(record.get("files"), dict) or "complete" not in record:
