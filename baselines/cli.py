@@ -53,10 +53,12 @@ def cmd_run(args) -> int:
             raise ValueError(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
     bar = progress_bar(args)
-    with settings(args, bar):
-        written = run_system(system, test, args.out, train, name=name)
-    if bar:
-        bar.close()
+    try:
+        with settings(args, bar):
+            written = run_system(system, test, args.out, train, name=name)
+    finally:  # an error then starts its own line, not after the step's elapsed time
+        if bar:
+            bar.close()
     if not args.quiet:
         for path in written:
             print(path)
@@ -69,14 +71,15 @@ NEEDS_TRAINING = ("regression",)
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
-    if bar:
-        bar.step(f"loading {args.model}")
-    models, card = load_model(args.model)
-    with settings(args, bar):
-        written = write_outputs(models, test, args.out, model_sha256=card["sha256"])
-    if bar:
-        bar.close()
-    return written
+    try:
+        if bar:
+            bar.step(f"loading {args.model}")
+        models, card = load_model(args.model)
+        with settings(args, bar):
+            return write_outputs(models, test, args.out, model_sha256=card["sha256"])
+    finally:  # an error then starts its own line, not after the step's elapsed time
+        if bar:
+            bar.close()
 
 
 def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:

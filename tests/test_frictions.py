@@ -71,3 +71,18 @@ def test_in_a_log_an_error_starts_its_own_line_after_the_progress(tmp_path, caps
     assert err.split("\nerror: ", 1)[1].startswith(f"{tmp_path / 'm.skops'}: saved with numpy 0.0")
     before = err.split("\nerror: ", 1)[0].split("\n")
     assert before[0].startswith("[    0s] loading ") and re.search(r"working: \d\d:\d\d$", before[-1])  # the step's last state
+
+
+def test_sts_run_with_a_refused_model_starts_the_error_on_its_own_line(tmp_path, capsys):
+    """Issue 23, case 11: with stderr to a pipe, 'working: 00:06error: …' shared one line."""
+    import json
+    import shutil
+    card = json.loads((ROOT / "models" / "stsb.json").read_text())
+    card["versions"]["numpy"] = "0.0"
+    card["canaries"]["predictions"]["all"][0] += 0.5
+    shutil.copy(ROOT / "models" / "stsb.skops", tmp_path / "m.skops")
+    (tmp_path / "m.json").write_text(json.dumps(card))
+    assert sts.main(["run", "regression", "--model", str(tmp_path / "m.skops"), "--test", "demo-test",
+                     "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "\nerror: " in err and re.search(r"\d\derror", err) is None
