@@ -193,7 +193,9 @@ def _check_card_values(path: Path, card: dict) -> None:
           and isinstance(card["canaries"].get("predictions"), dict)
           and all(isinstance(v, list) and all(isinstance(x, (int, float)) for x in v)
                   for v in card["canaries"]["predictions"].values())
-          and isinstance(card["training_data"].get("datasets", []), list))
+          and isinstance(card["training_data"].get("datasets", []), list)
+          and all(isinstance(d, str) for d in card["training_data"].get("datasets", []))
+          and isinstance(card["training_data"].get("dev"), (str, type(None))))
     if not ok:
         raise corpora.FormatError(path, None, "model card has a field of the wrong shape (versions, resources, "
                                   "feature_names, canaries or training_data)")

@@ -138,6 +138,10 @@ def read_record(run_dir) -> dict | None:
         raise FormatError(path, None, f"run record is not readable JSON ({str(exc)[:100]})") from None
     if not isinstance(record, dict) or not isinstance(record.get("files"), dict) or "complete" not in record:
         raise FormatError(path, None, "not a run record: expected an object with 'complete' and 'files'")
+    if not (isinstance(record.get("system"), str) and isinstance(record.get("dataset"), str)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in record["files"].items())):
+        raise FormatError(path, None, "not a run record: 'system' and 'dataset' must be strings and 'files' "
+                                      "must map file names to SHA-256 digests")
     return record
 
 

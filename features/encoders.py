@@ -133,6 +133,9 @@ def load_encoder(spec: str):
         target = import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
+    except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
+        raise ValueError(f"encoder {spec!r}: importing module {module_name!r} failed "
+                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
@@ -191,7 +194,11 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
-        out = encode(batch)
+        try:
+            out = encode(batch)
+        except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
+            raise ValueError(f"encoder {name} failed on a batch of {len(batch)} texts "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from exc
         try:
             array = np.asarray(out, dtype=np.float64)
         except (TypeError, ValueError):

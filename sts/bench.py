@@ -116,7 +116,8 @@ def bench_rows(args) -> tuple[list, list]:
             if bar:
                 bar.step(f"loading {path}")
             models, card = load_model(path)
-            used = card["training_data"]["datasets"] + ([card["training_data"]["dev"]] if card["training_data"].get("dev") else [])
+            trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
+            used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
                                        fit=False,
                                        trained=True, source=f"model {path} (sha256 {card['sha256']})",

@@ -319,3 +319,16 @@ def test_a_missing_folder_named_with_a_slash_is_called_a_folder(tmp_path, capsys
     target = f"{tmp_path / 'newdir'}/"
     assert sts.main(["train", "regression", "--train", "demo-train", "--save", target, "--quiet"]) == 1
     assert "is a folder; name the model file" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("training_data", [{"datasets": ["stsb-train"], "dev": 5}, {"datasets": [1, 2]}, {}])
+def test_bench_with_a_card_of_odd_training_data_is_one_error_line_or_runs(saved, capsys, training_data):
+    card = json.loads(card_path(saved).read_text())
+    card["training_data"] = training_data
+    card_path(saved).write_text(json.dumps(card))
+    code = sts.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    if training_data:
+        assert code == 1 and len(err) == 1 and err[0].startswith("error: ") and "training_data" in err[0], err
+    else:
+        assert code == 0, err

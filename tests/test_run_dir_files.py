@@ -58,3 +58,19 @@ def test_a_record_that_is_no_regular_file_or_too_deep_is_one_error_line(tmp_path
     code = within(20, lambda: sts.main(["eval", "--dataset", str(tmp_path / "mine.tsv"), "--run", str(out)]))
     err = capsys.readouterr().err
     assert code == 1 and "sts-run.json" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("change", [{"dataset": None}, {"system": ["a", "b"]}, {"files": {"x": 5}}, {"drop": "dataset"}])
+def test_bench_runs_with_a_malformed_record_is_one_error_line(tmp_path, capsys, change):
+    import json
+    out = tmp_path / "out"
+    assert run(tmp_path, out) == 0
+    record = json.loads((out / "sts-run.json").read_text())
+    if "drop" in change:
+        del record[change["drop"]]
+    else:
+        record.update(change)
+    (out / "sts-run.json").write_text(json.dumps(record))
+    assert sts.main(["bench", "--runs", str(out), "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "not a run record" in err[0], err
