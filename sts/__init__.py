@@ -48,6 +48,9 @@ def main(argv=None) -> int:
             print("sts: interrupted", file=sys.stderr)
             return 130
     argv = list(argv)
+    for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show '†' or 'ü' gets '\u2020', not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     _show_notes("--quiet" in argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(USAGE, end="")

@@ -86,3 +86,13 @@ def test_sts_run_with_a_refused_model_starts_the_error_on_its_own_line(tmp_path,
                      "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
     assert "\nerror: " in err and re.search(r"\d\derror", err) is None
+
+
+def test_an_ascii_only_output_gets_escapes_not_a_traceback(tmp_path):
+    """Issue 23, case 8: PYTHONIOENCODING=ascii sts compare --published raised UnicodeEncodeError on '†'."""
+    assert sts.main(["run", "token-cosine", "--test", "sts2013-test", "--out", str(tmp_path / "tc"), "--quiet"]) == 0
+    env = {**__import__("os").environ, "PYTHONIOENCODING": "ascii"}
+    done = subprocess.run([sys.executable, "-m", "sts", "compare", "--dataset", "sts2013-test", "--published",
+                           "--run", f"tc={tmp_path / 'tc'}"],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "\\u2020" in done.stdout, done.stderr[-500:]
