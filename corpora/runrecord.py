@@ -12,11 +12,12 @@ import fcntl
 import json
 import os
 import re
+import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from .atomic import write_text_atomic
+from .atomic import tagged_temps, write_text_atomic
 from .errors import FormatError
 from .manifest import sha256
 
@@ -35,6 +36,7 @@ class RunDir:
     def __init__(self, path: Path, system: str, dataset: str, model_sha256: str | None, dataset_sha256: str = ""):
         self.path, self.system, self.dataset, self.model_sha256 = path, system, dataset, model_sha256
         self.dataset_sha256 = dataset_sha256
+        self.temp_tag = secrets.token_hex(4)  # names this run's temporary files (see clean_stale)
         self.files: dict[str, str] = {}
 
     def add(self, path) -> None:
@@ -42,7 +44,8 @@ class RunDir:
 
     def _write(self, complete: bool) -> None:
         record = {"sts_run": FORMAT, "complete": complete, "system": self.system, "dataset": self.dataset,
-                  "model_sha256": self.model_sha256, "files": dict(sorted(self.files.items()))}
+                  "model_sha256": self.model_sha256, "files": dict(sorted(self.files.items())),
+                  "temp_tag": self.temp_tag}
         if self.dataset_sha256:  # a user's file or folder: what it held when the run read it
             record["dataset_sha256"] = self.dataset_sha256
         write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
@@ -93,16 +96,16 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, d
     with _locked(out_dir):
         run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
         run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
-        yield run
-        run._write(complete=True)
-
-
-_TEMP = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # what atomic_open leaves when a run is killed mid-file
+        with tagged_temps(run.temp_tag):
+            yield run
+            run._write(complete=True)
 
 
 def clean_stale(out_dir) -> list[Path]:
     """Remove the temporary files a killed run left in ``out_dir``; the paths removed.
 
+    Only what that run can be proven to have written: its record, left incomplete, names the tag its
+    temporary files carry (``.NAME.TAG.tmp``). A user's files and another program's temporaries are kept.
     Only with the directory's lock held, so a run that is writing keeps its files.
     """
     out_dir = Path(out_dir)
@@ -111,13 +114,30 @@ def clean_stale(out_dir) -> list[Path]:
     removed = []
     try:
         with _locked(out_dir):
+            try:
+                record = read_record(out_dir)
+            except FormatError:
+                return []
+            tag = record.get("temp_tag") if record else None
+            if record is None or record["complete"] is True or not (isinstance(tag, str) and _TAG.fullmatch(tag)):
+                return []
             for path in sorted(out_dir.iterdir()):
-                if _TEMP.fullmatch(path.name) and path.is_file() and not path.is_symlink():
+                if path.name.startswith(".") and path.name.endswith(f".{tag}.tmp") and _is_regular(path):
                     path.unlink()
                     removed.append(path)
     except RunBusy:
         return []
     return removed
+
+
+_TAG = re.compile(r"[0-9a-f]{8}")
+
+
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
 
 
 def read_record(run_dir) -> dict | None:
