@@ -121,7 +121,7 @@ def bench_rows(args) -> tuple[list, list]:
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
                                        fit=False,
                                        trained=True, source=f"model {path} (sha256 {card['sha256']})",
-                                       notes=_seen_note(used, datasets, args.data_dir)))
+                                       notes=_seen_note(used, datasets, args.data_dir, from_card=True)))
         encoder_source = "a sentence encoder: cosine of the two texts' embeddings " + (
             "(fitted on STS-family data, as --trained-on-sts says)" if args.trained_on_sts
             else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
@@ -141,18 +141,25 @@ def _unseen(pools, training_names) -> list:
     return [] if any(p.name in training_names for p in pools) else pools
 
 
-def _seen_note(training, datasets, data_dir) -> tuple:
-    """A note on how many scored test pairs the training data holds (a model that saw them is not comparable)."""
+def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tuple:
+    """A note on how many scored test pairs the training data holds (a model that saw them is not comparable).
+
+    A model card's training data is read only where it names a registered dataset: a path in a card is the
+    card's word, not a file this command was asked to open."""
     import corpora
     from baselines.bench import seen_shares
+    unnamed = [ds for ds in training if from_card and ds not in corpora.dataset_names()]
+    training = [ds for ds in training if ds not in unnamed]
     loaded = [ds if isinstance(ds, corpora.Dataset) else corpora.resolve(ds, data_dir) for ds in training]
+    unchecked = (f"its training data {', '.join(map(repr, unnamed))[:200]} is no registered dataset, so its overlap "
+                 "with the test pairs is not checked",) if unnamed else ()
     shares = {name: (k, n) for name, (k, n) in seen_shares(loaded, datasets).items() if k}
     if not shares:
-        return ()
+        return unchecked
     from scoring.bench import LABELS
     names = ", ".join(ds if isinstance(ds, str) else ds.name for ds in training)
     return ("its training data (" + names + ") holds " + ", ".join(
-        f"{100 * k / n:.1f}% of {LABELS.get(name, name)}'s scored pairs" for name, (k, n) in shares.items()),)
+        f"{100 * k / n:.1f}% of {LABELS.get(name, name)}'s scored pairs" for name, (k, n) in shares.items()),) + unchecked
 
 
 def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source, notes=()):

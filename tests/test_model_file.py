@@ -332,3 +332,14 @@ def test_bench_with_a_card_of_odd_training_data_is_one_error_line_or_runs(saved,
         assert code == 1 and len(err) == 1 and err[0].startswith("error: ") and "training_data" in err[0], err
     else:
         assert code == 0, err
+
+
+def test_bench_does_not_open_the_paths_a_card_names(saved, capsys):
+    """Issue 23, case 9: a card's training data '/etc/passwd' was read as a dataset and its first line quoted."""
+    card = json.loads(card_path(saved).read_text())
+    card["training_data"] = {"datasets": ["/etc/passwd"], "dev": None}
+    card_path(saved).write_text(json.dumps(card))
+    assert sts.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert "root:" not in captured.out + captured.err
+    assert "'/etc/passwd' is no registered dataset, so its overlap with the test pairs is not checked" in captured.out
