@@ -18,6 +18,19 @@ def int_at_least(minimum: int):
     return parse
 
 
+def int_between(minimum: int, maximum: int):
+    """An argparse ``type``: a whole number in ``[minimum, maximum]`` (a bound that keeps a run finite)."""
+    at_least = int_at_least(minimum)
+
+    def parse(text: str) -> int:
+        value = at_least(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"expected a whole number of at most {maximum:,}, got {value:,}")
+        return value
+    parse.__name__ = f"{minimum}<=int<={maximum}"
+    return parse
+
+
 def nonempty_path(text: str) -> str:
     """An argparse ``type``: a path that is not the empty string (which would mean the current folder)."""
     if not text.strip():

@@ -19,6 +19,17 @@ from .tasks import task_for
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 
 
+
+MAX_RESAMPLES = 100_000  # 1e9 would take days; 1e5 already pins a p-value to about 0.002
+
+
+def _significance_bar(pairs: list, desc: str):
+    """The pairs of runs tested, under a bar on stderr (quadratic in the runs: 30 runs are 435 tests)."""
+    if len(pairs) < 2:
+        return pairs
+    from tqdm import tqdm
+    return tqdm(pairs, desc=desc, file=sys.stderr, leave=False)
+
 def _columns(text: str) -> tuple:
     try:
         return corpora.tables.parse_columns(text)
@@ -170,8 +181,8 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
     parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
-    parser.add_argument("--resamples", type=argtypes.int_at_least(1), default=1000,
-                        help="paired bootstrap resamples (default 1000)")
+    parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
+                        help=f"paired bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     args = parser.parse_args(argv)
     runs = dict(args.run)
@@ -179,7 +190,8 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
         parser.error("each --run needs its own NAME")
     try:
         dataset = _dataset(args)
-        cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples)
+        cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples,
+                           progress=_significance_bar)
         if args.report:
             path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:

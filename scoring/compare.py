@@ -96,12 +96,13 @@ def _place(rows, pub, ours, board, measures, primary, present, sizes, missing) -
 
 
 def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True,
-                 seed: int = 0, resamples: int = 1000) -> dict:
+                 seed: int = 0, resamples: int = 1000, progress=None) -> dict:
     """Score ``runs`` (name -> run directory) and place them among the task paper's published table.
 
     Published ranks stay the paper's; each of our runs takes the rank its figures would have among the
     published ranked rows. With a subset missing, published aggregates and ranks are recomputed over
-    the subsets present. InvalidRun carries every bad file of every run.
+    the subsets present. InvalidRun carries every bad file of every run. ``progress(items, desc)``, if
+    given, wraps the pairs of runs tested for significance (a bar on stderr, say).
     """
     task = task_for(dataset.kind)
     errors = [e for run_dir in runs.values() for e in task.validate(dataset, run_dir)]
@@ -139,7 +140,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "columns": _table_columns(board, present, measures), "marks": board.marks,
         "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
         "rows": rows,
-        "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples),
+        "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),
     }
 
 
@@ -211,7 +212,7 @@ def _pair_test(a, b, value, outs, gold, ids, n, as_r, metric, seed, resamples, p
             "significant": bool(all(is_finite(v) and v < ALPHA for v in (p, pw, boot.p_value)))}
 
 
-def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples) -> list[dict]:
+def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress=None) -> list[dict]:
     """Each pair of our runs (Fisher z, Williams on the pooled pairs, paired bootstrap) and each run against the best published row (Fisher z)."""
     n = task_for(dataset.kind).pairs_behind(sizes, present)
     k = len(present)
@@ -224,7 +225,8 @@ def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resa
     if len(runs) > 1:
         gold, ids, outs = task_for(dataset.kind).stacked(dataset, runs, present)
         metric = aggregate_metric(rule, [sizes[s] for s in present])
-        for a, b in combinations(runs, 2):
+        pairs = list(combinations(runs, 2))
+        for a, b in (progress(pairs, f"significance ({len(pairs)} pairs of runs)") if progress else pairs):
             if is_finite(value[b]) and not (is_finite(value[a]) and value[a] >= value[b]):
                 a, b = b, a
             tests.append(_pair_test(a, b, value, outs, gold, ids, n, as_r, metric, seed, resamples, primary))

@@ -96,3 +96,27 @@ def test_an_ascii_only_output_gets_escapes_not_a_traceback(tmp_path):
                            "--run", f"tc={tmp_path / 'tc'}"],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 0 and "Traceback" not in done.stderr and "\\u2020" in done.stdout, done.stderr[-500:]
+
+
+def test_compare_resamples_are_bounded(capsys):
+    """Issue 23, case 10: --resamples 1e9 would take days."""
+    import pytest
+    with pytest.raises(SystemExit) as exit_:
+        sts.main(["compare", "--dataset", "sts2012-test", "--run", "a=x", "--resamples", "1000000000"])
+    assert exit_.value.code == 2
+    assert "argument --resamples: expected a whole number of at most 100,000, got 1,000,000,000" in capsys.readouterr().err
+
+
+def test_compare_shows_progress_over_the_significance_tests(tmp_path, capsys):
+    import evaluate
+    for name in ("a", "b", "c"):
+        assert sts.main(["run", "random", "--seed", str(len(name) + ord(name)), "--test", "demo-test", "--out",
+                         str(tmp_path / name), "--quiet"]) == 0
+    seen = []
+
+    def progress(items, desc):
+        seen.append((len(items), desc))
+        return items
+    evaluate.compare_runs(__import__("corpora").load("demo-test"), {n: tmp_path / n for n in "abc"},
+                          published=False, resamples=20, progress=progress)
+    assert seen == [(3, "significance (3 pairs of runs)")]
