@@ -71,7 +71,10 @@ def _rows(path, lines: list[str], tab: bool) -> list[tuple[int, list[str]]]:
     """``(line number, fields)`` per record; CSV records may span lines (the number is the last one's)."""
     if tab:
         return [(number, line.split("\t")) for number, line in enumerate(lines, 1)]
-    reader = csv.reader(io.StringIO("\n".join(lines) + "\n", newline=""), strict=True)
+    text = "\n".join(lines) + "\n"
+    # csv's default field limit (131,072 characters) would call a long but well-quoted text bad quoting
+    csv.field_size_limit(max(csv.field_size_limit(), len(text)))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows = []
     try:
         for fields in reader:

@@ -60,6 +60,8 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
     if columns is None and first and sick.is_header(first[0]):
         bounds = bounds or sick.SICK_RANGE
         pairs, gold, ids = sick.read_sick(path, bounds)
+        if not pairs:
+            raise FormatError(path, 1, "a SICK header and no pairs after it; nothing to run or score")
         return _one(name, "sick", pairs, gold, path, path, ids, bounds)
     if columns is None and first and _looks_stsb(first[0]):
         if bounds not in (None, formats.STS_RANGE):

@@ -199,6 +199,8 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
         except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
             raise ValueError(f"encoder {name} failed on a batch of {len(batch)} texts "
                              f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        if np.iscomplexobj(out):
+            raise ValueError(f"encoder {name} returned complex numbers, not a real (n, d) array")
         try:
             array = np.asarray(out, dtype=np.float64)
         except (TypeError, ValueError):

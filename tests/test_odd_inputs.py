@@ -1,0 +1,26 @@
+"""Issue 23, case 9: a long CSV field, complex embeddings."""
+import numpy as np
+import pytest
+
+import corpora
+from features.encoders import embed
+
+
+def test_a_csv_field_over_131072_characters_loads_as_from_tsv(tmp_path):
+    long = "word " * 40_000
+    (tmp_path / "long.csv").write_text(f'sentence1,sentence2,score\n"{long}",short text,3.0\nshort,text,1.0\n')
+    (tmp_path / "long.tsv").write_text(f"sentence1\tsentence2\tscore\n{long}\tshort text\t3.0\nshort\ttext\t1.0\n")
+    from_csv, from_tsv = corpora.load_path(tmp_path / "long.csv"), corpora.load_path(tmp_path / "long.tsv")
+    assert from_csv.pairs == from_tsv.pairs and len(from_csv.pairs[0][0]) == len(long)
+
+
+def test_complex_embeddings_are_refused_not_cast():
+    with pytest.raises(ValueError, match="returned complex numbers"):
+        embed(lambda texts: np.ones((len(texts), 3)) * (1 + 2j), ["a", "b"], 8)
+
+
+def test_a_header_only_sick_file_is_refused(tmp_path, data_dir):
+    header = (data_dir / "sick2014" / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()[0]
+    (tmp_path / "SICK_mine.txt").write_text(header + "\n")
+    with pytest.raises(corpora.FormatError, match="a SICK header and no pairs after it"):
+        corpora.load_path(tmp_path / "SICK_mine.txt")
