@@ -193,7 +193,22 @@ def clean_stale(data_dir=None) -> list[tuple[Path, int]]:
 
 def _address(url: str, mirror: str | None) -> str:
     mirror = mirror or os.environ.get(MIRROR_VAR)
+    if mirror:
+        check_mirror(mirror)
     return f"{mirror.rstrip('/')}/{PurePosixPath(url).name}" if mirror else url
+
+
+def check_mirror(mirror: str) -> str:
+    """``mirror`` if it is an http(s) URL with a host, or a file: URL; else a FetchError saying what it is."""
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(mirror)
+        parts.port  # noqa: B018  (parses the port: 'http://[::1' and 'http://h:x' fail here)
+    except ValueError as exc:
+        raise FetchError(f"mirror {mirror[:80]!r} is not a URL ({exc})") from None
+    if not ((parts.scheme in ("http", "https") and parts.hostname) or parts.scheme == "file"):
+        raise FetchError(f"mirror {mirror[:80]!r} is not an http(s):// or file: URL")
+    return mirror
 
 
 def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,

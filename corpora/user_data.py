@@ -35,7 +35,11 @@ def resolve(spec, data_dir=None, *, columns=None, score_range=None) -> Dataset:
 
 
 def resolve_all(specs, data_dir=None, *, columns=None) -> list[Dataset]:
-    """Each of ``specs`` resolved; ``columns`` (the command line's ``--columns``) applies to the files among them."""
+    """Each of ``specs`` resolved; ``columns`` (the command line's ``--columns``) applies to the files among them,
+    and is refused when there are none (it would be ignored without a word)."""
+    if columns is not None and specs and all(spec in datasets.SPECS for spec in specs):
+        raise ValueError(f"--columns names the columns of your own files; {', '.join(map(str, specs))} "
+                         f"{'is a named dataset' if len(specs) == 1 else 'are named datasets'}, read in their own format")
     return [resolve(spec, data_dir, columns=None if spec in datasets.SPECS else columns) for spec in specs]
 
 

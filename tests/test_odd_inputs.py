@@ -24,3 +24,22 @@ def test_a_header_only_sick_file_is_refused(tmp_path, data_dir):
     (tmp_path / "SICK_mine.txt").write_text(header + "\n")
     with pytest.raises(corpora.FormatError, match="a SICK header and no pairs after it"):
         corpora.load_path(tmp_path / "SICK_mine.txt")
+
+
+@pytest.mark.parametrize("argv", [["run", "token-cosine", "--test", "demo-test", "--out", "OUT"],
+                                  ["eval", "--dataset", "demo-test", "--run", "OUT"]])
+def test_columns_with_only_named_datasets_is_refused_not_ignored(tmp_path, capsys, argv):
+    import sts
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv] + ["--columns", "a,b"]
+    assert sts.main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: --columns names the columns of your own files; demo-test is a named dataset")
+
+
+@pytest.mark.parametrize("mirror, said", [("::not a url::", "is not an http(s):// or file: URL"),
+                                          ("http://[::1", "is not a URL (Invalid IPv6 URL)")])
+def test_a_bad_mirror_is_one_error_line(tmp_path, capsys, mirror, said):
+    import sts
+    assert sts.main(["data", "--data-dir", str(tmp_path), "fetch", "stsbenchmark", "--mirror", mirror]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: mirror {mirror!r} {said}"], err
