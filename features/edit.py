@@ -7,11 +7,18 @@ from rapidfuzz import distance, fuzz, process
 from .base import PairFeatures
 from .text import analyse
 
+PARTIAL_CHARS = 1000  # partial_ratio grows about cubically: it reads the first 1,000 characters of each side
+
+
+def partial_ratio(a: str, b: str, **kwargs) -> float:
+    return fuzz.partial_ratio(a[:PARTIAL_CHARS], b[:PARTIAL_CHARS], **kwargs)
+
+
 CHAR_SCORERS = {
     "levenshtein": distance.Levenshtein.normalized_similarity,
     "indel": distance.Indel.normalized_similarity,
     "jaro_winkler": distance.JaroWinkler.normalized_similarity,
-    "partial_ratio": fuzz.partial_ratio,
+    "partial_ratio": partial_ratio,
     "token_sort": fuzz.token_sort_ratio,
     "token_set": fuzz.token_set_ratio,
 }
@@ -19,12 +26,14 @@ WORD_SCORERS = {
     "word_levenshtein": distance.Levenshtein.normalized_similarity,
     "word_indel": distance.Indel.normalized_similarity,
 }
-_SYMBOLS: dict = {}
 
 
-def as_symbols(words) -> str:
-    """One private code point per distinct word, so rapidfuzz edits word sequences as strings."""
-    return "".join(_SYMBOLS.setdefault(w, chr(0xF0000 + len(_SYMBOLS))) for w in words)
+def as_symbols(a, b) -> tuple[str, str]:
+    """The two word sequences as strings of one code point per distinct word of the pair (edit distances only
+    ask which words are equal), so rapidfuzz edits them as strings. The codes are the pair's own (from
+    U+10000, room for 983,040 distinct words): nothing global grows with the data."""
+    codes: dict = {}
+    return tuple("".join(codes.setdefault(w, chr(0x10000 + len(codes))) for w in words) for words in (a, b))
 
 
 class EditSimilarity(PairFeatures):
@@ -37,8 +46,8 @@ class EditSimilarity(PairFeatures):
         analyses = [(analyse(a), analyse(b)) for a, b in X]
         chars_a = [" ".join(a.words) for a, _ in analyses]
         chars_b = [" ".join(b.words) for _, b in analyses]
-        words_a = [as_symbols(a.lemmas) for a, _ in analyses]
-        words_b = [as_symbols(b.lemmas) for _, b in analyses]
+        symbols = [as_symbols(a.lemmas, b.lemmas) for a, b in analyses]
+        words_a, words_b = [a for a, _ in symbols], [b for _, b in symbols]
         columns = []
         for name, scorer in CHAR_SCORERS.items():
             scale = 100.0 if name in ("partial_ratio", "token_sort", "token_set") else 1.0

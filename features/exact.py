@@ -27,9 +27,16 @@ def cosine(x: np.ndarray, y: np.ndarray) -> float:
     return dot(x, y) / norm if norm else 0.0
 
 
+BLOCK = 1 << 20  # elements of the products held at once: cross_dots of two long texts stays in a few MB
+
+
 def cross_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b.T``: the dot product of every row of ``a`` with every row of ``b``."""
-    return products(a[:, None, :], b[None, :, :]).sum(axis=-1)
+    """``a @ b.T``: the dot product of every row of ``a`` with every row of ``b`` (in blocks of rows of ``a``,
+    so memory stays bounded; each entry is the same whatever the blocks)."""
+    rows = max(1, BLOCK // max(1, b.shape[0] * b.shape[1]))
+    if a.shape[0] <= rows:
+        return products(a[:, None, :], b[None, :, :]).sum(axis=-1)
+    return np.vstack([products(a[i:i + rows, None, :], b[None, :, :]).sum(axis=-1) for i in range(0, a.shape[0], rows)])
 
 
 def row_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:

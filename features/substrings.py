@@ -27,7 +27,7 @@ class CommonSubstrings(PairFeatures):
             return np.zeros((0, len(self._names())))
         analyses = [(analyse(a), analyse(b)) for a, b in X]
         chars = [(" ".join(a.words), " ".join(b.words)) for a, b in analyses]
-        words = [(as_symbols(a.lemmas), as_symbols(b.lemmas)) for a, b in analyses]
+        words = [as_symbols(a.lemmas, b.lemmas) for a, b in analyses]
         swapped = [(b, a) for a, b in chars]
         subsequence = process.cpdist([a for a, _ in chars], [b for _, b in chars],
                                      scorer=distance.LCSseq.normalized_similarity, dtype=np.float64)
