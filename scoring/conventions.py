@@ -109,14 +109,24 @@ def task_of(dataset: str) -> str:
     return dataset.split("-", 1)[0]
 
 
+OFFICIAL_TASKS = ("sts2012", "sts2013", "sts2014", "sts2015", "sts2016", "sts2017", "stsb", "sick2014")
+
+
+def check_official(dataset: str) -> None:
+    """Refuse, before anything is predicted, a dataset whose task paper's figures this module does not know."""
+    if task_of(dataset) not in OFFICIAL_TASKS:
+        raise ValueError(f"no official convention known for {dataset!r}")
+
+
 def official(dataset: str, parts: Parts) -> dict:
     """The task paper's own figures for ``dataset`` (see the module docstring), by the paper's labels."""
+    check_official(dataset)
     task = task_of(dataset)
     if task == "sts2012":
         return {"ALL": pooled(parts), "ALLnrm": allnrm(parts), "Mean": wmean(parts)}
     if task in ("sts2013", "sts2014", "sts2015", "sts2016"):
         return {"Mean": wmean(parts)}
-    if task in ("stsb", "sick2014"):
+    if task in ("stsb", "sick2014", "sts2017"):  # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
         return {"Pearson": pooled(parts)}
     raise ValueError(f"no official convention known for {dataset!r}")
 

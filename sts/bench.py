@@ -98,6 +98,9 @@ def bench_rows(args) -> tuple[list, list]:
     datasets, absent = bench.present_datasets(args.datasets or FAMILY, args.data_dir, optional=OPTIONAL)
     if not datasets:
         raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+    from scoring.conventions import check_official
+    for ds in datasets:  # every figure must be computable before minutes of predicting
+        check_official(ds.name)
     pools = []
     if not args.convention or "mteb" in args.convention:
         names = [p for ds in datasets for p in MTEB_POOLS.get(ds.name, ())]
