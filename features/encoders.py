@@ -199,12 +199,14 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
         except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
             raise ValueError(f"encoder {name} failed on a batch of {len(batch)} texts "
                              f"({type(exc).__name__}: {str(exc)[:200]})") from exc
-        if np.iscomplexobj(out):
-            raise ValueError(f"encoder {name} returned complex numbers, not a real (n, d) array")
         try:
-            array = np.asarray(out, dtype=np.float64)
+            raw = np.asarray(out)
+            complex_ = np.iscomplexobj(raw)
+            array = None if complex_ else np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
+        if complex_:
+            raise ValueError(f"encoder {name} returned complex numbers, not a real (n, d) array")
         if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
             raise ValueError(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
                              f"expected ({len(batch)}, d) with d >= 1")
