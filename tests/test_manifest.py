@@ -6,7 +6,11 @@ from corpora import cli, manifest
 
 def test_manifest_is_reproducible_from_the_official_data(data_dir):
     stored = manifest.load_manifest()
-    assert manifest.compute(data_dir) == stored
+    computed = manifest.compute(data_dir)
+    assert {name: computed.get(name) for name in stored} == stored
+    # a root holding more (STS 2017 after `sts data fetch all`) adds folders the reference data has no copy of
+    known = {name.split("/")[0] for name in stored}
+    assert all(name.split("/")[0] not in known for name in set(computed) - set(stored))
     assert "sts2012/test/STS.gs.MSRpar.txt" in stored and "stsbenchmark/sts-test.csv" in stored
     assert "sts2016/test/STS2016.gs.headlines.txt" in stored and "sts2014/test/STS.input.images.txt" in stored
     assert {f"sick2014/SICK_{n}.txt" for n in ("train", "trial", "test_annotated")} <= set(stored)
