@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import stat
 import warnings
@@ -65,7 +66,11 @@ def _journals(folder: Path, model_name: str | None = None):
         names = os.listdir(folder)
     except OSError:
         return []
-    return sorted(folder / n for n in names if n.startswith(prefix) and n.endswith(SUFFIX))
+    # only names a save makes: .MODEL.TOKEN.sts-save, TOKEN eight hex digits
+    return sorted(folder / n for n in names if n.startswith(prefix) and _JOURNAL.fullmatch(n))
+
+
+_JOURNAL = re.compile(r"\..+\.[0-9a-f]{8}" + re.escape(SUFFIX))
 
 
 def recover(folder: Path, model_name: str | None = None, *, leftovers: bool = True) -> list[str]:
