@@ -1,16 +1,11 @@
-"""The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation.
+"""The shared scorer's command line, run from a checkout: ``python evaluate.py …`` (see :mod:`semsts.evaluate`).
 
-``python evaluate.py GOLD SYS`` prints ``Pearson: 0.43340`` like the organizers' correlation.pl;
-``python evaluate.py --dataset NAME --run DIR`` scores a whole run directory with a
-reproducibility signature; ``python evaluate.py --check SYS --dataset NAME --subset S`` validates
-one output file like correct-output.pl; ``python evaluate.py compare …`` places runs among the
-published results. The work lives in the :mod:`scoring` package; this module re-exports its API.
+The scorer is installed as ``semsts.evaluate`` (never as a top-level ``evaluate``, which is Hugging
+Face's library); this file only starts it.
 """
 import sys
 
-from scoring import *  # noqa: F403 - the public API, listed in scoring.__all__
-from scoring import __all__, __version__  # noqa: F401
-from scoring.cli import SUBCOMMANDS, build_parser, compare_main, main  # noqa: F401
+from semsts.evaluate import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-import corpora
+from semsts import corpora
 
 from .run import check_kinds, predict_subset
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-import corpora
-from corpora import argtypes, runrecord
+from semsts import corpora
+from semsts.corpora import argtypes, runrecord
 
 from .model_file import load_model
 from .registry import describe, make_system, system_names

@@ -1,13 +1,13 @@
 """The CLSS 2014 string baselines (longest common substring, Greedy String Tiling) and their shared estimator.
 
-Each scores a pair by a [0, 1] similarity of :mod:`features.strings`; word2sense items are scored on WordNet glosses.
+Each scores a pair by a [0, 1] similarity of :mod:`semsts.features.strings`; word2sense items are scored on WordNet glosses.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from features.strings.gst import gst_similarity_many
-from features.strings.lcs import lcs_similarity_many
+from semsts.features.strings.gst import gst_similarity_many
+from semsts.features.strings.lcs import lcs_similarity_many
 
 from .base import PairRegressor, check_pairs
 from .word2sense import is_word2sense, word2sense_confidence, word2sense_scores
@@ -18,7 +18,7 @@ class StringBaseline(PairRegressor):
 
     Subclasses give ``similarity_many(pairs)``. Word2sense input (``lemma#pos``, sense key) is
     scored on WordNet glosses and carries a confidence; the two class attributes below say how
-    the word is looked up and what a word not in WordNet scores (see :mod:`baselines.word2sense`).
+    the word is looked up and what a word not in WordNet scores (see :mod:`semsts.baselines.word2sense`).
     """
 
     score_range = (0.0, 1.0)

@@ -9,7 +9,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-import corpora
+from semsts import corpora
 
 from .registry import make_system, system_names
 from .run import predict_subset, training_pairs

@@ -1,7 +1,7 @@
 """Sentence encoders as systems: a pair scores the cosine of its two texts' embeddings.
 
 ``encode`` is any callable ``encode(list[str]) -> (n, d) array`` or a spec naming one (a built-in
-encoder, ``glove-mean`` or ``sif``, or ``package.module:function``; see :mod:`features.encoders`).
+encoder, ``glove-mean`` or ``sif``, or ``package.module:function``; see :mod:`semsts.features.encoders`).
 Each predict encodes every distinct text once, ``batch_size`` texts per call, and checks what
 the encoder returns. Cosines lie in [-1, 1] (``score_range``); the runner maps them onto the task's
 range as it does for every system (``2.5 + 2.5 cos`` on STS's [0, 5]), which Pearson and Spearman
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.encoders import BATCH_SIZE, NonFiniteEmbedding, embed, resolve, row_cosines
+from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, embed, resolve, row_cosines
 
 from .base import PairError, PairRegressor
 

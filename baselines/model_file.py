@@ -20,11 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-import corpora
-from corpora.errors import Note
-from corpora.manifest import sha256
-from features.encoders import encoder_name
-from features.sets import make_union
+from semsts import corpora
+from semsts.corpora.errors import Note
+from semsts.corpora.manifest import sha256
+from semsts.features.encoders import encoder_name
+from semsts.features.sets import make_union
 
 from .pair_save import recover, save_pair
 from .subset_models import SubsetModels
@@ -39,14 +39,14 @@ MAX_CARD_BYTES = 4 << 20
 # Every type or function of ours a model file may name; skops trusts scikit-learn's, numpy's and scipy's
 # own, and refuses any other. The functions are the word vectorizers' analyzers.
 TRUSTED = sorted({
-    "baselines.regression.FeatureRegression", "baselines.subset_models.SubsetModels",
-    "features.featurizer.PairFeaturizer", "features.alignment.Alignment", "features.distributional.Distributional",
-    "features.distributional.char_text", "features.distributional.lemma_tokens", "features.edit.EditSimilarity",
-    "features.embedding.EmbeddingSimilarity", "features.encoder_features.EncoderFeatures", "features.encoders.SIF",
-    "features.gloss_features.GlossSimilarity", "features.lengths.Lengths", "features.ngrams.NgramOverlap",
-    "features.shallow.CapitalOverlap", "features.shallow.NegationOverlap", "features.shallow.NumberOverlap",
-    "features.substrings.CommonSubstrings", "features.weighted.WeightedOverlap",
-    "features.wordnet_features.WordNetOverlap", "baselines.monotone.MonotoneGBR",
+    "semsts.baselines.regression.FeatureRegression", "semsts.baselines.subset_models.SubsetModels",
+    "semsts.features.featurizer.PairFeaturizer", "semsts.features.alignment.Alignment", "semsts.features.distributional.Distributional",
+    "semsts.features.distributional.char_text", "semsts.features.distributional.lemma_tokens", "semsts.features.edit.EditSimilarity",
+    "semsts.features.embedding.EmbeddingSimilarity", "semsts.features.encoder_features.EncoderFeatures", "semsts.features.encoders.SIF",
+    "semsts.features.gloss_features.GlossSimilarity", "semsts.features.lengths.Lengths", "semsts.features.ngrams.NgramOverlap",
+    "semsts.features.shallow.CapitalOverlap", "semsts.features.shallow.NegationOverlap", "semsts.features.shallow.NumberOverlap",
+    "semsts.features.substrings.CommonSubstrings", "semsts.features.weighted.WeightedOverlap",
+    "semsts.features.wordnet_features.WordNetOverlap", "semsts.baselines.monotone.MonotoneGBR",
     # scikit-learn's own that skops does not trust by default: a CV splitter, tree structures, a dict subclass
     "sklearn.model_selection._split.PredefinedSplit", "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
     "sklearn.tree._tree.Tree", "sklearn.utils._bunch.Bunch",
@@ -67,8 +67,8 @@ def versions() -> dict:
 
 def resource_hashes(feature_names) -> dict:
     """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``)."""
-    from corpora import word_vectors, wordnet
-    from features import gloss_space
+    from semsts.corpora import word_vectors, wordnet
+    from semsts.features import gloss_space
     hashes = {"glove": word_vectors.content_sha256, "gloss-space": gloss_space.content_sha256,
               "wordnet": wordnet.content_sha256}
     families = {name.split("__", 1)[0] for name in feature_names}
@@ -124,7 +124,7 @@ def check_destination(path) -> None:
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
-    """Write the model file and its card (both or neither, see :mod:`baselines.pair_save`); the card as written."""
+    """Write the model file and its card (both or neither, see :mod:`semsts.baselines.pair_save`); the card as written."""
     import skops.io
     check_destination(path)
     path = Path(path)

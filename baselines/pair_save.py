@@ -18,7 +18,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from corpora.errors import Note
+from semsts.corpora.errors import Note
 
 SUFFIX = ".sts-save"
 

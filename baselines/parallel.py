@@ -9,7 +9,7 @@ from contextlib import ExitStack, contextmanager
 
 from joblib import parallel_config
 
-from features.featurizer import reporting
+from semsts.features.featurizer import reporting
 
 BACKENDS = ("loky", "threading", "dask")
 
@@ -20,7 +20,7 @@ def dask_client(scheduler):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise ValueError("--backend dask needs dask[distributed]: pip install 'sts-suite[dask]'") from None
+        raise ValueError("--backend dask needs dask[distributed]: pip install 'semsts[dask]'") from None
     client = Client(scheduler, set_as_default=False)
     try:
         with client.as_current():

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.model_selection import PredefinedSplit
 
-import corpora
-from features.featurizer import announce
+from semsts import corpora
+from semsts.features.featurizer import announce
 
 from .regression import FeatureRegression, fold_matrices, search
 from .run import training_pairs, training_units
@@ -81,7 +81,7 @@ def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tu
     """Fit every sub-model of ``recipe``; returns the models and the card's training section.
 
     ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …); ``columns`` to the
-    training files that are plain tables (see :func:`corpora.resolve_all`).
+    training files that are plain tables (see :func:`semsts.corpora.resolve_all`).
     """
     datasets = corpora.resolve_all(recipe.train, data_dir, columns=columns)
     for ds in datasets:

@@ -8,15 +8,15 @@ from importlib import import_module
 
 # name: (module, class, one-line description)
 SYSTEMS = {
-    "token-cosine": ("baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
-    "random": ("baselines.random_baseline", "RandomBaseline", "seeded uniform scores, the papers' random baseline"),
-    "typed-tfidf": ("baselines.typed2013_tfidf", "TypedTfidf", "*SEM 2013 TYPED baseline: per-type cosine of TF-IDF vectors of record fields and entities"),
-    "typed-regression": ("baselines.typed2013_regression", "TypedRegression", "TYPED: per-type SVR over every type's TF-IDF cosine and Jaccard (train on typed2013-train)"),
-    "lcs": ("baselines.clss_strings", "LCSBaseline", "CLSS 2014 official baseline: longest common substring over the mean length (word2sense: WordNet glosses)"),
-    "gst": ("baselines.clss_strings", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
-    "glove-mean": ("baselines.encoder", "GloveMean", "sentence encoder: cosine of the mean GloVe 6B 50d vectors of each text's words"),
-    "sif": ("baselines.encoder", "SIFSimilarity", "sentence encoder: SIF (Arora et al. 2017), wordfreq-weighted GloVe mean, first component of the scored texts removed"),
-    "regression": ("baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment) and WordNet-gloss LSA features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
+    "token-cosine": ("semsts.baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
+    "random": ("semsts.baselines.random_baseline", "RandomBaseline", "seeded uniform scores, the papers' random baseline"),
+    "typed-tfidf": ("semsts.baselines.typed2013_tfidf", "TypedTfidf", "*SEM 2013 TYPED baseline: per-type cosine of TF-IDF vectors of record fields and entities"),
+    "typed-regression": ("semsts.baselines.typed2013_regression", "TypedRegression", "TYPED: per-type SVR over every type's TF-IDF cosine and Jaccard (train on typed2013-train)"),
+    "lcs": ("semsts.baselines.clss_strings", "LCSBaseline", "CLSS 2014 official baseline: longest common substring over the mean length (word2sense: WordNet glosses)"),
+    "gst": ("semsts.baselines.clss_strings", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
+    "glove-mean": ("semsts.baselines.encoder", "GloveMean", "sentence encoder: cosine of the mean GloVe 6B 50d vectors of each text's words"),
+    "sif": ("semsts.baselines.encoder", "SIFSimilarity", "sentence encoder: SIF (Arora et al. 2017), wordfreq-weighted GloVe mean, first component of the scored texts removed"),
+    "regression": ("semsts.baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment) and WordNet-gloss LSA features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
 }
 
 

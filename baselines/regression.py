@@ -15,7 +15,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from features.featurizer import PairFeaturizer, announce, tracked
+from semsts.features.featurizer import PairFeaturizer, announce, tracked
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
@@ -71,7 +71,7 @@ class FeatureRegression(PairRegressor):
     one value per parameter skips the search. Featurization and the CV fits run through joblib:
     the caller sets workers and backend with ``joblib.parallel_config``; they never change the result.
     ``encoder`` (``glove-mean``, ``sif``, ``package.module:function`` or a callable) adds that sentence
-    encoder's cosine and three derived features as one more family (:mod:`features.encoder_features`).
+    encoder's cosine and three derived features as one more family (:mod:`semsts.features.encoder_features`).
     """
 
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,

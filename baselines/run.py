@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-import corpora
-from corpora import runrecord
+from semsts import corpora
+from semsts.corpora import runrecord
 
 from .base import PairError
 from .registry import make_system, name_of

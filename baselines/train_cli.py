@@ -10,8 +10,8 @@ import sys
 import threading
 import time
 
-import corpora
-from features.sets import FAMILIES, set_names
+from semsts import corpora
+from semsts.features.sets import FAMILIES, set_names
 
 from .model_file import check_destination, save_model
 from .parallel import BACKENDS, run_settings

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from corpora import FormatError
-from corpora.typed2013 import TYPES, parse_record
+from semsts.corpora import FormatError
+from semsts.corpora.typed2013 import TYPES, parse_record
 
 from .base import PairRegressor, check_pairs
 

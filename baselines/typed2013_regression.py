@@ -8,7 +8,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from corpora.typed2013 import TYPES
+from semsts.corpora.typed2013 import TYPES
 
 from .typed2013 import TypedPairRegressor
 from .typed2013_tfidf import TypedTfidf

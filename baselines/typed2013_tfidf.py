@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from corpora.typed2013 import TYPES
-from features.typed2013 import TypedFields
+from semsts.corpora.typed2013 import TYPES
+from semsts.features.typed2013 import TypedFields
 
 from .typed2013 import TypedPairRegressor
 

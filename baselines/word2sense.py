@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from corpora import wordnet
+from semsts.corpora import wordnet
 
 from .base import PairError
 

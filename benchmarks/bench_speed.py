@@ -26,8 +26,8 @@ TIMED = ("import resource, subprocess, sys, time\n"
 
 def pairs_predicted(data_dir) -> int:
     sys.path.insert(0, str(ROOT))
-    import corpora
-    from scoring.bench import FAMILY, MTEB_POOLS
+    from semsts import corpora
+    from semsts.scoring.bench import FAMILY, MTEB_POOLS
     total = 0
     for name in [*FAMILY, *(p for names in MTEB_POOLS.values() for p in names)]:
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,10 +64,10 @@ def typed_fixture(root: Path) -> None:
     """The TYPED pipeline test's dozen pairs, in the official layout."""
     sys.path.insert(0, str(ROOT))
     try:
-        from corpora import typed2013 as typed
+        from semsts.corpora import typed2013 as typed
         from tests import test_typed2013_pipeline as t
     except ImportError:  # the code before the typed -> typed2013 renames
-        from corpora import typed
+        from semsts.corpora import typed
         from tests import test_typed_pipeline as t
     folder = root / "typed2013" / "test"
     (folder / "text").mkdir(parents=True)
@@ -80,7 +81,7 @@ def typed_fixture(root: Path) -> None:
 def produce(out: Path) -> None:
     data = os.environ.get("STS_DATA", str(ROOT.parent / "shared" / "data"))
     env = {**os.environ, "STS_DATA": data, "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT)}
-    sts = [PY, "-m", "sts"]
+    sts = [PY, "-m", "semsts"]
     evaluate = [PY, str(ROOT / "evaluate.py")]
     (out / "runs").mkdir(parents=True)
     (out / "reports").mkdir()
@@ -126,8 +127,12 @@ def produce(out: Path) -> None:
     shutil.rmtree(typed_root)  # the fixture is an input, not an output
 
 
+TEMP_TAG = re.compile(rb'"temp_tag": "[0-9a-f]+"')
+
+
 def digests(out: Path) -> dict[str, str]:
-    return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
+    """SHA-256 of every file; a run record's ``temp_tag`` (random by design, see corpora.atomic) is masked."""
+    return {str(p.relative_to(out)): hashlib.sha256(TEMP_TAG.sub(b'"temp_tag": "-"', p.read_bytes())).hexdigest()
             for p in sorted(out.rglob("*")) if p.is_file() and p.name != "SHA256SUMS"}
 
 
@@ -144,8 +149,7 @@ def main(argv=None) -> int:
         (out / "SHA256SUMS").write_text("".join(f"{h}  {p}\n" for p, h in listing.items()))
         print(f"{len(listing)} files in {out}")
         return 0
-    before = dict(reversed(line.split("  ", 1)) for line in
-                  (Path(args.compare) / "SHA256SUMS").read_text().splitlines())
+    before = digests(Path(args.compare))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "now"
         produce(out)

@@ -15,12 +15,12 @@ from datetime import datetime, timezone
 
 import textdistance
 
-import corpora
-from baselines.clss_strings import GSTBaseline, LCSBaseline
-from corpora import wordnet
-from features.strings.gst import gst_coverage
-from features.strings.lcs import lcs_length
-from features.strings.reference import gst_tiles_wise, lcs_length_dp
+from semsts import corpora
+from semsts.baselines.clss_strings import GSTBaseline, LCSBaseline
+from semsts.corpora import wordnet
+from semsts.features.strings.gst import gst_coverage
+from semsts.features.strings.lcs import lcs_length
+from semsts.features.strings.reference import gst_tiles_wise, lcs_length_dp
 
 
 def measure(function, pairs, repeat: int):

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUN = """
 import time, corpora
-from features.featurizer import PairFeaturizer
+from semsts.features.featurizer import PairFeaturizer
 train = corpora.load("demo-train")
 featurizer = PairFeaturizer("all").fit(train.pairs)
 featurizer.transform(train.pairs[:50])

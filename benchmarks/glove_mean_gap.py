@@ -26,15 +26,15 @@ DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts
 
 def load(name: str, data_dir):
     """``[(subset name, pairs, gold)]`` of a dataset's gold-scored pairs, as ``sts bench`` predicts them."""
-    import corpora
-    from baselines.bench import scored_subset
+    from semsts import corpora
+    from semsts.baselines.bench import scored_subset
     return [(part.name, part.pairs, part.gold) for part in (scored_subset(sub)[0] for sub in corpora.load(name, data_dir))]
 
 
 def punctuation_kept(text: str) -> tuple:
     """``encoder_words`` without dropping punctuation tokens."""
-    from features.encoders import CLITIC
-    from features.text import TOKEN
+    from semsts.features.encoders import CLITIC
+    from semsts.features.text import TOKEN
     out = []
     for token in TOKEN.findall(text):
         word = token.lower().replace("’", "'")
@@ -47,7 +47,7 @@ def variants() -> dict:
     """name -> encoder over a list of texts (a subset's scored pairs at once, as ``sts bench`` predicts)."""
     import numpy as np
 
-    from features.encoders import first_component, sif_weight, word_matrix
+    from semsts.features.encoders import first_component, sif_weight, word_matrix
 
     def mean(texts, weight=None, tokenize=None):
         matrix, vectors = word_matrix(texts, weight, tokenize)
@@ -67,8 +67,8 @@ def variants() -> dict:
 
 
 def oov(data) -> dict:
-    from corpora.word_vectors import glove
-    from features.encoders import encoder_words
+    from semsts.corpora.word_vectors import glove
+    from semsts.features.encoders import encoder_words
 
     table, out = glove(), {}
     for name, subsets in data.items():
@@ -84,10 +84,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
     args = parser.parse_args(argv)
-    from baselines.bench import as_written  # six decimals, as sts bench scores them
-    from baselines.encoder import cosine_scores
-    from corpora.published_encoders import contenders, labels
-    from scoring.conventions import simcse, simcse_average
+    from semsts.baselines.bench import as_written  # six decimals, as sts bench scores them
+    from semsts.baselines.encoder import cosine_scores
+    from semsts.corpora.published_encoders import contenders, labels
+    from semsts.scoring.conventions import simcse, simcse_average
 
     data = {name: load(name, args.data_dir) for name in DATASETS}
     names = labels()

@@ -25,7 +25,7 @@ def make_pair(case: str) -> tuple[str, str]:
     if case.startswith("8 words"):
         words = "the cat sat on a mat by door".split()
         return tuple(" ".join(rng.choice(words) for _ in range(90_000)) for _ in range(2))
-    import corpora
+    from semsts import corpora
     sentences = [s for pair in corpora.load("demo-train").pairs for s in pair]
     sides = []
     for _ in range(2):
@@ -39,8 +39,8 @@ def make_pair(case: str) -> tuple[str, str]:
 def one(case: str, measure: str) -> dict:
     import warnings
 
-    from features.strings.gst import gst_similarity
-    from features.strings.lcs import lcs_similarity
+    from semsts.features.strings.gst import gst_similarity
+    from semsts.features.strings.lcs import lcs_similarity
     a, b = make_pair(case)
     start = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
@@ -50,7 +50,7 @@ def one(case: str, measure: str) -> dict:
         elif measure.startswith("gst"):
             value = [gst_similarity(a, b, int(measure[3:]))]
         else:
-            from features.substrings import CommonSubstrings
+            from semsts.features.substrings import CommonSubstrings
             value = CommonSubstrings().fit([(a, b)]).transform([(a, b)])[0].tolist()
     return {"chars": f"{len(a):,} + {len(b):,}", "seconds": round(time.perf_counter() - start, 2),
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,

@@ -15,13 +15,12 @@ import sys
 import numpy as np
 from joblib import parallel_config
 
-import corpora
-import evaluate
-from baselines.recipes import FALLBACK, RECIPES, leave_one_domain_out, select
-from baselines.regression import FeatureRegression, fold_matrices, make_folds, search
-from baselines.subset_models import pick_model
-from features.featurizer import PairFeaturizer
-from features.sets import FAMILIES
+from semsts import corpora, evaluate
+from semsts.baselines.recipes import FALLBACK, RECIPES, leave_one_domain_out, select
+from semsts.baselines.regression import FeatureRegression, fold_matrices, make_folds, search
+from semsts.baselines.subset_models import pick_model
+from semsts.features.featurizer import PairFeaturizer
+from semsts.features.sets import FAMILIES
 
 
 def family_columns(names) -> dict:

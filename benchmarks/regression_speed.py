@@ -75,10 +75,10 @@ def one(regime: str, n_jobs: int, data_dir) -> dict:
     start = time.perf_counter()
     memory = TreeMemory()
     memory.start()
-    import corpora
-    from baselines.parallel import run_settings
-    from baselines.recipes import RECIPES, train_recipe
-    from baselines.subset_models import predict_subsets
+    from semsts import corpora
+    from semsts.baselines.parallel import run_settings
+    from semsts.baselines.recipes import RECIPES, train_recipe
+    from semsts.baselines.subset_models import predict_subsets
     recipe = RECIPES[regime]
     with run_settings(n_jobs=n_jobs):
         models, _ = train_recipe(recipe, data_dir=data_dir)
@@ -95,7 +95,7 @@ def one(regime: str, n_jobs: int, data_dir) -> dict:
 
 def gloss_build() -> dict:
     start = time.perf_counter()
-    from features.gloss_space import build
+    from semsts.features.gloss_space import build
     vocabulary, _ = build()
     return {"gloss_space_build_seconds": round(time.perf_counter() - start, 1), "words": len(vocabulary),
             "peak_mb_main": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}

@@ -12,11 +12,11 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from baselines.typed2013_regression import TypedRegression
-from baselines.typed2013_tfidf import TypedTfidf
-from corpora import wordnet
-from corpora.typed2013 import format_record
-from features.typed2013 import geonames_places
+from semsts.baselines.typed2013_regression import TypedRegression
+from semsts.baselines.typed2013_tfidf import TypedTfidf
+from semsts.corpora import wordnet
+from semsts.corpora.typed2013 import format_record
+from semsts.features.typed2013 import geonames_places
 
 PLACES = ["Leeds", "York", "Bradford", "Halifax", "Paris", "London", "Saltaire", "Whitby", "Yorkshire", "Kent"]
 PEOPLE = ["SUTCLIFFE; Frank Meadow (1853-1941)", "TAUNT; Henry (1842-1922)", "Unknown", "ATGET; Eugène (1857-1927)"]

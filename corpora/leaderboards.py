@@ -2,7 +2,7 @@
 
 Each file names its source (paper, table) in ``# key: value`` header lines, then has one row per
 run with the paper's figures and ranks, so new systems can be placed among the published ones
-(the ranking maths is the scorer's: :mod:`scoring.ranking`).
+(the ranking maths is the scorer's: :mod:`semsts.scoring.ranking`).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from corpora.wordnet import word_similarity
+from semsts.corpora.wordnet import word_similarity
 
 from .base import MATCHED, PairFeatures, ratio, weighted_mean
 from .embedding import aligned_cosines

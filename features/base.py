@@ -12,7 +12,7 @@ class PairFeatures(TransformerMixin, BaseEstimator):
     """Base for families: ``transform(pairs)`` gives an ``(n_pairs, n_features)`` float matrix.
 
     Subclasses list their columns in ``_names()`` and compute one row in ``_row(a, b)`` from the
-    cached analyses of the two texts (see :mod:`features.text`), or override ``transform``.
+    cached analyses of the two texts (see :mod:`semsts.features.text`), or override ``transform``.
     """
 
     def fit(self, X, y=None):

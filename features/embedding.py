@@ -1,4 +1,4 @@
-"""Sentence similarity in GloVe word-vector space (:mod:`corpora.word_vectors`): corpus-scale
+"""Sentence similarity in GloVe word-vector space (:mod:`semsts.corpora.word_vectors`): corpus-scale
 distributional knowledge, standing in for the LSA over newswire and Wikipedia that TakeLab used.
 
 On all words and on content lemmas: the cosine of mean vectors, the cosine of SIF-weighted sums
@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 from wordfreq import word_frequency
 
-from corpora.word_vectors import unit_vectors
+from semsts.corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, clipped_cosines, weighted_mean
 from .exact import cosine, weighted_sum

@@ -1,7 +1,7 @@
 """An encoder's view of a pair as features for the regression: cosine and a few simple derivatives.
 
 ``encode`` is a callable ``encode(list[str]) -> (n, d) array`` or a spec (``glove-mean``, ``sif``,
-``package.module:function``; see :mod:`features.encoders`). An encoder that adapts to the texts it
+``package.module:function``; see :mod:`semsts.features.encoders`). An encoder that adapts to the texts it
 sees (SIF's removed component) is fitted in ``fit`` on the training texts and then kept, so a
 transform does not depend on how the pairs are chunked; such a family ``learns_from_text`` and
 is refitted inside each cross-validation fold.

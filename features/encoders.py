@@ -19,7 +19,7 @@ from importlib import import_module
 import numpy as np
 from scipy import sparse
 
-from corpora.word_vectors import glove
+from semsts.corpora.word_vectors import glove
 
 from .embedding import sif_weight
 from .exact import row_dots
@@ -70,7 +70,7 @@ def glove_mean(sentences) -> np.ndarray:
 
 def sif_means(sentences) -> np.ndarray:
     """SIF's weighted means before the common component is removed (Algorithm 1, line 2): weights
-    ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (:func:`features.embedding.sif_weight`)."""
+    ``a / (a + p(w))``, ``a = 1e-3``, ``p`` from ``wordfreq`` (:func:`semsts.features.embedding.sif_weight`)."""
     matrix, vectors = word_matrix(list(sentences), sif_weight)
     return np.asarray(matrix @ vectors)
 

@@ -48,8 +48,8 @@ def _transform(union, chunk) -> np.ndarray:
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
-    """Pairs → feature matrix of a named set (see :mod:`features.sets`), in chunks of ``chunk_size`` pairs;
-    ``encoder`` (a spec or callable, see :mod:`features.encoders`) adds an encoder's family."""
+    """Pairs → feature matrix of a named set (see :mod:`semsts.features.sets`), in chunks of ``chunk_size`` pairs;
+    ``encoder`` (a spec or callable, see :mod:`semsts.features.encoders`) adds an encoder's family."""
 
     def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500, encoder=None):
         self.feature_set = feature_set

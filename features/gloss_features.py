@@ -1,4 +1,4 @@
-"""Sentence similarity in the WordNet-gloss LSA space (:mod:`features.gloss_space`).
+"""Sentence similarity in the WordNet-gloss LSA space (:mod:`semsts.features.gloss_space`).
 
 The cosine of the IC-weighted sums of the content lemmas' vectors, and a best-match alignment:
 each lemma's highest cosine to a lemma of the other side (1 for the same lemma), averaged.

@@ -66,7 +66,7 @@ def families_of(feature_set: str, *, exclude=()) -> list[str]:
 
 def make_union(feature_set: str = "all", *, exclude=(), encoder=None) -> FeatureUnion:
     """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations);
-    ``encoder`` (a callable or spec, see :mod:`features.encoders`) adds its family last.
+    ``encoder`` (a callable or spec, see :mod:`semsts.features.encoders`) adds its family last.
 
     Its families are fitted one after another in this process whatever joblib's ``parallel_config``
     (featurization is parallel by chunks instead): a family fitted in a worker comes back as a copy

@@ -1,6 +1,6 @@
 """Common-substring features (DKPro): longest common substring and subsequence, Greedy String Tiling.
 
-Reuses the CLSS string functions (:mod:`features.strings.lcs`, :mod:`features.strings.gst`); GST uses min match 3
+Reuses the CLSS string functions (:mod:`semsts.features.strings.lcs`, :mod:`semsts.features.strings.gst`); GST uses min match 3
 like DKPro, on characters and, with min match 2, on lemma sequences.
 """
 from __future__ import annotations

@@ -48,7 +48,7 @@ def lemma(word: str) -> str:
     """The WordNet base form of a lower-cased word (verb reading first), the word itself if none."""
     if word in STOPWORDS or not word.isalpha():
         return word
-    from corpora.wordnet import morphy
+    from semsts.corpora.wordnet import morphy
     return morphy(word)
 
 

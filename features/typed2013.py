@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from corpora.typed2013 import TYPES, parse_record
+from semsts.corpora.typed2013 import TYPES, parse_record
 
 WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -164,7 +164,7 @@ def geonames_places(*, min_population: int = 15000) -> frozenset:
 @lru_cache(maxsize=1 << 16)
 def is_common_word(word: str) -> bool:
     """Whether WordNet lists ``word`` in lower case, as a common noun, verb or adjective (reading, bath)."""
-    from corpora.wordnet import wordnet
+    from semsts.corpora.wordnet import wordnet
     return any(lem.name() == word for lem in wordnet().lemmas(word))
 
 
@@ -234,7 +234,7 @@ def verb_lemma(word: str) -> str | None:
     """The verb lemma of ``word`` if it reads as a verb by WordNet's tagged counts, else None."""
     if len(word) < 3 or not word.isalpha() or word in _FUNCTION_WORDS:
         return None
-    from corpora.wordnet import wordnet
+    from semsts.corpora.wordnet import wordnet
     wn = wordnet()
     lemma = wn.morphy(word, "v")
     if lemma is None:

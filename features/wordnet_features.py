@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from corpora.wordnet import word_similarity
+from semsts.corpora.wordnet import word_similarity
 
 from .base import PairFeatures, ratio
 from .weighted import information_content

@@ -1,6 +1,6 @@
 """The scorer: correlations and significance, task kinds, reports and signatures, compare and its HTML report.
 
-``evaluate.py`` re-exports this API and starts :mod:`scoring.cli`.
+``evaluate.py`` re-exports this API and starts :mod:`semsts.scoring.cli`.
 """
 from .compare import compare_runs
 from .compare_tables import (

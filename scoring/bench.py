@@ -1,6 +1,6 @@
 """``sts bench``'s figures: one system's predictions over the STS family under every convention papers use.
 
-A system's bench row holds, per dataset, the figures of :mod:`scoring.conventions` (official, SentEval,
+A system's bench row holds, per dataset, the figures of :mod:`semsts.scoring.conventions` (official, SentEval,
 SimCSE/SBERT "all", MTEB) computed from ``subset -> (gold, prediction)`` parts of the scored pairs.
 Each convention has one signature naming its choices and the data it stands on.
 """

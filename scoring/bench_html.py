@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-import corpora
-from corpora.published_encoders import DATASETS, contenders
+from semsts import corpora
+from semsts.corpora.published_encoders import DATASETS, contenders
 
 from .bench import CONVENTIONS, LABELS
 from .bench_tables import name_of, sections, trailer

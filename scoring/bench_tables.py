@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from corpora.published_encoders import DATASETS as TABLE5_DATASETS
-from corpora.published_encoders import NAME as TABLE5
-from corpora.published_encoders import contenders
+from semsts.corpora.published_encoders import DATASETS as TABLE5_DATASETS
+from semsts.corpora.published_encoders import NAME as TABLE5
+from semsts.corpora.published_encoders import contenders
 
 from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
 from .report import aligned, fmt, json_value, markdown

@@ -6,8 +6,8 @@ import math
 import sys
 from typing import Callable
 
-import corpora
-from corpora import argtypes, formats
+from semsts import corpora
+from semsts.corpora import argtypes, formats
 
 from .compare import compare_runs
 from .compare_tables import COMPARE_RENDERERS

@@ -1,6 +1,6 @@
 """Our runs placed among a task paper's published table, with 95% intervals and significance between runs.
 
-The published tables are data (:mod:`corpora.leaderboards`); the ranking maths is :mod:`scoring.ranking`.
+The published tables are data (:mod:`semsts.corpora.leaderboards`); the ranking maths is :mod:`semsts.scoring.ranking`.
 """
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from itertools import combinations
 
 import numpy as np
 
-import corpora
-from corpora import leaderboards
+from semsts import corpora
+from semsts.corpora import leaderboards
 
 from . import ranking
 from .correlations import is_finite, mean_of, pearson

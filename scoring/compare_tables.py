@@ -1,4 +1,4 @@
-"""Renderings of a comparison (:func:`scoring.compare.compare_runs`): text, markdown, CSV, LaTeX, JSON."""
+"""Renderings of a comparison (:func:`semsts.scoring.compare.compare_runs`): text, markdown, CSV, LaTeX, JSON."""
 from __future__ import annotations
 
 import csv

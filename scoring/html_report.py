@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-import corpora
+from semsts import corpora
 
 from .compare_tables import compare_table, compare_title, significance_table
 from .correlations import pearson
@@ -22,7 +22,7 @@ def pyplot():
         import matplotlib
     except ImportError:
         raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: "
-                           "pip install 'sts-suite[plots]'") from None
+                           "pip install 'semsts[plots]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-from corpora.leaderboards import Leaderboard, Row
+from semsts.corpora.leaderboards import Leaderboard, Row
 
 
 def competition_ranks(values, *, digits: int = 9) -> list:

@@ -1,6 +1,6 @@
 """The report of one run on one dataset, and its renderings (text, markdown, CSV, JSON).
 
-The task kind (:mod:`scoring.tasks`) decides what the report holds and how its tables look;
+The task kind (:mod:`semsts.scoring.tasks`) decides what the report holds and how its tables look;
 this module only lays tables out and serializes.
 """
 from __future__ import annotations

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import numpy as np
 
-import corpora
-from corpora import formats
+from semsts import corpora
+from semsts.corpora import formats
 
 from .correlations import pearson
 from .report import InvalidRun, Report

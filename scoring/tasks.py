@@ -13,8 +13,8 @@ from typing import ClassVar
 
 import numpy as np
 
-import corpora
-from corpora import formats
+from semsts import corpora
+from semsts.corpora import formats
 
 from .correlations import least_squares_map, mean_of, pearson, spearman
 from .report import InvalidRun, Report, fmt, fmt_ci

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from corpora import manifest
+from semsts.corpora import manifest
 
 # absolute, so that a test that changes the current folder still finds it (CI sets a relative STS_DATA)
 DATA = Path(os.environ.get("STS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")).resolve()

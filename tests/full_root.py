@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def sts2017(dest: Path) -> None:
-    import corpora
+    from semsts import corpora
     demo = corpora.load("demo-test")
     folder = dest / "sts2017" / "test"
     folder.mkdir(parents=True)

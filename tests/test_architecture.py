@@ -1,6 +1,7 @@
-"""The one-way data flow: corpora → features → baselines; corpora → scoring → evaluate.py; the sts package on top.
+"""The one-way data flow: corpora → features → baselines; corpora → scoring → evaluate; the command line on top.
 
-Every Python module of the project (tests aside) belongs to a layer and imports only the layers below it.
+Every Python module of the project (tests aside) belongs to a layer and imports only the layers below it, and
+only through the one installed package, ``semsts`` (a bare ``import corpora`` works in a checkout, nowhere else).
 """
 import ast
 from pathlib import Path
@@ -15,9 +16,12 @@ LAYERS = {  # layer -> what it may import of ours (besides itself)
     "scoring": {"corpora"},
     "evaluate": {"scoring"},
     "sts": {"corpora", "features", "baselines", "scoring", "evaluate"},
+    "api": set(),  # semsts/__init__.py: names only, imported on first use
+    "script": {"evaluate"},  # the checkout's evaluate.py
     "benchmarks": {"corpora", "features", "baselines", "scoring", "evaluate", "sts", "tests"},
 }
-OURS = set(LAYERS) | {"tests"}
+SUBPACKAGES = ("corpora", "features", "baselines", "scoring")  # semsts.X, each from the folder X
+OLD_TOP_LEVEL = {*SUBPACKAGES, "sts", "evaluate"}
 CLI_NAMES = ("cli.py", "__main__.py", "evaluate.py")
 
 
@@ -30,24 +34,50 @@ def _project_modules() -> list[Path]:
 
 
 def _layer(path: Path) -> str:
-    first = path.relative_to(ROOT).parts[0]
-    return first.removesuffix(".py")
+    parts = path.relative_to(ROOT).parts
+    if parts == ("evaluate.py",):
+        return "script"
+    if parts[0] == "semsts":
+        return {"evaluate.py": "evaluate", "__init__.py": "api"}.get(parts[-1], "sts")
+    return parts[0]
+
+
+def _module_layer(module: str) -> str | None:
+    """The layer of an imported module of ours (``semsts.corpora.x`` -> corpora), None for others'."""
+    parts = module.split(".")
+    if parts[0] == "tests":
+        return "tests"
+    if parts[0] != "semsts":
+        return None
+    if len(parts) == 1:
+        return "api"
+    if parts[1] in SUBPACKAGES or parts[1] == "evaluate":
+        return parts[1]
+    return "sts" if (ROOT / "semsts" / f"{parts[1]}.py").is_file() else "api"  # semsts.cli, or a name of the API
 
 
 def _imports(path: Path) -> set[str]:
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module.split(".")[0])
-    return found & OURS
+            if node.module == "semsts":  # from semsts import corpora
+                found.update(f"semsts.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
+    return found
+
+
+def _bare(path: Path) -> set[str]:
+    """Our packages imported by their checkout folder's name instead of through semsts."""
+    return {m for m in _imports(path) if m.split(".")[0] in OLD_TOP_LEVEL}
 
 
 def test_every_module_belongs_to_a_layer():
     modules = _project_modules()
     names = {str(p.relative_to(ROOT)) for p in modules}
-    assert {"sts/__init__.py", "evaluate.py", "scoring/tasks.py", "corpora/datasets.py"} <= names
+    assert {"semsts/cli.py", "semsts/evaluate.py", "evaluate.py", "scoring/tasks.py", "corpora/datasets.py"} <= names
     strays = sorted(str(p.relative_to(ROOT)) for p in modules if _layer(p) not in LAYERS)
     assert not strays, f"modules outside every layer: {strays}; add their folder to LAYERS"
 
@@ -57,14 +87,31 @@ def test_imports_point_one_way(layer):
     files = [p for p in _project_modules() if _layer(p) == layer]
     assert files, f"no modules found for {layer}"
     for path in files:
-        wrong = _imports(path) - LAYERS[layer] - {layer}
+        bare = _bare(path)
+        assert not bare, f"{path.relative_to(ROOT)} imports {sorted(bare)}: import them as semsts.…"
+        used = {_module_layer(m) for m in _imports(path)} - {None}
+        wrong = used - LAYERS[layer] - {layer}
         assert not wrong, f"{path.relative_to(ROOT)} imports {sorted(wrong)}; {layer} may import only {sorted(LAYERS[layer])}"
 
 
+def test_the_import_checks_find_wrong_imports(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import corpora\nfrom semsts import baselines, resolve\nfrom semsts.scoring.tasks import STS\n"
+                   "from semsts.cli import main\n")
+    assert _bare(bad) == {"corpora"}
+    assert {_module_layer(m) for m in _imports(bad)} - {None} == {"baselines", "scoring", "api", "sts"}
+
+
+def test_tests_import_our_code_through_semsts():
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        assert not _bare(path), f"{path.relative_to(ROOT)} imports {sorted(_bare(path))}: import them as semsts.…"
+
+
 def test_evaluate_py_only_reexports_and_starts_the_cli():
-    tree = ast.parse((ROOT / "evaluate.py").read_text(encoding="utf-8"))
-    defined = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))]
-    assert not defined, "evaluate.py defines code; it belongs in the scoring package"
+    for path in (ROOT / "evaluate.py", ROOT / "semsts" / "evaluate.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))]
+        assert not defined, f"{path.relative_to(ROOT)} defines code; it belongs in the scoring package"
 
 
 def _prints_outside_main(tree):

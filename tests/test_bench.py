@@ -6,10 +6,9 @@ import math
 import numpy as np
 import pytest
 
-import corpora
-import sts
-from scoring.bench import FAMILY, bench_row, dataset_figures, signature
-from scoring.bench_tables import published_table, render
+from semsts import cli, corpora
+from semsts.scoring.bench import FAMILY, bench_row, dataset_figures, signature
+from semsts.scoring.bench_tables import published_table, render
 
 NAN = math.nan
 
@@ -87,7 +86,7 @@ def test_a_row_orders_the_family_pools_sick_and_averages_the_printed_figures():
 
 def test_the_published_layout_marks_rows_trained_on_sts_and_ranks_the_others():
     figures = {d: dataset_figures(d, {"x": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])}) for d in FAMILY[:7]}
-    from scoring.bench import BenchRow
+    from semsts.scoring.bench import BenchRow
     rows = [BenchRow("mine", figures), BenchRow("supervised", figures, trained_on_sts=True)]
     header, body, notes = published_table(rows)
     assert header[0] == "model" and header[-1] == "Avg."
@@ -103,7 +102,7 @@ def test_the_published_layout_marks_rows_trained_on_sts_and_ranks_the_others():
 def test_a_toy_encoder_flows_through_sts_bench(toy_encoder, data_dir, capsys):
     argv = ["bench", "--encoder", "toy_encoder:encode", "--datasets", "stsb-test,sick2014-test",
             "--data-dir", str(data_dir), "--format", "json", "--quiet"]
-    assert sts.main(argv) == 0
+    assert cli.main(argv) == 0
     batches = list(toy_encoder.calls)
     doc = json.loads(capsys.readouterr().out)
     (row,) = doc["rows"]
@@ -125,12 +124,12 @@ def test_a_toy_encoder_flows_through_sts_bench(toy_encoder, data_dir, capsys):
 def test_runs_written_by_sts_run_bench_like_the_system(tmp_path, data_dir, capsys):
     root = ["--data-dir", str(data_dir)]
     for name in ("stsb-test", "sts2015-test"):
-        assert sts.main(["run", "token-cosine", "--test", name, "--out", str(tmp_path / name), "--quiet", *root]) == 0
+        assert cli.main(["run", "token-cosine", "--test", name, "--out", str(tmp_path / name), "--quiet", *root]) == 0
     capsys.readouterr()
-    assert sts.main(["bench", "--runs", str(tmp_path / "stsb-test"), str(tmp_path / "sts2015-test"),
+    assert cli.main(["bench", "--runs", str(tmp_path / "stsb-test"), str(tmp_path / "sts2015-test"),
                      "--format", "json", "--quiet", *root]) == 0
     from_runs = json.loads(capsys.readouterr().out)["rows"][0]
-    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2015-test", "--format", "json", "--quiet",
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2015-test", "--format", "json", "--quiet",
                      *root]) == 0
     direct = json.loads(capsys.readouterr().out)["rows"][0]
     assert from_runs["system"] == "token-cosine" and list(from_runs["datasets"]) == ["sts2015-test", "stsb-test"]
@@ -141,7 +140,7 @@ def test_runs_written_by_sts_run_bench_like_the_system(tmp_path, data_dir, capsy
 
 def test_sts_bench_reproduces_the_published_token_cosine_baseline(data_dir, capsys):
     """STS 2012's baseline: ALL .3110, ALLnrm .6732, Mean .4356 (Agirre et al. 2012, Table 1)."""
-    assert sts.main(["bench", "token-cosine", "--datasets", "sts2012-test", "--convention", "official",
+    assert cli.main(["bench", "token-cosine", "--datasets", "sts2012-test", "--convention", "official",
                      "--format", "json", "--quiet", "--data-dir", str(data_dir)]) == 0
     official = json.loads(capsys.readouterr().out)["rows"][0]["datasets"]["sts2012-test"]["official"]
     assert [round(official[k], 4) for k in ("ALL", "ALLnrm", "Mean")] == [0.3110, 0.6732, 0.4356]
@@ -153,7 +152,7 @@ def test_sts_bench_reproduces_the_published_token_cosine_baseline(data_dir, caps
 ])
 def test_bad_command_lines_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
-        sts.main([*argv, "--quiet"])
+        cli.main([*argv, "--quiet"])
     assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
@@ -163,20 +162,20 @@ def test_bad_command_lines_are_usage_errors(argv, message, capsys):
     (["bench", "--encoder", "nomodule_xyz:encode"], "cannot import module 'nomodule_xyz'"),
 ])
 def test_bad_requests_say_what_is_expected(argv, message, data_dir, capsys):
-    assert sts.main([*argv, "--quiet", "--data-dir", str(data_dir)]) == 1
+    assert cli.main([*argv, "--quiet", "--data-dir", str(data_dir)]) == 1
     assert message in capsys.readouterr().err
 
 
 def test_runs_without_a_record_are_refused(tmp_path, data_dir, capsys):
     (tmp_path / "d").mkdir()
-    assert sts.main(["bench", "--runs", str(tmp_path / "d"), "--quiet", "--data-dir", str(data_dir)]) == 1
+    assert cli.main(["bench", "--runs", str(tmp_path / "d"), "--quiet", "--data-dir", str(data_dir)]) == 1
     assert "no sts-run.json; --runs takes directories written by `sts run`" in capsys.readouterr().err
 
 
 
 def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_dir, capsys):
     out = tmp_path / "report"
-    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
                      "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
     assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -188,7 +187,7 @@ def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_
 
 def test_the_html_report_holds_every_convention_asked_for_with_its_signature(tmp_path, data_dir, capsys):
     out = tmp_path / "report"
-    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test", "--convention", "official", "--convention",
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test", "--convention", "official", "--convention",
                      "mteb", "--report", str(out), "--data-dir", str(data_dir)]) == 0
     printed, err = capsys.readouterr()
     page = (out / "index.html").read_text(encoding="utf-8")
@@ -200,8 +199,8 @@ def test_the_html_report_holds_every_convention_asked_for_with_its_signature(tmp
 
 
 def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data_dir, capsys, monkeypatch):
-    from baselines import bench as predictions
-    from scoring import html_report
+    from semsts.baselines import bench as predictions
+    from semsts.scoring import html_report
 
     def absent():
         raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: x")
@@ -211,7 +210,7 @@ def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data
 
     monkeypatch.setattr(html_report, "pyplot", absent)
     monkeypatch.setattr(predictions, "predict_family", never)
-    assert sts.main(["bench", "token-cosine", "--datasets", "stsb-test", "--report", str(tmp_path / "r"),
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test", "--report", str(tmp_path / "r"),
                      "--data-dir", str(data_dir)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "error: the HTML report draws its plots with matplotlib" in err

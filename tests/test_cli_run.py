@@ -4,16 +4,14 @@ import sys
 
 import pytest
 
-import corpora
-import evaluate
-import sts
-from corpora import formats
+from semsts import cli, corpora, evaluate
+from semsts.corpora import formats
 
 SUBSETS = ["MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews"]
 
 
 def run(*argv):
-    return sts.main([str(a) for a in argv])
+    return cli.main([str(a) for a in argv])
 
 
 def test_sts_run_writes_one_file_per_subset_in_range(data_dir, tmp_path, capsys):
@@ -106,7 +104,7 @@ def test_list_shows_unscored_pairs_and_invalid_files(tmp_path, capsys):
 
 
 def test_module_forms_work():
-    result = subprocess.run([sys.executable, "-m", "corpora", "--help"], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-m", "semsts.corpora", "--help"], capture_output=True, text=True, check=True)
     assert "fetch" in result.stdout and "verify" in result.stdout and "list" in result.stdout
 
 
@@ -114,5 +112,5 @@ def test_module_forms_work():
                                          (["run", "--help"], "usage: sts run")])
 def test_subcommand_usage_names_the_sts_command(capsys, argv, usage):
     with pytest.raises(SystemExit):
-        sts.main(argv)
+        cli.main(argv)
     assert capsys.readouterr().out.startswith(usage)

@@ -1,9 +1,9 @@
 """``sts run --seed`` sets the seed of a seeded system and is refused by a system without one."""
-import sts
+from semsts import cli
 
 
 def _run(*argv):
-    return sts.main([str(a) for a in argv])
+    return cli.main([str(a) for a in argv])
 
 
 def test_seed_changes_random_scores_and_repeats_exactly(data_dir, tmp_path):

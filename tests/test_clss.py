@@ -3,12 +3,11 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-import corpora
-import evaluate
-from baselines import make_system
-from baselines.clss_strings import GSTBaseline, LCSBaseline
-from baselines.run import run_system
-from baselines.word2sense import is_word2sense, word_senses
+from semsts import corpora, evaluate
+from semsts.baselines import make_system
+from semsts.baselines.clss_strings import GSTBaseline, LCSBaseline
+from semsts.baselines.run import run_system
+from semsts.baselines.word2sense import is_word2sense, word_senses
 from tests.conftest import write
 
 TABLE5 = {  # paper Table 5: paragraph2sentence, sentence2phrase, phrase2word, word2sense

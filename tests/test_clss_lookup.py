@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-import corpora
-from baselines import make_system
+from semsts import corpora
+from semsts.baselines import make_system
 from tests.conftest import write
 
 
@@ -46,7 +46,7 @@ def test_table5_word2sense_still_holds(data_dir):
 
 def test_a_malformed_sense_key_is_an_error_naming_its_line(tmp_path):
     """Defect 14: one key without the key's shape turned the whole level into text pairs (.109 → .197)."""
-    from baselines.run import run_system
+    from semsts.baselines.run import run_system
     sub = _word2sense(tmp_path, ["dog#n\tcat%1:05:00::\tcat#n#1\tw2s-1\n",
                                  "dog#n\tnosuch%9:99:99::\tnosuch#n#1\tw2s-2\n"])
     ds = corpora.Dataset("clss2014-test", "clss", (sub,))

@@ -6,14 +6,12 @@ import json
 import numpy as np
 import pytest
 
-import corpora
-import evaluate
-import sts
-from baselines.run import run_system
 from conftest import write
-from corpora import leaderboards
-from scoring import ranking
-from scoring.compare_tables import latex_escape
+from semsts import cli, corpora, evaluate
+from semsts.baselines.run import run_system
+from semsts.corpora import leaderboards
+from semsts.scoring import ranking
+from semsts.scoring.compare_tables import latex_escape
 
 BASELINE_2013 = "baseline-tokencos"
 
@@ -183,7 +181,7 @@ def test_every_format_is_deterministic_and_marks_ours(tiny, capsys, fmt):
 def test_sts_compare_is_evaluate_compare(tiny, capsys):
     root, runs = tiny
     argv = ["--dataset", "sts2013-test", "--data-dir", str(root), "--run", f"good={runs['good']}", "--resamples", "5"]
-    assert sts.main(["compare", *argv]) == 0
+    assert cli.main(["compare", *argv]) == 0
     via_sts = capsys.readouterr().out
     assert evaluate.main(["compare", *argv]) == 0
     assert capsys.readouterr().out == via_sts

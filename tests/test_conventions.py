@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from scoring import conventions as cv
+from semsts.scoring import conventions as cv
 
 NAN = math.nan
 # Subset A: four scored pairs. Subset B: three scored pairs and one unscored pair whose wild
@@ -83,8 +83,8 @@ def test_undefined_correlations_and_bad_input():
 
 
 def test_official_figures_reproduce_the_published_token_cosine_baseline(data_dir):
-    import corpora
-    from baselines import TokenCosine
+    from semsts import corpora
+    from semsts.baselines import TokenCosine
 
     def parts(name):
         return {s.name: (s.gold, TokenCosine().fit([]).predict(s.pairs)) for s in corpora.load(name, data_dir)}

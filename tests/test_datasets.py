@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-import corpora
 from conftest import write
-from corpora import DatasetNotFound, FormatError, datasets, paths
+from semsts import corpora
+from semsts.corpora import DatasetNotFound, FormatError, datasets, paths
 
 
 def sts_files(folder, subset, n=2, prefix="STS", gold=True, gold_lines=None):

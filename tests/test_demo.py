@@ -7,12 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import corpora
-import evaluate
-import sts
-from baselines import demo, registry
-from corpora import demo_build, paths
-from sts.demo import demo_correlations
+from semsts import cli, corpora, evaluate
+from semsts.baselines import demo, registry
+from semsts.corpora import demo_build, paths
+from semsts.demo import demo_correlations
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +39,7 @@ def test_demo_licence_attribution_and_packaging():
     assert "CC BY-SA 4.0" in licence and "creativecommons.org/licenses/by-sa/4.0" in licence
     assert "SemEval-2017 Task 1" in attribution and "SNLI" in attribution and "PASCAL" in attribution
     section = (ROOT / "pyproject.toml").read_text().split("[tool.setuptools.package-data]", 1)[1]
-    globs = ast.literal_eval(re.search(r"^corpora = (\[.*\])$", section, re.M).group(1))
+    globs = ast.literal_eval(re.search(r'^"semsts.corpora" = (\[.*\])$', section, re.M).group(1))
     for f in ["sts-train.csv", "sts-dev.csv", "sts-test.csv", "LICENSE", "ATTRIBUTION"]:
         assert any(fnmatch(f"demo/{f}", g) for g in globs), f
 
@@ -65,7 +63,7 @@ def test_scoreboard_sorts_by_pearson_and_lists_failures(monkeypatch):
     assert [r.system for r in rows] == ["token-cosine", "random", "broken"]
     assert rows[-1].error == "LookupError: WordNet 3.0 not found\nmore detail" and not rows[0].error  # whole
     (test,) = corpora.load("demo-test")
-    from baselines import TokenCosine
+    from semsts.baselines import TokenCosine
     expected = TokenCosine().fit(test.pairs).predict(test.pairs)
     assert rows[0].n == 375
     assert rows[0].pearson == pytest.approx(evaluate.pearson(expected, test.gold))
@@ -75,7 +73,7 @@ def test_scoreboard_sorts_by_pearson_and_lists_failures(monkeypatch):
 
 def test_sts_demo_prints_the_scoreboard(capsys, monkeypatch):
     monkeypatch.setitem(registry.SYSTEMS, "broken", (__name__, "Broken", "always fails"))
-    assert sts.main(["demo", "--quiet", "--system", "broken", "--system", "token-cosine", "--system", "random"]) == 0
+    assert cli.main(["demo", "--quiet", "--system", "broken", "--system", "token-cosine", "--system", "random"]) == 0
     out, err = capsys.readouterr()
     lines = out.splitlines()
     assert lines[1].split() == ["system", "Pearson", "Spearman", "n"]
@@ -87,13 +85,13 @@ def test_sts_demo_prints_the_scoreboard(capsys, monkeypatch):
 
 
 def test_sts_demo_progress_goes_to_stderr(capsys):
-    assert sts.main(["demo", "--system", "random"]) == 0
+    assert cli.main(["demo", "--system", "random"]) == 0
     out, err = capsys.readouterr()
     assert "systems" in err and "random" in out and "token-cosine" not in out
 
 
 def test_sts_demo_refuses_an_unknown_system(capsys):
     with pytest.raises(SystemExit) as exit_:
-        sts.main(["demo", "--system", "nope"])
+        cli.main(["demo", "--system", "nope"])
     assert exit_.value.code == 2 and "unknown system nope" in capsys.readouterr().err
 

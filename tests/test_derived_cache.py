@@ -4,8 +4,8 @@ import json
 import numpy as np
 import pytest
 
-from corpora.derived import cached_arrays
-from corpora.errors import Note
+from semsts.corpora.derived import cached_arrays
+from semsts.corpora.errors import Note
 
 
 def build_counter():

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from corpora import word_vectors
-from features.alignment import Alignment
-from features.embedding import EmbeddingSimilarity, aligned_cosines, sif_weight
-from features.weighted import information_content
+from semsts.corpora import word_vectors
+from semsts.features.alignment import Alignment
+from semsts.features.embedding import EmbeddingSimilarity, aligned_cosines, sif_weight
+from semsts.features.weighted import information_content
 
 
 def row(family, a, b):
@@ -29,7 +29,7 @@ def test_glove_table_and_unit_vectors():
 
 @pytest.mark.parametrize("damage", ["cut", "emptied", "altered", "manifest gone"])
 def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tmp_path, monkeypatch, damage):
-    from corpora.errors import Note
+    from semsts.corpora.errors import Note
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     word_vectors.glove.cache_clear()
     try:

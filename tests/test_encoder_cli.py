@@ -8,14 +8,13 @@ import numpy as np
 import pytest
 from test_own_data import SMALL, SMALL_PARAMS, pairs_tsv
 
-import baselines
-import sts
+from semsts import baselines, cli
 
 
 def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, capsys):
     train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
     model = tmp_path / "m.skops"
-    assert sts.main(["train", "regression", "--train", str(train), "--test", str(test), *SMALL,
+    assert cli.main(["train", "regression", "--train", str(train), "--test", str(test), *SMALL,
                      "--encoder", "toy_encoder:encode", "--save", str(model), "--quiet"]) == 0
     card = json.loads(model.with_suffix(".json").read_text())
     assert card["encoder"] == "toy_encoder:encode" and card["params"]["encoder"] == "toy_encoder:encode"
@@ -25,7 +24,7 @@ def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, c
     models, _ = baselines.load_model(model)
     assert models.for_subset("x").encoder == "toy_encoder:encode"
     out = tmp_path / "out"
-    assert sts.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out), "--quiet"]) == 0
     scores = np.loadtxt(next(out.glob("*.txt")))
     assert len(scores) == 40 and np.isfinite(scores).all()
     # the encoder family changes the model: the same training without it gives other predictions
@@ -39,7 +38,7 @@ def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, c
 def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
     test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
     out = tmp_path / "out"
-    assert sts.main(["run", "--encoder", "toy_encoder:encode", "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["run", "--encoder", "toy_encoder:encode", "--test", str(test), "--out", str(out), "--quiet"]) == 0
     record = json.loads((out / "sts-run.json").read_text())
     assert record["system"] == "encoder toy_encoder:encode" and record["complete"]
     scores = np.loadtxt(next(out.glob("STS.output.*")))
@@ -55,5 +54,5 @@ def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
 def test_bad_encoder_requests_say_what_is_expected(argv, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     pairs_tsv(tmp_path / "T", 20, 3)
-    assert sts.main(argv + ["--quiet"]) == 1
+    assert cli.main(argv + ["--quiet"]) == 1
     assert message in capsys.readouterr().err

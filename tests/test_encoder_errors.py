@@ -1,7 +1,7 @@
 """A user's encoder that fails is one error line naming it (issue 23, case 8): at import, as it runs, or exiting."""
 import pytest
 
-import sts
+from semsts import cli
 
 MODULES = {
     "enc_raises": "def enc(texts):\n    raise RuntimeError('boom')\n",
@@ -22,6 +22,6 @@ def test_a_failing_encoder_is_one_error_line(tmp_path, monkeypatch, capsys, spec
     for name, text in MODULES.items():
         (tmp_path / f"{name}.py").write_text(text)
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert sts.main(["run", "--encoder", spec, "--test", "demo-test", "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    assert cli.main(["run", "--encoder", spec, "--test", "demo-test", "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and expected in err[0], err

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-import corpora
-from baselines import make_system
-from baselines.base import PairError
-from baselines.encoder import EncoderSimilarity, cosine_scores
-from baselines.run import run_system
 from conftest import write
-from corpora.word_vectors import glove
-from features.embedding import sif_weight
-from features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
+from semsts import corpora
+from semsts.baselines import make_system
+from semsts.baselines.base import PairError
+from semsts.baselines.encoder import EncoderSimilarity, cosine_scores
+from semsts.baselines.run import run_system
+from semsts.corpora.word_vectors import glove
+from semsts.features.embedding import sif_weight
+from semsts.features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -173,7 +173,7 @@ def test_encoders_run_through_the_runner_mapped_onto_the_task_range(tmp_path):
 
 
 def test_encoder_features_by_hand():
-    from features.encoder_features import EncoderFeatures
+    from semsts.features.encoder_features import EncoderFeatures
     pairs = [("ab", "ab"), ("aab", "ab"), ("ab", "..."), ("...", "!!")]
     family = EncoderFeatures(letters).fit(pairs)
     got = family.transform(pairs)
@@ -192,7 +192,7 @@ def test_encoder_features_by_hand():
 
 
 def test_an_adapting_encoder_is_fitted_on_the_training_texts_and_kept():
-    from features.encoder_features import EncoderFeatures
+    from semsts.features.encoder_features import EncoderFeatures
     train = [("A dog barks at the cat.", "The cat sleeps."), ("Two men play guitar.", "A man plays a guitar."),
              ("A woman is slicing an onion.", "Someone cuts an onion.")]
     family = EncoderFeatures("sif").fit(train)
@@ -208,7 +208,7 @@ def test_an_adapting_encoder_is_fitted_on_the_training_texts_and_kept():
 
 
 def test_the_encoder_family_joins_a_named_set_only_when_asked():
-    from features.sets import make_union
+    from semsts.features.sets import make_union
     plain = list(make_union("takelab").get_feature_names_out())
     with_encoder = list(make_union("takelab", encoder=letters).fit([("a", "b")]).get_feature_names_out())
     assert with_encoder == plain + [f"encoder__encoderfeatures__{n}" for n in ("cosine", "unit_l1", "euclidean", "norm_ratio")]

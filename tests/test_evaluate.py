@@ -7,9 +7,8 @@ import math
 import numpy as np
 import pytest
 
-import evaluate
-import sts
 from conftest import write
+from semsts import cli, evaluate
 
 GOLD = "1\n2\n\n4\n5\n"  # line 3 unscored
 SYS = "1.5\n2.0\n3.0\n3.5\n5.0\n"
@@ -255,11 +254,11 @@ def test_form_mistakes_are_usage_errors(capsys):
 
 def test_sts_eval_dispatches_every_form(sts_root, pair, capsys):
     out = _run_dir(sts_root, GOOD_RUN)
-    assert sts.main(["eval", str(pair[0]), str(pair[1])]) == 0
+    assert cli.main(["eval", str(pair[0]), str(pair[1])]) == 0
     assert capsys.readouterr().out == f"Pearson: {R_BY_HAND:.5f}\n"
-    assert sts.main(["eval", "--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)]) == 0
+    assert cli.main(["eval", "--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)]) == 0
     assert "signature: dataset:sts2015-test" in capsys.readouterr().out
-    assert sts.main(["eval", "--check", str(out / "STS.output.belief.txt"), "--dataset", "sts2015-test",
+    assert cli.main(["eval", "--check", str(out / "STS.output.belief.txt"), "--dataset", "sts2015-test",
                      "--subset", "belief", "--data-dir", str(sts_root)]) == 0
 
 

@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import corpora
-import evaluate
-from baselines.cli import main as baselines_main
-from baselines.run import run_system
+from semsts import corpora, evaluate
+from semsts.baselines.cli import main as baselines_main
+from semsts.baselines.run import run_system
 
 TABLE1 = {"MSRpar": .4334, "MSRvid": .2996, "SMTeuroparl": .4542, "surprise.OnWN": .5864, "surprise.SMTnews": .3908}
 TABLE2 = {"headlines": .5399, "OnWN": .2828, "FNWN": .2146}
@@ -70,7 +69,7 @@ def test_reports_do_not_depend_on_hash_order(tc2012, data_dir, capsys):
     """Another process with another string-hash seed writes the same bytes in every format (no set or
     hash order leaks into a report)."""
     here = "".join(_report(capsys, data_dir, "sts2012-test", tc2012, fmt) for fmt in evaluate.RENDERERS)
-    code = ("import corpora, evaluate, sys; r = evaluate.score_run(corpora.load('sts2012-test', sys.argv[1]), sys.argv[2]);"
+    code = ("import sys; from semsts import corpora, evaluate; r = evaluate.score_run(corpora.load('sts2012-test', sys.argv[1]), sys.argv[2]);"
             "sys.stdout.write(''.join(r.render(f) for f in evaluate.RENDERERS))")
     there = subprocess.run([sys.executable, "-c", code, str(data_dir), str(tc2012)], capture_output=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": "12345"}, cwd=Path(__file__).resolve().parents[1])
@@ -84,7 +83,7 @@ def test_gold_sys_form_prints_the_published_msrpar(tc2012, data_dir, capsys):
 
 
 def test_random_allnorm_over_ten_seeds_through_the_files(data_dir, tmp_path):
-    from baselines import RandomBaseline
+    from semsts.baselines import RandomBaseline
     ds = corpora.load("sts2012-test", data_dir)
     allnorm = []
     for seed in range(10):
@@ -94,7 +93,7 @@ def test_random_allnorm_over_ten_seeds_through_the_files(data_dir, tmp_path):
 
 
 def test_whitespace_tokens_follow_perl_split():
-    from baselines.token_cosine import whitespace_tokens
+    from semsts.baselines.token_cosine import whitespace_tokens
     assert whitespace_tokens(" have sex with") == ["", "have", "sex", "with"]
     assert whitespace_tokens("a  b\t c  ") == ["a", "b", "c"]
     assert whitespace_tokens("") == []

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from features import exact
+from semsts.features import exact
 
 ROOT = Path(__file__).resolve().parents[1]
 FEATURIZE = """
 import hashlib, sys
 import numpy as np
-import corpora
-from baselines.model_file import load_model
+from semsts import corpora
+from semsts.baselines.model_file import load_model
 models, _ = load_model("models/stsb.skops")
 pairs = corpora.load("demo-test").pairs[:200] + corpora.load("demo-dev").pairs[:200]
 features = models.models["all"].pipeline_.steps[0][1].transform(pairs)

@@ -5,16 +5,16 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from corpora.wordnet import morphy, word_similarity
-from features.distributional import Distributional
-from features.edit import EditSimilarity
-from features.lengths import Lengths
-from features.ngrams import NgramOverlap
-from features.sets import FAMILIES, SETS, make_union
-from features.shallow import CapitalOverlap, NegationOverlap, NumberOverlap
-from features.text import analyse
-from features.weighted import WeightedOverlap, information_content
-from features.wordnet_features import WordNetOverlap
+from semsts.corpora.wordnet import morphy, word_similarity
+from semsts.features.distributional import Distributional
+from semsts.features.edit import EditSimilarity
+from semsts.features.lengths import Lengths
+from semsts.features.ngrams import NgramOverlap
+from semsts.features.sets import FAMILIES, SETS, make_union
+from semsts.features.shallow import CapitalOverlap, NegationOverlap, NumberOverlap
+from semsts.features.text import analyse
+from semsts.features.weighted import WeightedOverlap, information_content
+from semsts.features.wordnet_features import WordNetOverlap
 
 
 def row(family, a, b):
@@ -142,8 +142,8 @@ def test_named_sets_and_clone():
 
 
 def test_alignment_counts_what_stays_unmatched():
-    from features.alignment import Alignment
-    from features.weighted import information_content
+    from semsts.features.alignment import Alignment
+    from semsts.features.weighted import information_content
     values = row(Alignment(), "A man plays the guitar", "A man plays the guitar")
     assert values["alignment__aligned_harmonic"] == 1.0 and values["alignment__matched_share"] == 1.0
     values = row(Alignment(), "A man plays the guitar", "A man plays the guitar in Zanzibar")

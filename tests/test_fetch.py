@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-import corpora
-from corpora import cli, fetch
+from semsts import corpora
+from semsts.corpora import cli, fetch
 
 ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
 

@@ -2,8 +2,8 @@
 import pytest
 
 from conftest import write
-from corpora import formats
-from corpora.errors import FormatError
+from semsts.corpora import formats
+from semsts.corpora.errors import FormatError
 
 
 @pytest.mark.parametrize("digit", ["\u0663", "\uff13", "\u0663.5", "\u09e9"])  # Arabic-Indic 3, fullwidth 3, Bengali 3
@@ -25,7 +25,7 @@ def test_an_out_of_range_value_is_quoted_as_written(tmp_path):
 
 def test_list_names_the_given_data_root_in_its_hints(tmp_path, capsys, monkeypatch):
     """Defect 12: the typed2013 hint named ~/.cache/sts/data instead of --data-dir."""
-    from corpora import cli
+    from semsts.corpora import cli
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("STS_DATA", raising=False)
     root = tmp_path / "D"
@@ -37,7 +37,7 @@ def test_list_names_the_given_data_root_in_its_hints(tmp_path, capsys, monkeypat
 
 def test_an_empty_gold_file_is_an_error(tmp_path, capsys):
     """Defect 12: empty GOLD and empty SYS gave exit 0 and 'Pearson: n/a'."""
-    import evaluate
+    from semsts import evaluate
     gold, out = write(tmp_path / "gold.txt", ""), write(tmp_path / "sys.txt", "")
     assert evaluate.main([str(gold), str(out)]) == 1
     assert capsys.readouterr().err == f"error: {gold}: is empty; expected one gold score per line\n"
@@ -57,7 +57,7 @@ def test_a_huge_bad_value_is_quoted_by_a_short_prefix(tmp_path):
 
 def test_many_bad_lines_print_a_bounded_report(tmp_path, capsys):
     """Defect 16: every bad line was printed; the first 20 are, then a count."""
-    import evaluate
+    from semsts import evaluate
     gold = write(tmp_path / "gold.txt", "1\n" * 5000)
     out = write(tmp_path / "sys.txt", "bad\n" * 5000)
     assert evaluate.main([str(gold), str(out)]) == 1
@@ -69,7 +69,7 @@ def test_a_fully_unscored_subset_is_n_a_without_numpy_warnings(tmp_path, capsys)
     """Defect 18: RuntimeWarnings were printed before the clean n/a."""
     import warnings
 
-    import evaluate
+    from semsts import evaluate
     folder = tmp_path / "sts2015" / "test"
     write(folder / "STS.input.images.txt", "a\tb\nc\td\ne\tf\n")
     write(folder / "STS.gs.images.txt", "1\n2\n4\n")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from conftest import write
-from corpora import FormatError, formats
+from semsts.corpora import FormatError, formats
 
 
 def test_bom_and_crlf_are_tolerated(tmp_path):

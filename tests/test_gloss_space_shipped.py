@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from corpora.errors import Note
-from features import gloss_space
+from semsts.corpora.errors import Note
+from semsts.features import gloss_space
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import zipfile
 import pytest
 from test_fetch import data_main, leftovers, make_tar, make_zip, stsb_members
 
-from corpora import fetch
+from semsts.corpora import fetch
 
 DEEP = "a/b/c/d/e/f/g/h"
 

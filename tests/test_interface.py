@@ -6,9 +6,9 @@ from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import KFold, cross_val_score
 from sklearn.pipeline import Pipeline
 
-import corpora
-from baselines import make_system, system_names
-from baselines.typed2013 import is_typed
+from semsts import corpora
+from semsts.baselines import make_system, system_names
+from semsts.baselines.typed2013 import is_typed
 
 PAIR_SYSTEMS = [name for name in system_names() if not is_typed(make_system(name))]
 

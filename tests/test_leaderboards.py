@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-import corpora
 from conftest import write
-from corpora import leaderboards as lb
-from scoring import ranking
+from semsts import corpora
+from semsts.corpora import leaderboards as lb
+from semsts.scoring import ranking
 
 NAMES = ["clss2014-table5", "simcse2021-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
 RANKED = [name for name in NAMES if name not in ("sts2012-table2-weighted", "simcse2021-table5")]  # papers that rank no figure

@@ -5,7 +5,7 @@ import time
 
 from test_fetch import data_main, make_tar, stsb_members
 
-import sts
+from semsts import cli
 
 
 def test_fetch_removes_stale_fetch_folders_but_not_a_running_ones(tmp_path, capsys, no_manifest):
@@ -38,7 +38,7 @@ def test_run_removes_the_temporary_files_a_killed_run_left_and_nothing_else(data
     theirs = [".STS.output.MSRvid.txt.k1ll3d_x.tmp", ".notes.txt", ".m.skops.0123abcd.model.tmp"]
     for name in theirs:
         (out / name).write_text("mine\n")
-    assert sts.main(["run", "random", "--test", "sts2012-test", "--out", str(out), "--data-dir", str(data_dir),
+    assert cli.main(["run", "random", "--test", "sts2012-test", "--out", str(out), "--data-dir", str(data_dir),
                      "--quiet"]) == 0
     assert (f"note: removed 1 temporary file(s) an interrupted run left in {out}: "
             ".STS.output.MSRpar.txt.0badf00d.tmp") in capsys.readouterr().err

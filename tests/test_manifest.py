@@ -1,7 +1,7 @@
 """``sts data verify``: the SHA-256 manifest matches the official data and catches one changed byte."""
 import shutil
 
-from corpora import cli, manifest
+from semsts.corpora import cli, manifest
 
 
 def test_manifest_is_reproducible_from_the_official_data(data_dir):

@@ -6,13 +6,12 @@ import zipfile
 import pytest
 import skops.io
 
-import corpora
-import sts
-from baselines.model_file import ModelMismatch, card_path, load_model, save_model
-from baselines.regression import FeatureRegression
-from baselines.subset_models import SubsetModels
-from corpora.errors import Note
-from corpora.manifest import sha256
+from semsts import cli, corpora
+from semsts.baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from semsts.baselines.regression import FeatureRegression
+from semsts.baselines.subset_models import SubsetModels
+from semsts.corpora.errors import Note
+from semsts.corpora.manifest import sha256
 
 MARKER_ENV = "STS_TEST_MARKER"
 
@@ -61,7 +60,7 @@ def cli_error(capsys, path) -> str:
     lines = []
     for argv in (["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(path.parent / "o"),
                   "--quiet"], ["bench", "--model", str(path), "--datasets", "stsb-test", "--quiet"]):
-        assert sts.main(argv) == 1
+        assert cli.main(argv) == 1
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("error: ") and str(path.with_suffix("")) in err[0], err
         lines.append(err[0])
@@ -192,7 +191,7 @@ def test_a_model_with_an_encoder_that_cannot_be_imported(tmp_path, monkeypatch, 
     sys.path.remove(str(tmp_path))
     sys.modules.pop("gone_encoder")
     (tmp_path / "gone_encoder.py").unlink()
-    assert sts.main(["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(tmp_path / "o"),
+    assert cli.main(["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(tmp_path / "o"),
                      "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "gone_encoder" in err[0] and err[0].startswith("error: "), err
@@ -209,17 +208,17 @@ def test_save_refuses_a_card_name_or_a_folder(tmp_path, trained, name):
 
 
 def test_sts_train_refuses_a_json_model_path_before_training(tmp_path, capsys):
-    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
+    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
     assert capsys.readouterr().err.startswith(f"error: --save {tmp_path / 'm.json'}: a model file's name ends in .skops")
     assert list(tmp_path.iterdir()) == []
 
 
 KILLED_SAVE = """
 import os, sys
-import corpora
-from baselines import model_file, pair_save
-from baselines.regression import FeatureRegression
-from baselines.subset_models import SubsetModels
+from semsts import corpora
+from semsts.baselines import model_file, pair_save
+from semsts.baselines.regression import FeatureRegression
+from semsts.baselines.subset_models import SubsetModels
 train = corpora.load("demo-train")
 models = SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [2.0]}, cv=2)
                        .fit(train.pairs[40:80], train.gold[40:80])})
@@ -288,9 +287,9 @@ def test_a_model_file_is_a_zip_of_data_only(saved):
     assert "schema.json" in names and all(n == "schema.json" or n.endswith((".npy", ".json")) for n in names)
 
 
-@pytest.mark.parametrize("regressor", sorted(__import__("baselines.regression").regression.REGRESSORS))
+@pytest.mark.parametrize("regressor", sorted(__import__("semsts.baselines.regression", fromlist=["REGRESSORS"]).REGRESSORS))
 def test_every_regressor_saves_and_loads_with_the_trusted_types(tmp_path, regressor):
-    from baselines.regression import REGRESSORS
+    from semsts.baselines.regression import REGRESSORS
     train = corpora.load("demo-train")
     grid = {k: v[:1] for k, v in REGRESSORS[regressor][1].items()}
     models = SubsetModels({"all": FeatureRegression(feature_set="takelab", regressor=regressor, param_grid=grid, cv=2)
@@ -305,19 +304,19 @@ def test_the_note_of_other_versions_has_a_line_of_its_own_in_a_log(saved, capsys
     card = json.loads(card_path(saved).read_text())
     card["versions"]["numpy"] = "0.0"
     card_path(saved).write_text(json.dumps(card))
-    assert sts.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
+    assert cli.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
                      str(saved.parent / "o")]) == 0
     lines = capsys.readouterr().err.splitlines()
     notes = [line for line in lines if "canary predictions agree" in line]
     assert len(notes) == 1 and notes[0].startswith(f"note: {saved}: saved with numpy 0.0 (here "), lines
-    assert sts.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
+    assert cli.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
                      str(saved.parent / "q"), "--quiet"]) == 0
     assert capsys.readouterr().err == ""  # --quiet: errors only
 
 
 def test_a_missing_folder_named_with_a_slash_is_called_a_folder(tmp_path, capsys):
     target = f"{tmp_path / 'newdir'}/"
-    assert sts.main(["train", "regression", "--train", "demo-train", "--save", target, "--quiet"]) == 1
+    assert cli.main(["train", "regression", "--train", "demo-train", "--save", target, "--quiet"]) == 1
     assert "is a folder; name the model file" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
 
 
@@ -326,7 +325,7 @@ def test_bench_with_a_card_of_odd_training_data_is_one_error_line_or_runs(saved,
     card = json.loads(card_path(saved).read_text())
     card["training_data"] = training_data
     card_path(saved).write_text(json.dumps(card))
-    code = sts.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"])
+    code = cli.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"])
     err = capsys.readouterr().err.strip().splitlines()
     if training_data:
         assert code == 1 and len(err) == 1 and err[0].startswith("error: ") and "training_data" in err[0], err
@@ -339,7 +338,7 @@ def test_bench_does_not_open_the_paths_a_card_names(saved, capsys):
     card = json.loads(card_path(saved).read_text())
     card["training_data"] = {"datasets": ["/etc/passwd"], "dev": None}
     card_path(saved).write_text(json.dumps(card))
-    assert sts.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"]) == 0
+    assert cli.main(["bench", "--model", str(saved), "--datasets", "stsb-test", "--quiet"]) == 0
     captured = capsys.readouterr()
     assert "root:" not in captured.out + captured.err
     assert "'/etc/passwd' is no registered dataset, so its overlap with the test pairs is not checked" in captured.out

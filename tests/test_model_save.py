@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-import corpora
-from baselines import model_file
-from baselines.model_file import card_path, load_model, save_model
-from baselines.regression import FeatureRegression
-from baselines.subset_models import SubsetModels
+from semsts import corpora
+from semsts.baselines import model_file
+from semsts.baselines.model_file import card_path, load_model, save_model
+from semsts.baselines.regression import FeatureRegression
+from semsts.baselines.subset_models import SubsetModels
 
 
 @pytest.fixture(scope="module")
@@ -55,12 +55,12 @@ def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_mod
 
 def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, capsys):
     """Defect 17: ``--save DIR/under/a/file.skops`` trained for 13 s before failing on the path."""
-    import sts
-    from baselines import train_cli
+    from semsts import cli
+    from semsts.baselines import train_cli
     monkeypatch.setattr(train_cli, "train_recipe", lambda *a, **k: pytest.fail("trained before checking --save"))
     (tmp_path / "file").write_text("a file, not a folder\n")
     dest = tmp_path / "file" / "under" / "m.skops"
-    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
+    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
     assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
-    assert sts.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
+    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
     assert f"--save {tmp_path}: is a folder; name the model file" in capsys.readouterr().err

@@ -7,8 +7,8 @@ import zipfile
 import pytest
 from test_fetch import data_main, stsb_members
 
-import sts
-from corpora import formats
+from semsts import cli
+from semsts.corpora import formats
 
 
 def _patched_zip(path, method=None, encrypted=False):
@@ -45,7 +45,7 @@ def test_an_unreadable_zip_member_is_one_line(tmp_path, capsys, kwargs, message)
                                              ("--resamples", "argument --resamples: expected a whole number of at least 1, got -1")])
 def test_compare_refuses_a_negative_seed_or_resamples(data_dir, tmp_path, capsys, option, message):
     with pytest.raises(SystemExit) as exit:
-        sts.main(["compare", "--dataset", "sts2013-test", "--data-dir", str(data_dir), "--run", f"a={tmp_path}", option, "-1"])
+        cli.main(["compare", "--dataset", "sts2013-test", "--data-dir", str(data_dir), "--run", f"a={tmp_path}", option, "-1"])
     assert exit.value.code == 2 and message in capsys.readouterr().err
 
 
@@ -57,7 +57,7 @@ def test_ctrl_c_during_sts_run_is_one_line_and_exit_130(data_dir, tmp_path, monk
     monkeypatch.setattr(sys, "argv", ["sts", "run", "random", "--test", "sts2012-test", "--out", str(tmp_path / "o"),
                                       "--data-dir", str(data_dir), "--quiet"])
     try:
-        code = sts.main()
+        code = cli.main()
     except KeyboardInterrupt:
         pytest.fail("KeyboardInterrupt escaped sts.main: a traceback for the user")
     assert code == 130
@@ -68,7 +68,7 @@ def test_run_refuses_an_empty_out(data_dir, tmp_path, monkeypatch, capsys):
     """Defect 11: ``--out ""`` would write into the current directory."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit:
-        sts.main(["run", "random", "--test", "sts2012-test", "--out", "", "--data-dir", str(data_dir), "--quiet"])
+        cli.main(["run", "random", "--test", "sts2012-test", "--out", "", "--data-dir", str(data_dir), "--quiet"])
     assert exit.value.code == 2
     assert "sts run: error: argument --out: is empty; name a directory (use . for the current one)" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []

@@ -19,7 +19,7 @@ def test_odd_files_are_one_line_each_and_the_listing_goes_on(tmp_path):
     os.mkfifo(root / "sts2015/test/STS.input.images.txt")  # a FIFO: reading it would wait forever
     write(root / "sts2016/test/STS2016.input.headlines.txt", "a\tb\n")
     write(root / "sts2016/test/STS2016.gs.headlines.txt", "3\n")
-    result = subprocess.run([sys.executable, "-m", "corpora", "--data-dir", str(root), "list"], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "semsts.corpora", "--data-dir", str(root), "list"], cwd=ROOT,
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 0, result.stderr
     row = {line.split()[0]: line for line in result.stdout.splitlines()[1:] if line and not line.startswith(" ")}
@@ -34,7 +34,7 @@ def test_run_on_a_fifo_input_fails_with_one_line(tmp_path):
     root = tmp_path / "root"
     write(root / "sts2015/test/STS.gs.images.txt", "3\n")
     os.mkfifo(root / "sts2015/test/STS.input.images.txt")
-    result = subprocess.run([sys.executable, "-m", "sts", "run", "token-cosine", "--test", "sts2015-test", "--out",
+    result = subprocess.run([sys.executable, "-m", "semsts", "run", "token-cosine", "--test", "sts2015-test", "--out",
                              str(tmp_path / "out"), "--data-dir", str(root)], cwd=ROOT, capture_output=True, text=True,
                             timeout=20)
     assert result.returncode == 1

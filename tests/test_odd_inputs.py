@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-import corpora
-from features.encoders import embed
+from semsts import corpora
+from semsts.features.encoders import embed
 
 
 def test_a_csv_field_over_131072_characters_loads_as_from_tsv(tmp_path):
@@ -29,9 +29,9 @@ def test_a_header_only_sick_file_is_refused(tmp_path, data_dir):
 @pytest.mark.parametrize("argv", [["run", "token-cosine", "--test", "demo-test", "--out", "OUT"],
                                   ["eval", "--dataset", "demo-test", "--run", "OUT"]])
 def test_columns_with_only_named_datasets_is_refused_not_ignored(tmp_path, capsys, argv):
-    import sts
+    from semsts import cli
     argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv] + ["--columns", "a,b"]
-    assert sts.main(argv) == 1
+    assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: --columns names the columns of your own files; demo-test is a named dataset")
 
@@ -39,8 +39,8 @@ def test_columns_with_only_named_datasets_is_refused_not_ignored(tmp_path, capsy
 @pytest.mark.parametrize("mirror, said", [("::not a url::", "is not an http(s):// or file: URL"),
                                           ("http://[::1", "is not a URL (Invalid IPv6 URL)")])
 def test_a_bad_mirror_is_one_error_line(tmp_path, capsys, mirror, said):
-    import sts
-    assert sts.main(["data", "--data-dir", str(tmp_path), "fetch", "stsbenchmark", "--mirror", mirror]) == 1
+    from semsts import cli
+    assert cli.main(["data", "--data-dir", str(tmp_path), "fetch", "stsbenchmark", "--mirror", mirror]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: mirror {mirror!r} {said}"], err
 
@@ -48,7 +48,7 @@ def test_a_bad_mirror_is_one_error_line(tmp_path, capsys, mirror, said):
 def test_edit_features_keep_no_global_table_and_bound_partial_ratio():
     """Issue 23, case 7: a global word table grew with the data and failed after 131,072 distinct lemmas;
     partial_ratio grew about cubically (20,000 characters a side: 224 s)."""
-    from features import edit
+    from semsts.features import edit
     assert not hasattr(edit, "_SYMBOLS")
     many = [f"w{i}" for i in range(140_000)]
     a, b = edit.as_symbols(many, many[::-1])

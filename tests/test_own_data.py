@@ -8,10 +8,7 @@ import random
 import numpy as np
 import pytest
 
-import baselines
-import corpora
-import evaluate
-import sts
+from semsts import baselines, cli, corpora, evaluate
 
 WORDS = "cat dog man woman car road sun sky tree river bird fish house city child ball".split()
 # The regression system with a small feature set (no WordNet or vector families) so the test runs in seconds.
@@ -48,13 +45,13 @@ def expected_field(path) -> str:
 def test_train_run_and_score_a_users_files_on_the_command_line(files, tmp_path, capsys):
     train, test = files
     model = tmp_path / "m.skops"
-    assert sts.main(["train", "regression", "--train", str(train), "--test", str(test), "--save", str(model),
+    assert cli.main(["train", "regression", "--train", str(train), "--test", str(test), "--save", str(model),
                      "--quiet", *SMALL]) == 0
     out_dir = tmp_path / "out"
-    assert sts.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out_dir),
+    assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out_dir),
                      "--quiet"]) == 0
     capsys.readouterr()
-    assert sts.main(["eval", "--dataset", str(test), "--run", str(out_dir), "--format", "json"]) == 0
+    assert cli.main(["eval", "--dataset", str(test), "--run", str(out_dir), "--format", "json"]) == 0
     import json
     report = json.loads(capsys.readouterr().out)
     assert report["signature"].startswith(f"dataset:{expected_field(test)}|subsets:test=40|")
@@ -65,13 +62,13 @@ def test_a_file_without_scores_runs_but_is_not_scored_or_trained_on(files, tmp_p
     train, test = files
     bare = pairs_tsv(tmp_path / "bare.tsv", 10, 3, scores=False)
     model = tmp_path / "m.skops"
-    assert sts.main(["train", "regression", "--train", str(bare), "--save", str(model), "--quiet", *SMALL]) == 1
+    assert cli.main(["train", "regression", "--train", str(bare), "--save", str(model), "--quiet", *SMALL]) == 1
     assert "bare.tsv has no score column: it can be run but not scored or trained on" in capsys.readouterr().err
     assert not model.exists()
     out_dir = tmp_path / "out"
-    assert sts.main(["run", "token-cosine", "--test", str(bare), "--out", str(out_dir), "--quiet"]) == 0
+    assert cli.main(["run", "token-cosine", "--test", str(bare), "--out", str(out_dir), "--quiet"]) == 0
     assert len((out_dir / "STS.output.bare.txt").read_text().splitlines()) == 10
-    assert sts.main(["eval", "--dataset", str(bare), "--run", str(out_dir)]) == 1
+    assert cli.main(["eval", "--dataset", str(bare), "--run", str(out_dir)]) == 1
     assert "no score column" in capsys.readouterr().err
 
 
@@ -79,14 +76,14 @@ def test_columns_name_the_fields_of_a_plain_table(tmp_path, capsys):
     path = tmp_path / "mine.csv"
     path.write_text("id,left,right,gold\n" + "".join(f"{i},a cat {i},a dog {i},{i % 5}\n" for i in range(8)))
     out_dir = tmp_path / "out"
-    assert sts.main(["run", "token-cosine", "--test", str(path), "--columns", "left,right,gold",
+    assert cli.main(["run", "token-cosine", "--test", str(path), "--columns", "left,right,gold",
                      "--out", str(out_dir), "--quiet"]) == 0
-    assert sts.main(["eval", "--dataset", str(path), "--columns", "left,right,gold", "--run", str(out_dir)]) == 0
+    assert cli.main(["eval", "--dataset", str(path), "--columns", "left,right,gold", "--run", str(out_dir)]) == 0
     assert f"signature: dataset:{expected_field(path)}|subsets:mine=8|" in capsys.readouterr().out
 
 
 def test_run_regression_without_training_data_names_the_options(tmp_path, capsys):
-    assert sts.main(["run", "regression", "--test", "stsb-test", "--out", str(tmp_path / "x")]) == 1
+    assert cli.main(["run", "regression", "--test", "stsb-test", "--out", str(tmp_path / "x")]) == 1
     err = capsys.readouterr().err
     assert "--train" in err and "--model" in err and "needs gold" not in err
 
@@ -97,7 +94,7 @@ def test_train_run_and_score_a_users_files_from_python(files, tmp_path):
     system = baselines.make_system("regression").set_params(**SMALL_PARAMS)
     written = baselines.run_system(system, test, tmp_path / "out", [train])
     assert [p.name for p in written] == ["STS.output.test.txt"]
-    from corpora import runrecord
+    from semsts.corpora import runrecord
     assert runrecord.read_record(tmp_path / "out")["system"] == "regression"  # as `sts run regression` records it
     report = evaluate.score_run(test, tmp_path / "out")
     assert str(report.signature).startswith(f"dataset:{expected_field(test_path)}|")

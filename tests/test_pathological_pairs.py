@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-import corpora
-from features.strings import gst, lcs
-from features.strings.reference import gst_tiles_wise, lcs_length_dp
-from features.strings.runs import diagonal_runs
+from semsts import corpora
+from semsts.features.strings import gst, lcs
+from semsts.features.strings.reference import gst_tiles_wise, lcs_length_dp
+from semsts.features.strings.runs import diagonal_runs
 
 WORDS = "the cat sat on a mat by door".split()
 

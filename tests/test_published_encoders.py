@@ -1,9 +1,9 @@
 """SimCSE's Table 5 as a leaderboard of the project: its rows, sections and its one inconsistent Avg."""
 import pytest
 
-from corpora import leaderboards as lb
-from corpora.published_encoders import DATASETS, NAME, contenders, labels
-from scoring import ranking
+from semsts.corpora import leaderboards as lb
+from semsts.corpora.published_encoders import DATASETS, NAME, contenders, labels
+from semsts.scoring import ranking
 
 
 def test_the_table_reads_as_the_paper_prints_it():

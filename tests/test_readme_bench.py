@@ -1,7 +1,7 @@
 """The README's bench tables reproduce: rerun their command and find each of our rows, verbatim, in the README."""
 from pathlib import Path
 
-import sts
+from semsts import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 COMMAND = ("bench token-cosine lcs gst glove-mean sif --model models/stsb.skops --published --convention simcse "
@@ -16,7 +16,7 @@ def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monke
     root = tmp_path / "root"
     shutil.copytree(data_dir, root, ignore=lambda folder, names: ["sts2017"] if Path(folder) == data_dir else [])
     monkeypatch.chdir(Path(__file__).resolve().parents[1])
-    assert sts.main([*COMMAND.split(), "--quiet", "--data-dir", str(root)]) == 0
+    assert cli.main([*COMMAND.split(), "--quiet", "--data-dir", str(root)]) == 0
     out = capsys.readouterr().out
     ours = [line for line in out.splitlines() if line.startswith("| ") and line.split(" | ")[0][2:] in
             ("token-cosine", "lcs", "gst", "glove-mean", "sif", "regression (stsb.skops) †")]

@@ -2,7 +2,7 @@
 counts, and each correlation within 1.5e-4 (the regression's fourth decimal moves with numpy's version)."""
 from pathlib import Path
 
-import sts
+from semsts import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 
@@ -20,7 +20,7 @@ def test_the_readme_demo_scoreboard_comes_from_sts_demo(capsys):
     block = README.split("$ sts demo --quiet\n", 1)[1].split("```", 1)[0]
     expected = scoreboard(block)
     assert len(expected) == 7, "the README's demo block no longer lists the seven systems"
-    assert sts.main(["demo", "--quiet"]) == 0
+    assert cli.main(["demo", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[:2] == block.splitlines()[:2]
     got = scoreboard(out)

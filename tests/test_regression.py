@@ -6,11 +6,10 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
-import corpora
-import sts
-from baselines.model_file import ModelMismatch, card_path, load_model, save_model
-from baselines.regression import FeatureRegression
-from baselines.subset_models import SubsetModels
+from semsts import cli, corpora
+from semsts.baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from semsts.baselines.regression import FeatureRegression
+from semsts.baselines.subset_models import SubsetModels
 
 ONE_POINT = {"C": [2.0], "gamma": [0.003], "epsilon": [0.1]}
 
@@ -103,8 +102,8 @@ def test_a_wrong_feature_set_is_refused(saved):
 
 
 def test_features_changed_in_code_are_refused(saved, monkeypatch):
-    import baselines.model_file as model_file
-    from features.sets import make_union
+    from semsts.baselines import model_file as model_file
+    from semsts.features.sets import make_union
     monkeypatch.setattr(model_file, "make_union", lambda name, exclude, encoder=None: make_union(name, exclude=["lengths"]))
     with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
         load_model(saved)
@@ -118,13 +117,13 @@ def test_a_model_without_card_is_refused(saved):
 
 def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
     model = tmp_path / "demo.skops"
-    assert sts.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--feature-set",
+    assert cli.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--feature-set",
                      "takelab", "--regressor", "ridge", "--save", str(model), "--quiet"]) == 0
     card = json.loads(card_path(model).read_text())
     assert card["command"].startswith("sts train regression --train demo-train")
     out = tmp_path / "out"
-    assert sts.main(["run", "regression", "--model", str(model), "--test", "demo-test", "--out", str(out), "--quiet"]) == 0
-    import evaluate
+    assert cli.main(["run", "regression", "--model", str(model), "--test", "demo-test", "--out", str(out), "--quiet"]) == 0
+    from semsts import evaluate
     (sub,) = corpora.load("demo-test")
     scores, _ = corpora.read_output(out / sub.output_name, len(sub.pairs))
     assert evaluate.pearson(scores, sub.gold) == pytest.approx(card["scores"]["test"]["all"], abs=1e-6)
@@ -132,12 +131,12 @@ def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
 
 
 def test_train_needs_a_regime_or_training_data(capsys):
-    assert sts.main(["train", "regression", "--save", "x.skops"]) == 1
+    assert cli.main(["train", "regression", "--save", "x.skops"]) == 1
     assert "--regime NAME or --train" in capsys.readouterr().err
 
 
 def test_monotone_boosting_follows_the_training_correlations():
-    from baselines.monotone import MonotoneGBR, correlation_signs
+    from semsts.baselines.monotone import MonotoneGBR, correlation_signs
     rng = np.random.default_rng(0)
     X = rng.uniform(size=(400, 3))
     y = 3 * X[:, 0] - 2 * X[:, 1] + 0.05 * rng.normal(size=400)  # column 2 is noise
@@ -160,7 +159,7 @@ def test_the_ensemble_regressor_fits_and_predicts(demo):
 def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
     """tune_on_dev picks the grid point on dev; the final fit reuses its featurization and equals
     an ordinary fit with that one point (which runs no CV: there is nothing to choose)."""
-    from baselines.recipes import Recipe, train_recipe
+    from semsts.baselines.recipes import Recipe, train_recipe
     recipe = Recipe("demo", ("demo-train",), "demo-test", dev="demo-dev")
     grid = {"C": [0.05, 4.0], "gamma": [0.003], "epsilon": [0.1]}
     models, card = train_recipe(recipe, feature_set="takelab", param_grid=grid)
@@ -193,7 +192,7 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     """Workers and progress are set around a call, never stored: predicting and saving mutate nothing."""
     import pickle
 
-    from baselines.parallel import run_settings
+    from semsts.baselines.parallel import run_settings
     _, _, test, _ = demo
     before = pickle.dumps(fitted)
     alone = fitted.predict(test)
@@ -213,7 +212,7 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted):
     """No part of a model is fitted in a worker (a worker's copy pickles differently): same file whatever --n-jobs."""
     import pickle
 
-    from baselines.parallel import run_settings
+    from semsts.baselines.parallel import run_settings
     pairs, gold, _, _ = demo
     with run_settings(n_jobs=2):
         twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-import corpora
-from baselines.parallel import run_settings
-from baselines.regression import FeatureRegression
+from semsts import corpora
+from semsts.baselines.parallel import run_settings
+from semsts.baselines.regression import FeatureRegression
 
 distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
 

@@ -3,10 +3,9 @@ from pathlib import Path
 
 import pytest
 
-import corpora
-import evaluate
-from baselines.model_file import load_model
-from baselines.subset_models import predict_subsets
+from semsts import corpora, evaluate
+from semsts.baselines.model_file import load_model
+from semsts.baselines.subset_models import predict_subsets
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 # The features are computed without BLAS (features.exact): the same bits on every CPU. What is left (the SVR's

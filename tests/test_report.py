@@ -8,9 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-import corpora
-import evaluate
 from conftest import write
+from semsts import corpora, evaluate
 
 CHROMIUM = ("chromium", "chromium-browser")
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -64,7 +63,7 @@ def test_report_is_deterministic(report):
 def test_missing_matplotlib_is_a_clear_error(report, monkeypatch, capsys):
     out, cmp, dataset, runs = report
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(RuntimeError, match=r"matplotlib, which is not installed: pip install 'sts-suite\[plots\]'"):
+    with pytest.raises(RuntimeError, match=r"matplotlib, which is not installed: pip install 'semsts\[plots\]'"):
         evaluate.write_compare_report(cmp, dataset, runs, out)
 
 

@@ -5,13 +5,13 @@ import threading
 
 import pytest
 
-import sts
+from semsts import cli
 from tests.test_own_data import pairs_tsv
 
 
 def run(tmp_path, out, *extra):
     data = pairs_tsv(tmp_path / "mine.tsv", 20, 3)
-    return sts.main(["run", "token-cosine", "--test", str(data), "--out", str(out), "--quiet", *extra])
+    return cli.main(["run", "token-cosine", "--test", str(data), "--out", str(out), "--quiet", *extra])
 
 
 def within(seconds, fn):
@@ -55,7 +55,7 @@ def test_a_record_that_is_no_regular_file_or_too_deep_is_one_error_line(tmp_path
         os.symlink("/dev/zero", record)
     else:
         record.write_text('{"complete": true, "files": {}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    code = within(20, lambda: sts.main(["eval", "--dataset", str(tmp_path / "mine.tsv"), "--run", str(out)]))
+    code = within(20, lambda: cli.main(["eval", "--dataset", str(tmp_path / "mine.tsv"), "--run", str(out)]))
     err = capsys.readouterr().err
     assert code == 1 and "sts-run.json" in err and "Traceback" not in err
 
@@ -71,6 +71,6 @@ def test_bench_runs_with_a_malformed_record_is_one_error_line(tmp_path, capsys, 
     else:
         record.update(change)
     (out / "sts-run.json").write_text(json.dumps(record))
-    assert sts.main(["bench", "--runs", str(out), "--quiet"]) == 1
+    assert cli.main(["bench", "--runs", str(out), "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "not a run record" in err[0], err

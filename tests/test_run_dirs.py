@@ -2,13 +2,12 @@
 import json
 import shutil
 
-import evaluate
-import sts
-from baselines import run as run_module
+from semsts import cli, evaluate
+from semsts.baselines import run as run_module
 
 
 def main(*argv):
-    return sts.main([str(a) for a in argv])
+    return cli.main([str(a) for a in argv])
 
 
 def score(data_dir, out):
@@ -56,7 +55,7 @@ def test_a_file_from_another_run_is_named(data_dir, tmp_path, capsys):
 
 
 def test_two_runs_into_one_directory_at_once(data_dir, tmp_path, capsys):
-    from corpora import runrecord
+    from semsts.corpora import runrecord
     out = tmp_path / "busy"
     with runrecord.owned(out, "first", "sts2012-test"):  # another run is writing here
         assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1

@@ -3,17 +3,17 @@ file named by another path is accepted, and only a record that is complete (true
 import json
 import os
 
-import sts
+from semsts import cli
 from tests.test_own_data import pairs_tsv
 
 
 def run_then_eval(tmp_path, capsys, change=None, name=None):
     data = pairs_tsv(tmp_path / "mine.tsv", 40, 3)
     out = tmp_path / "out"
-    assert sts.main(["run", "token-cosine", "--test", str(data), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["run", "token-cosine", "--test", str(data), "--out", str(out), "--quiet"]) == 0
     if change:
         change(data, out)
-    code = sts.main(["eval", "--dataset", name or str(data), "--run", str(out)])
+    code = cli.main(["eval", "--dataset", name or str(data), "--run", str(out)])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import baselines
-import corpora
-import evaluate
+from semsts import baselines, corpora, evaluate
 
 
 def test_in_memory_scores_give_the_files_report(tmp_path):

@@ -4,10 +4,10 @@ and so is a model applied to a task of another scale (an STS-B model on SICK: [0
 import numpy as np
 import pytest
 
-import corpora
-from baselines.regression import FeatureRegression
-from baselines.run import run_system
-from baselines.token_cosine import TokenCosine
+from semsts import corpora
+from semsts.baselines.regression import FeatureRegression
+from semsts.baselines.run import run_system
+from semsts.baselines.token_cosine import TokenCosine
 from tests.test_own_data import SMALL_PARAMS, pairs_tsv
 
 
@@ -53,23 +53,23 @@ def test_training_data_of_two_scales_is_refused(tmp_path):
 def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
     import json
 
-    import sts
+    from semsts import cli
     scaled_table(tmp_path / "train.tsv", 120, 1, 0.8, 1.0)
     scaled_table(tmp_path / "test.tsv", 40, 2, 0.8, 1.0)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert sts.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
     assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
 
 
 def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
     """Issue 23, case 3: ten training pairs in five folds printed 'CV Pearson 1.0000'."""
-    import sts
+    from semsts import cli
     pairs_tsv(tmp_path / "train.tsv", 10, 1)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert sts.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops")]) == 0
     out = capsys.readouterr().out
     assert "CV Pearson" not in out and "no CV figure: held-out folds of 2 pairs: too few for a CV figure" in out

@@ -3,9 +3,9 @@ import json
 
 import pytest
 
-import evaluate
-from corpora.datasets import SPECS
-from scoring import KINDS, STS, Signature, task_for
+from semsts import evaluate
+from semsts.corpora.datasets import SPECS
+from semsts.scoring import KINDS, STS, Signature, task_for
 
 
 def test_every_dataset_kind_has_a_task_kind():

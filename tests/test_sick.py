@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 from test_fetch import data_main, leftovers, make_zip
 
-import corpora
 from conftest import write
-from corpora import FormatError, fetch, manifest, sick
+from semsts import corpora
+from semsts.corpora import FormatError, fetch, manifest, sick
 
 HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
 

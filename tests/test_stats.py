@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-import evaluate
+from semsts import evaluate
 
 
 def test_pearson_and_spearman_match_scipy():

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from features.strings.gst import gst_coverage, gst_similarity, gst_similarity_many, gst_tiles
-from features.strings.lcs import lcs_length, lcs_similarity, lcs_similarity_many
-from features.strings.reference import gst_tiles_wise, lcs_length_dp
+from semsts.features.strings.gst import gst_coverage, gst_similarity, gst_similarity_many, gst_tiles
+from semsts.features.strings.lcs import lcs_length, lcs_similarity, lcs_similarity_many
+from semsts.features.strings.reference import gst_tiles_wise, lcs_length_dp
 
 few = st.text(alphabet="abAB .", max_size=40)  # small alphabet: many long common runs
 any_text = st.text(max_size=40)

@@ -2,8 +2,7 @@
 sts2017/test/STS.input.track5.en-en.txt and STS.gs.track5.en-en.txt, as 2012-2016 (issue 23, case 4)."""
 import pytest
 
-import corpora
-import sts
+from semsts import cli, corpora
 
 
 @pytest.fixture
@@ -21,22 +20,22 @@ def test_sts2017_loads_runs_scores_and_benches(root, tmp_path, capsys):
     ds = corpora.load("sts2017-test", root)
     assert [s.name for s in ds] == ["track5.en-en"] and len(ds.pairs) == 250
     out = tmp_path / "out"
-    assert sts.main(["run", "token-cosine", "--test", "sts2017-test", "--out", str(out), "--data-dir", str(root),
+    assert cli.main(["run", "token-cosine", "--test", "sts2017-test", "--out", str(out), "--data-dir", str(root),
                      "--quiet"]) == 0
-    assert sts.main(["eval", "--dataset", "sts2017-test", "--run", str(out), "--data-dir", str(root)]) == 0
+    assert cli.main(["eval", "--dataset", "sts2017-test", "--run", str(out), "--data-dir", str(root)]) == 0
     assert "track5.en-en" in capsys.readouterr().out
     args = ["bench", "token-cosine", "--datasets", "sts2017-test", "--data-dir", str(root), "--quiet"]
     for convention in ("official", "senteval", "simcse", "mteb"):
         args += ["--convention", convention]
-    assert sts.main(args) == 0
+    assert cli.main(args) == 0
     out = capsys.readouterr().out
     assert "STS17" in out
 
 
 def test_a_bench_refuses_an_unknown_convention_before_predicting(root, monkeypatch, capsys):
-    from baselines import bench
-    from scoring import conventions
+    from semsts.baselines import bench
+    from semsts.scoring import conventions
     monkeypatch.setattr(conventions, "OFFICIAL_TASKS", tuple(t for t in conventions.OFFICIAL_TASKS if t != "sts2017"))
     monkeypatch.setattr(bench, "predict_family", lambda *a, **k: pytest.fail("predicted before checking"))
-    assert sts.main(["bench", "token-cosine", "--datasets", "sts2017-test", "--data-dir", str(root), "--quiet"]) == 1
+    assert cli.main(["bench", "token-cosine", "--datasets", "sts2017-test", "--data-dir", str(root), "--quiet"]) == 1
     assert "no official convention known for 'sts2017-test'" in capsys.readouterr().err

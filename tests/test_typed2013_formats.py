@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-import corpora
-from corpora import typed2013
+from semsts import corpora
+from semsts.corpora import typed2013
 from tests.conftest import write
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"

@@ -3,13 +3,11 @@ and scoring (library, `sts run`, `python evaluate.py`); mixed kinds are refused.
 import numpy as np
 import pytest
 
-import corpora
-import evaluate
-import sts
-from baselines import make_system, run_system
-from baselines.demo import demo_scoreboard
-from corpora import typed2013
-from sts.demo import demo_correlations
+from semsts import cli, corpora, evaluate
+from semsts.baselines import make_system, run_system
+from semsts.baselines.demo import demo_scoreboard
+from semsts.corpora import typed2013
+from semsts.demo import demo_correlations
 from tests.conftest import write
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"
@@ -88,7 +86,7 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
 
 def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp_path, capsys):
     out = tmp_path / "run"
-    assert sts.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
+    assert cli.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
                      "--quiet"]) == 0
     system = out / typed2013.OUTPUT_NAME
     gold = root / "typed2013" / "test" / typed2013.GOLD_NAME
@@ -115,7 +113,7 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
     typed_ds = corpora.load("typed2013-test", root)
     with pytest.raises(ValueError, match="typed2013-test is TYPED data .* use a TYPED system such as typed-tfidf"):
         run_system("token-cosine", typed_ds, tmp_path / "x")
-    assert sts.main(["run", "typed-tfidf", "--test", "sts2012-test", "--out", str(tmp_path / "y"),
+    assert cli.main(["run", "typed-tfidf", "--test", "sts2012-test", "--out", str(tmp_path / "y"),
                      "--data-dir", str(data_dir)]) == 1
     assert "TypedTfidf is a TYPED system" in capsys.readouterr().err
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
@@ -150,7 +148,7 @@ def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
     capsys.readouterr()
     argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50", "--published",
             *(a for name, d in runs.items() for a in ("--run", f"{name}={d}")), "--report", str(tmp_path / "html")]
-    assert sts.main(argv) == 0
+    assert cli.main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split()[:4] == ["Run", "General", "Author", "People"] and any("baseline" in line for line in lines)
     assert (tmp_path / "html" / "index.html").is_file()

@@ -4,11 +4,10 @@ import pytest
 from sklearn.base import clone
 from sklearn.linear_model import LinearRegression
 
-import corpora
-import sts
-from baselines import make_system
-from baselines.typed2013_regression import TypedRegression, jaccard
-from corpora import typed2013
+from semsts import cli, corpora
+from semsts.baselines import make_system
+from semsts.baselines.typed2013_regression import TypedRegression, jaccard
+from semsts.corpora import typed2013
 from tests.test_typed2013_pipeline import GOLD, root  # noqa: F401 - the dozen-pair fixture
 
 
@@ -31,11 +30,11 @@ def test_without_gold_it_says_what_to_train_on(root, tmp_path, capsys):  # noqa:
     pairs = corpora.load("typed2013-test", root).subsets[0].pairs
     with pytest.raises(ValueError, match=r"learns from TYPED gold, y of shape \(n, 8\)"):
         TypedRegression().fit(pairs)
-    assert sts.main(["run", "typed-regression", "--test", "typed2013-test", "--out", str(tmp_path / "o"),
+    assert cli.main(["run", "typed-regression", "--test", "typed2013-test", "--out", str(tmp_path / "o"),
                      "--data-dir", str(root)]) == 1
     assert "train it on typed2013-train" in capsys.readouterr().err
     train = root / "typed2013" / "train"
     train.parent.joinpath("test").rename(train)  # the same dozen pairs as a training split
-    assert sts.main(["run", "typed-regression", "--test", "typed2013-train", "--train", "typed2013-train",
+    assert cli.main(["run", "typed-regression", "--test", "typed2013-train", "--train", "typed2013-train",
                      "--out", str(tmp_path / "o"), "--data-dir", str(root), "--quiet"]) == 0
     assert corpora.read_typed_output(tmp_path / "o" / typed2013.OUTPUT_NAME, 12).shape == (12, 8)

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from baselines import make_system
-from baselines.typed2013_tfidf import TypedTfidf
-from corpora.typed2013 import TYPES
-from features.typed2013 import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
+from semsts.baselines import make_system
+from semsts.baselines.typed2013_tfidf import TypedTfidf
+from semsts.corpora.typed2013 import TYPES
+from semsts.features.typed2013 import DatePattern, Gazetteer, PeoplePattern, TypedFields, VerbLexicon
 
 
 def rec(**fields):

@@ -6,9 +6,9 @@ import subprocess
 import numpy as np
 import pytest
 
-import corpora
 from conftest import write
-from corpora import DatasetNotFound, FormatError, manifest
+from semsts import corpora
+from semsts.corpora import DatasetNotFound, FormatError, manifest
 
 SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
 NO_SCORES = "has no score column: it can be run but not scored or trained on"
@@ -230,7 +230,7 @@ def test_columns_name_the_text_and_score(tmp_path):
 # --- sts data list PATH ----------------------------------------------------------------------------
 
 def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
-    from corpora import cli
+    from semsts.corpora import cli
     path = write(tmp_path / "mine.tsv", "sentence1\tsentence2\na\tb\nc\td\n")
     assert cli.main(["--data-dir", str(data_dir), "list", str(path), "sick2014-trial"]) == 0
     assert capsys.readouterr().out.splitlines() == [

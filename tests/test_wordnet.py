@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-import corpora
-from corpora import cli, wordnet
+from semsts import corpora
+from semsts.corpora import cli, wordnet
 
 POS_OF_CATEGORY = {1: "n", 2: "v", 3: "as", 4: "r"}
 

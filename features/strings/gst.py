@@ -4,7 +4,7 @@ Exact and fast: the tiles can only come from maximal diagonal runs of equal char
 least ``min_match`` long, found once through an index of ``min_match``-character windows and
 kept in buckets by length; each greedy round takes the longest bucket and only splits its runs
 at the marked characters, so a run is looked at again only when a tile has cut it. The tiles,
-and their order, are those of Wise's quadratic scan (:func:`features.strings.reference.gst_tiles_wise`).
+and their order, are those of Wise's quadratic scan (:func:`semsts.features.strings.reference.gst_tiles_wise`).
 
 Bounded: a pair whose windows match far more often than its length (long low-entropy texts)
 is tiled on the longest prefixes whose matches stay within the bound (``lcs.too_many_matches``),

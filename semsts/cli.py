@@ -6,9 +6,9 @@ import sys
 USAGE = """usage: sts COMMAND [ARGS…]
 
 commands:
-  data    list, fetch and verify datasets        (python -m corpora)
-  run     fit a system, write official outputs   (python -m baselines run)
-  train   train the regression system, save model + card (python -m baselines train)
+  data    list, fetch and verify datasets        (python -m semsts.corpora)
+  run     fit a system, write official outputs   (python -m semsts.baselines run)
+  train   train the regression system, save model + card (python -m semsts.baselines train)
   eval    score outputs against the gold         (python evaluate.py)
   compare place runs among the published results (python evaluate.py compare)
   bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
@@ -21,11 +21,11 @@ options:
 
 
 def _show_notes(quiet: bool) -> None:
-    """Print the library's notes (:class:`corpora.errors.Note`) as one ``note: …`` line each on stderr, on a
+    """Print the library's notes (:class:`semsts.corpora.errors.Note`) as one ``note: …`` line each on stderr, on a
     line of their own under any progress bar (none with ``--quiet``)."""
     import warnings
 
-    from corpora.errors import Note
+    from semsts.corpora.errors import Note
     default = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
@@ -58,22 +58,22 @@ def main(argv=None) -> int:
     if argv[0] == "--version":
         from importlib.metadata import version
 
-        import evaluate
-        print(f"sts-suite {version('sts-suite')} (scorer {evaluate.__version__})")
+        from semsts import evaluate
+        print(f"semsts {version('semsts')} (scorer {evaluate.__version__})")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "data":
-        from corpora.cli import main as data_main
+        from semsts.corpora.cli import main as data_main
         return data_main(rest, prog="sts data")
     if command == "run":
-        from baselines.cli import main as baselines_main
+        from semsts.baselines.cli import main as baselines_main
         return baselines_main([command, *rest], prog="sts")
     if command == "train":  # the card's test scores come from the official scorer
-        import evaluate
-        from baselines.cli import main as baselines_main
+        from semsts import evaluate
+        from semsts.baselines.cli import main as baselines_main
         return baselines_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
     if command == "eval":
-        import evaluate
+        from semsts import evaluate
         return evaluate.main(rest, prog="sts eval")
     if command == "demo":
         from .demo import demo_main
@@ -82,7 +82,7 @@ def main(argv=None) -> int:
         from .bench import bench_main
         return bench_main(rest)
     if command == "compare":
-        import evaluate
+        from semsts import evaluate
         return evaluate.compare_main(rest, prog="sts compare")
     print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
     return 2

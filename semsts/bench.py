@@ -1,7 +1,7 @@
 """``sts bench``: systems, saved models, encoders or runs over the STS family, under every convention.
 
-The predictions come from :mod:`baselines.bench`, the figures and tables from :mod:`scoring.bench` and
-:mod:`scoring.bench_tables`; this module joins them and is the only one that prints.
+The predictions come from :mod:`semsts.baselines.bench`, the figures and tables from :mod:`semsts.scoring.bench` and
+:mod:`semsts.scoring.bench_tables`; this module joins them and is the only one that prints.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def bench_parser():
     p.add_argument("--report", metavar="DIR",
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
-                        "pip install 'sts-suite[plots]')")
+                        "pip install 'semsts[plots]')")
     p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
@@ -48,8 +48,8 @@ def bench_parser():
 
 
 def bench_main(argv) -> int:
-    """``sts bench``: every row's figures over the family, as tables (see :mod:`scoring.bench_tables`)."""
-    from baselines.registry import system_names
+    """``sts bench``: every row's figures over the family, as tables (see :mod:`semsts.scoring.bench_tables`)."""
+    from semsts.baselines.registry import system_names
     parser = bench_parser()
     args = parser.parse_args(argv)
     unknown = [s for s in args.system if s not in system_names()]
@@ -60,10 +60,10 @@ def bench_main(argv) -> int:
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
     try:
         if args.report:  # before minutes of predicting, not after
-            from scoring.html_report import pyplot
+            from semsts.scoring.html_report import pyplot
             pyplot()
         rows, absent = bench_rows(args)
-        from scoring import bench_tables
+        from semsts.scoring import bench_tables
         if args.format == "json":
             text = bench_tables.render_json(rows, absent=absent)
         else:
@@ -75,7 +75,7 @@ def bench_main(argv) -> int:
     sys.stdout.write(text)
     sys.stdout.flush()
     if args.report:  # the tables are out whatever happens to the report
-        from scoring.bench_html import write_bench_report
+        from semsts.scoring.bench_html import write_bench_report
         try:
             path = write_bench_report(rows, args.report, conventions=conventions, absent=absent)
         except (OSError, RuntimeError) as exc:
@@ -88,17 +88,17 @@ def bench_main(argv) -> int:
 
 def bench_rows(args) -> tuple[list, list]:
     """The rows the command line asks for, and the family's absent datasets with how to get them."""
-    import corpora
-    from baselines import bench
-    from baselines.train_cli import progress_bar
-    from scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL
+    from semsts import corpora
+    from semsts.baselines import bench
+    from semsts.baselines.train_cli import progress_bar
+    from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
         raise ValueError(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
     datasets, absent = bench.present_datasets(args.datasets or FAMILY, args.data_dir, optional=OPTIONAL)
     if not datasets:
         raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
-    from scoring.conventions import check_official
+    from semsts.scoring.conventions import check_official
     for ds in datasets:  # every figure must be computable before minutes of predicting
         check_official(ds.name)
     pools = []
@@ -107,7 +107,7 @@ def bench_rows(args) -> tuple[list, list]:
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
     bar = progress_bar(args)
-    from baselines.cli import NEEDS_TRAINING
+    from semsts.baselines.cli import NEEDS_TRAINING
     if args.train and not any(name in NEEDS_TRAINING for name in args.system):
         raise ValueError(f"--train is for the systems that learn from gold ({', '.join(NEEDS_TRAINING)}); "
                          "the others are fitted on each test set's pairs")
@@ -115,7 +115,7 @@ def bench_rows(args) -> tuple[list, list]:
     try:
         rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
         for path in args.model:
-            from baselines.model_file import load_model
+            from semsts.baselines.model_file import load_model
             if bar:
                 bar.step(f"loading {path}")
             models, card = load_model(path)
@@ -129,7 +129,7 @@ def bench_rows(args) -> tuple[list, list]:
             "(fitted on STS-family data, as --trained-on-sts says)" if args.trained_on_sts
             else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
         for spec in args.encoder:
-            from baselines.encoder import EncoderSimilarity
+            from semsts.baselines.encoder import EncoderSimilarity
             rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
                                        trained=args.trained_on_sts, source=encoder_source))
         rows += _bench_runs(args.runs, args.data_dir)
@@ -149,8 +149,8 @@ def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tupl
 
     A model card's training data is read only where it names a registered dataset: a path in a card is the
     card's word, not a file this command was asked to open."""
-    import corpora
-    from baselines.bench import seen_shares
+    from semsts import corpora
+    from semsts.baselines.bench import seen_shares
     unnamed = [ds for ds in training if from_card and ds not in corpora.dataset_names()]
     training = [ds for ds in training if ds not in unnamed]
     loaded = [ds if isinstance(ds, corpora.Dataset) else corpora.resolve(ds, data_dir) for ds in training]
@@ -159,16 +159,16 @@ def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tupl
     shares = {name: (k, n) for name, (k, n) in seen_shares(loaded, datasets).items() if k}
     if not shares:
         return unchecked
-    from scoring.bench import LABELS
+    from semsts.scoring.bench import LABELS
     names = ", ".join(ds if isinstance(ds, str) else ds.name for ds in training)
     return ("its training data (" + names + ") holds " + ", ".join(
         f"{100 * k / n:.1f}% of {LABELS.get(name, name)}'s scored pairs" for name, (k, n) in shares.items()),) + unchecked
 
 
 def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source, notes=()):
-    from baselines.bench import predict_family
-    from baselines.train_cli import settings
-    from scoring.bench import bench_row
+    from semsts.baselines.bench import predict_family
+    from semsts.baselines.train_cli import settings
+    from semsts.scoring.bench import bench_row
     if bar:
         bar.step(f"{name}: predicting the scored pairs of {len(datasets) + len(pools)} dataset(s)")
     with settings(args, bar):
@@ -178,10 +178,10 @@ def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, so
 
 def _bench_system(name, train, datasets, pools, args, bar):
     """A registered system: fitted on each test set's pairs, or once on ``--train`` if it learns from gold."""
-    from baselines.cli import NEEDS_TRAINING
-    from baselines.registry import make_system
-    from baselines.run import training_pairs
-    from baselines.train_cli import settings
+    from semsts.baselines.cli import NEEDS_TRAINING
+    from semsts.baselines.registry import make_system
+    from semsts.baselines.run import training_pairs
+    from semsts.baselines.train_cli import settings
     system = make_system(name)
     if name not in NEEDS_TRAINING:
         return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,
@@ -204,10 +204,10 @@ def _bench_system(name, train, datasets, pools, args, bar):
 
 def _bench_runs(run_dirs, data_dir) -> list:
     """One row per system named in the run directories' records (``--runs``)."""
-    import corpora
-    from corpora import runrecord
-    from scoring.bench import FAMILY, MTEB_POOLS, bench_row
-    from scoring.runs import run_predictions
+    from semsts import corpora
+    from semsts.corpora import runrecord
+    from semsts.scoring.bench import FAMILY, MTEB_POOLS, bench_row
+    from semsts.scoring.runs import run_predictions
     by_system: dict = {}
     for run_dir in run_dirs:
         record = runrecord.read_record(run_dir)

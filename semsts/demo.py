@@ -7,7 +7,7 @@ import sys
 
 def demo_correlations(system, gold) -> tuple[float, float]:
     """The scorer's Pearson and Spearman, for the demo scoreboard."""
-    import evaluate
+    from semsts import evaluate
     return evaluate.pearson(system, gold), evaluate.spearman(system, gold)
 
 
@@ -19,13 +19,13 @@ def demo_main(argv) -> int:
     parser.add_argument("--system", action="append", help="only this system (repeatable; default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
-    from baselines.registry import system_names
+    from semsts.baselines.registry import system_names
     unknown = sorted(set(args.system or ()) - set(system_names()))
     if unknown:
         parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
-    from baselines.demo import demo_scoreboard
-    from baselines.parallel import run_settings
-    from baselines.train_cli import progress_bar
+    from semsts.baselines.demo import demo_scoreboard
+    from semsts.baselines.parallel import run_settings
+    from semsts.baselines.train_cli import progress_bar
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
         print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
@@ -52,7 +52,7 @@ def demo_main(argv) -> int:
 def gloss_space_missing() -> bool:
     """Whether the WordNet gloss space still has to be built (not in the per-user cache)."""
     try:
-        from features.gloss_space import is_built
+        from semsts.features.gloss_space import is_built
         return not is_built()
     except Exception:  # no WordNet: the systems that need it report that themselves
         return False

@@ -1,6 +1,0 @@
-"""``python -m sts``: the same as the ``sts`` command."""
-import sys
-
-from . import main
-
-sys.exit(main())

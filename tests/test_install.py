@@ -1,0 +1,73 @@
+"""What the suite installs: one package, ``semsts``, that lives beside Hugging Face's ``evaluate``.
+
+The dev extra installs Hugging Face ``evaluate`` (and with it ``datasets``) into the same environment,
+as most NLP environments have it; the README's Python API and every ``sts`` command then run from a
+folder outside the checkout, where only what is installed can be imported.
+"""
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_own_data import pairs_tsv
+from test_readme_python import python_api_blocks
+
+ROOT = Path(__file__).resolve().parents[1]
+STS = [str(Path(sys.executable).parent / "sts")]  # the installed command, as a user runs it
+
+
+def _run(cmd, cwd, env=None, timeout=600):
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
+    assert done.returncode == 0, f"{' '.join(map(str, cmd))} exited {done.returncode}:\n{done.stderr[-2000:]}"
+    return done
+
+
+def test_only_semsts_is_installed():
+    dist = importlib.metadata.distribution("semsts")
+    assert dist.read_text("top_level.txt").split() == ["semsts"]
+    assert importlib.metadata.distribution("semsts").metadata["Name"] == "semsts"
+
+
+def test_outside_the_checkout_only_semsts_imports(tmp_path):
+    """The checkout's folder names are not importable once installed: nothing of ours shadows another project."""
+    code = ("import importlib.util, json; "
+            "print(json.dumps({n: getattr(importlib.util.find_spec(n), 'origin', None) for n in "
+            "['semsts', 'corpora', 'features', 'baselines', 'scoring', 'sts', 'evaluate']}))")
+    found = json.loads(_run([sys.executable, "-c", code], tmp_path).stdout)
+    assert found["semsts"] and Path(found["semsts"]).parent.name == "semsts"
+    for name in ("corpora", "features", "baselines", "scoring", "sts"):
+        assert found[name] is None or not Path(found[name]).is_relative_to(ROOT), (name, found[name])
+    assert found["evaluate"] is None or not Path(found["evaluate"]).is_relative_to(ROOT)
+
+
+@pytest.mark.slow
+def test_beside_hugging_face_evaluate(tmp_path, data_dir):
+    """Hugging Face evaluate imported first, then the README's Python API in the same process; then every command."""
+    hf = importlib.metadata.distribution("evaluate")  # the dev extra installs it: its absence is a failure here
+    assert hf.metadata["Name"] == "evaluate"
+    pairs_tsv(tmp_path / "my-train.tsv", 59, 1)
+    pairs_tsv(tmp_path / "my-test.tsv", 40, 2)
+    script = tmp_path / "api.py"
+    script.write_text("import evaluate\nassert callable(evaluate.load), evaluate.__file__\n"
+                      + "\n".join(python_api_blocks())
+                      + "\nassert callable(evaluate.load)\nprint('api ok', report['all'] > 0.8)\n")
+    assert "api ok True" in _run([sys.executable, str(script)], tmp_path).stdout
+
+    env = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+           "STS_DATA": str(data_dir)}
+    for argv in (["--version"], ["data", "list"], ["data", "list", "my-test.tsv"],
+                 ["run", "token-cosine", "--test", "my-test.tsv", "--out", "out/tc", "--quiet"],
+                 ["eval", "--dataset", "my-test.tsv", "--run", "out/tc"],
+                 ["compare", "--dataset", "my-test.tsv", "--run", "tc=out/tc"],
+                 ["train", "regression", "--train", "my-train.tsv", "--test", "my-test.tsv", "--feature-set", "takelab",
+                  "--save", "m.skops", "--quiet"],
+                 ["bench", "token-cosine", "--datasets", "stsb-test", "--quiet"],
+                 ["demo", "--system", "token-cosine", "--quiet"]):
+        _run([*STS, *argv], tmp_path, env)
+    gold, system = tmp_path / "gold.txt", tmp_path / "out" / "tc" / "STS.output.my-test.txt"
+    gold.write_text("".join(line.split("\t")[2] + "\n" for line in (tmp_path / "my-test.tsv").read_text().splitlines()[1:]))
+    assert _run([sys.executable, str(ROOT / "evaluate.py"), str(gold), str(system)], tmp_path, env).stdout.startswith("Pearson: ")
