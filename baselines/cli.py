@@ -8,7 +8,7 @@ from semsts import corpora
 from semsts.corpora import argtypes, runrecord
 
 from .model_file import load_model
-from .registry import describe, make_system, system_names
+from .registry import describe, make_system, needs_training, system_names
 from .run import run_system
 from .subset_models import write_outputs
 from .train_cli import add_columns_option, add_parallel_options, add_train_parser, progress_bar, settings
@@ -21,12 +21,13 @@ def cmd_run(args) -> int:
               f"{', '.join(p.name for p in stale)}", file=sys.stderr)
     if args.system is None and not args.encoder:
         raise ValueError("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
-    if args.encoder and (args.system not in (None, *NEEDS_TRAINING) or (args.system is None and args.train)):
+    if args.encoder and (args.train if args.system is None else "encoder" not in make_system(args.system).get_params()):
         raise ValueError("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
                          "or adds its features to `regression --train`")
-    if not args.model and not args.train and args.system in NEEDS_TRAINING:
-        raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable) "
-                         "or --model FILE (a model saved by `sts train regression`)")
+    if not args.model and not args.train and args.system is not None and needs_training(args.system):
+        raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
+                         + (" or --model FILE (a model saved by `sts train regression`)" if args.system == "regression"
+                            else ""))
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
         ds.require_gold()
@@ -63,9 +64,6 @@ def cmd_run(args) -> int:
         for path in written:
             print(path)
     return 0
-
-
-NEEDS_TRAINING = ("regression",)
 
 
 def run_saved(args, test) -> list:

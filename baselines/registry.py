@@ -44,3 +44,9 @@ def name_of(system) -> str:
 
 def describe(name: str) -> str:
     return SYSTEMS[name][2]
+
+
+def needs_training(name: str) -> bool:
+    """Whether system ``name`` learns from gold scores, as its scikit-learn tags say (``target_tags.required``):
+    it must then be given training data (or be a saved model), not fitted on the pairs it scores."""
+    return bool(make_system(name).__sklearn_tags__().target_tags.required)

@@ -107,9 +107,10 @@ def bench_rows(args) -> tuple[list, list]:
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
     bar = progress_bar(args)
-    from semsts.baselines.cli import NEEDS_TRAINING
-    if args.train and not any(name in NEEDS_TRAINING for name in args.system):
-        raise ValueError(f"--train is for the systems that learn from gold ({', '.join(NEEDS_TRAINING)}); "
+    from semsts.baselines.registry import needs_training, system_names
+    if args.train and not any(needs_training(name) for name in args.system):
+        raise ValueError("--train is for the systems that learn from gold "
+                         f"({', '.join(filter(needs_training, system_names()))}); "
                          "the others are fitted on each test set's pairs")
     train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
     try:
@@ -178,12 +179,11 @@ def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, so
 
 def _bench_system(name, train, datasets, pools, args, bar):
     """A registered system: fitted on each test set's pairs, or once on ``--train`` if it learns from gold."""
-    from semsts.baselines.cli import NEEDS_TRAINING
-    from semsts.baselines.registry import make_system
+    from semsts.baselines.registry import make_system, needs_training
     from semsts.baselines.run import training_pairs
     from semsts.baselines.train_cli import settings
     system = make_system(name)
-    if name not in NEEDS_TRAINING:
+    if not needs_training(name):
         return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,
                               source=f"system {name}, fitted on each test set's pairs (it learns no scores)")
     if not train:

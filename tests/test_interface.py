@@ -63,3 +63,21 @@ def test_tags_say_text_pairs_and_whether_y_is_needed(name):
     assert tags.input_tags.string and not tags.input_tags.two_d_array
     assert tags.target_tags.required == (name in ("regression", "typed-regression"))
     assert tags.target_tags.multi_output == is_typed(make_system(name))
+
+
+SUPERVISED = [name for name in system_names() if make_system(name).__sklearn_tags__().target_tags.required]
+
+
+def test_some_systems_learn_from_gold():
+    assert "regression" in SUPERVISED and "token-cosine" not in SUPERVISED
+
+
+@pytest.mark.parametrize("name", SUPERVISED)
+def test_a_system_whose_tags_require_gold_is_refused_without_training_data(name, tmp_path, data_dir, capsys):
+    """`sts run` and `sts bench` read "needs training" from the estimator's tags, for every such system."""
+    from semsts import cli
+    assert cli.main(["run", name, "--test", "demo-test", "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    assert f"error: {name} learns from scored pairs: give --train DATASET" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+    assert cli.main(["bench", name, "--datasets", "stsb-test", "--quiet", "--data-dir", str(data_dir)]) == 1
+    assert f"error: {name} learns from scored pairs: give --train DATASET" in capsys.readouterr().err

@@ -32,7 +32,7 @@ def test_without_gold_it_says_what_to_train_on(root, tmp_path, capsys):  # noqa:
         TypedRegression().fit(pairs)
     assert cli.main(["run", "typed-regression", "--test", "typed2013-test", "--out", str(tmp_path / "o"),
                      "--data-dir", str(root)]) == 1
-    assert "train it on typed2013-train" in capsys.readouterr().err
+    assert "typed-regression learns from scored pairs: give --train DATASET" in capsys.readouterr().err
     train = root / "typed2013" / "train"
     train.parent.joinpath("test").rename(train)  # the same dozen pairs as a training split
     assert cli.main(["run", "typed-regression", "--test", "typed2013-train", "--train", "typed2013-train",
