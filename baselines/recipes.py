@@ -124,10 +124,10 @@ def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) ->
     that Pearson, and the featurizer fitted on ``pairs`` with its matrix of ``pairs`` (for the final fit)."""
     dev_pairs, dev_gold = training_pairs([dev])
     announce(f"fitting the {system.feature_set} features on {len(pairs)} pairs (loads WordNet, word vectors, gloss space)")
-    featurizer = system._featurizer().fit(pairs)
+    featurizer = system.build_featurizer().fit(pairs)
     announce(f"featurizing {len(pairs)} training and {len(dev_pairs)} dev pairs")
     features = featurizer.transform(list(pairs) + list(dev_pairs))
-    model, grid = system._model()
+    model, grid = system.build_model()
     folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])
     fold_data = fold_matrices(featurizer, list(pairs) + list(dev_pairs), features, folds)
     best, score = search(model, grid, fold_data, np.r_[gold, dev_gold])

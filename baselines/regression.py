@@ -90,10 +90,16 @@ class FeatureRegression(PairRegressor):
         tags.target_tags.required = True  # a supervised system
         return tags
 
-    def _featurizer(self) -> PairFeaturizer:
+    def build_featurizer(self) -> PairFeaturizer:
+        """The unfitted first step of the fitted pipeline: the featurizer of ``feature_set``, ``exclude`` and
+        ``encoder``. With :meth:`build_model` it lets a caller featurize the pairs once for its own tuning
+        (as :func:`semsts.baselines.recipes.tune_on_dev` does), then fit with :meth:`fit_featurized`."""
         return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder)
 
-    def _model(self):
+    def build_model(self) -> tuple[Pipeline, dict]:
+        """The unfitted steps after the features (``StandardScaler``, then ``regressor`` seeded with
+        ``random_state``) and the grid searched over them: ``param_grid``, else the regressor's default grid,
+        keyed ``regress__<parameter>`` as the pipeline's ``set_params`` takes it."""
         if self.regressor not in REGRESSORS:
             raise ValueError(f"unknown regressor {self.regressor!r}; known: {', '.join(REGRESSORS)}")
         factory, grid = REGRESSORS[self.regressor]
@@ -105,7 +111,7 @@ class FeatureRegression(PairRegressor):
         if y is None:
             raise ValueError("FeatureRegression needs gold scores to fit")
         announce(f"fitting the {self.feature_set} features on {len(pairs)} pairs (loads WordNet, word vectors, gloss space)")
-        featurizer = self._featurizer().fit(pairs)
+        featurizer = self.build_featurizer().fit(pairs)
         announce(f"featurizing {len(pairs)} pairs")
         self._fit_featurized(pairs, y, featurizer, featurizer.transform(pairs))
 
@@ -123,7 +129,7 @@ class FeatureRegression(PairRegressor):
         return self
 
     def _fit_featurized(self, pairs, y, featurizer, features):
-        model, grid = self._model()
+        model, grid = self.build_model()
         points = list(ParameterGrid(grid))
         if len(points) == 1:  # nothing to choose: no CV
             self.best_params_, self.cv_score_ = points[0], None

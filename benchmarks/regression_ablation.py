@@ -43,7 +43,7 @@ class Prepared:
         self.folds = fold_matrices(self.featurizer, pairs, self.features, folds)
         self.gold = gold
         self.tests = {name: self.featurizer.transform(p) for name, p in tests.items()}
-        self.model, grid = system._model()
+        self.model, grid = system.build_model()
         with parallel_config(n_jobs=2):
             self.params, _ = search(self.model, grid, self.folds, gold)
         self.columns = family_columns(self.featurizer.feature_names_)

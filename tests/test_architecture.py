@@ -136,3 +136,37 @@ def test_library_code_does_not_print(layer):
 
 def test_the_print_check_finds_a_print():
     assert _prints_outside_main(ast.parse("def f():\n    print('x')\n\ndef main():\n    print('y')\n")) == [2]
+
+
+def _private_methods(paths) -> set[str]:
+    """Names of the ``_private`` methods of the classes defined in ``paths`` (dunders aside)."""
+    return {item.name for path in paths for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef) for item in node.body
+            if isinstance(item, ast.FunctionDef) and item.name.startswith("_") and not item.name.startswith("__")}
+
+
+def _foreign_private_calls(tree, private: set[str]) -> list[str]:
+    """Calls ``obj._name(…)`` of one of ``private`` on anything but ``self``, ``cls`` or ``super()``."""
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in private:
+            owner = node.func.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            if isinstance(owner, ast.Call) and getattr(owner.func, "id", None) == "super":
+                continue
+            calls.append(f"{ast.unparse(node.func)} (line {node.lineno})")
+    return calls
+
+
+def test_no_module_calls_the_private_methods_of_our_systems_and_features():
+    """What a caller needs of a system or a feature family is public (e.g. FeatureRegression.build_model)."""
+    private = _private_methods(p for p in _project_modules() if _layer(p) in ("features", "baselines"))
+    for path in _project_modules():
+        calls = _foreign_private_calls(ast.parse(path.read_text(encoding="utf-8")), private)
+        assert not calls, f"{path.relative_to(ROOT)} calls {calls}: give the class a public method"
+
+
+def test_the_private_call_check_finds_one():
+    tree = ast.parse("class A:\n    def f(self):\n        return self._g() + super()._g()\n\nA()._g()\n")
+    assert _foreign_private_calls(tree, {"_g"}) == ["A()._g (line 5)"]

@@ -180,7 +180,7 @@ def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
 def test_fit_featurized_checks_its_scores_like_fit(demo):
     pairs, gold, _, _ = demo
     system = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT)
-    featurizer = system._featurizer().fit(pairs[:20])
+    featurizer = system.build_featurizer().fit(pairs[:20])
     features = featurizer.transform(pairs[:20])
     with pytest.raises(ValueError, match="20 pairs but y has 19"):
         system.fit_featurized(pairs[:20], gold[:19], featurizer, features)
@@ -217,3 +217,20 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted):
     with run_settings(n_jobs=2):
         twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)
     assert pickle.dumps(twin) == pickle.dumps(fitted)
+
+
+def test_the_steps_a_tuner_needs_are_public():
+    """A caller that featurizes once for its own tuning (recipes.tune_on_dev) builds the same steps fit uses."""
+    from sklearn.pipeline import Pipeline
+
+    from semsts.features.featurizer import PairFeaturizer
+    system = FeatureRegression(feature_set="takelab", exclude=["lengths"], regressor="ridge", random_state=3)
+    featurizer = system.build_featurizer()
+    assert isinstance(featurizer, PairFeaturizer) and not hasattr(featurizer, "union_")
+    assert (featurizer.feature_set, featurizer.exclude, featurizer.encoder) == ("takelab", ("lengths",), None)
+    model, grid = system.build_model()
+    assert isinstance(model, Pipeline) and [name for name, _ in model.steps] == ["scale", "regress"]
+    assert grid == {"regress__alpha": [0.1, 1.0, 10.0, 100.0]}
+    assert system.set_params(param_grid={"alpha": (2.0,)}).build_model()[1] == {"regress__alpha": [2.0]}
+    with pytest.raises(ValueError, match="unknown regressor 'nope'"):
+        system.set_params(regressor="nope").build_model()
