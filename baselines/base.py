@@ -1,6 +1,7 @@
 """The one interface every system shares: a scikit-learn regressor over text pairs."""
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -43,8 +44,28 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
     return pairs, y
 
 
+def pearson(y_true, y_pred, sample_weight=None) -> float:
+    """Pearson's r of ``y_pred`` with the gold ``y_true`` (weighted when ``sample_weight`` is given), over the pairs
+    that have a gold score: NaN gold (an unscored pair) is left out, as the scorer leaves it out. NaN when fewer
+    than two pairs are scored or either side is constant (such an output has no r)."""
+    y_true, y_pred = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"{len(y_pred)} predicted scores but {len(y_true)} gold scores")
+    w = np.ones_like(y_true) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    keep = ~np.isnan(y_true)
+    x, y, w = y_pred[keep], y_true[keep], w[keep]
+    if len(x) < 2 or not np.sum(w) > 0:
+        return math.nan
+    dx, dy = x - np.average(x, weights=w), y - np.average(y, weights=w)
+    sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
+    if sxx <= 0 or syy <= 0:
+        return math.nan
+    return float(np.clip(np.sum(w * dx * dy) / math.sqrt(sxx * syy), -1.0, 1.0))
+
+
 class PairRegressor(RegressorMixin, BaseEstimator):
-    """Base for systems: ``fit(X, y)`` returns self, ``predict(X)`` gives one score per pair.
+    """Base for systems: ``fit(X, y)`` returns self, ``predict(X)`` gives one score per pair,
+    ``score(X, y)`` the Pearson correlation of those scores with the gold ``y``.
 
     Subclasses implement ``_fit(pairs, y)`` (optional) and ``_predict(pairs)``; scores are
     mapped into ``score_range`` by the subclass or by ``clip``.
@@ -72,6 +93,19 @@ class PairRegressor(RegressorMixin, BaseEstimator):
 
     def _predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         raise NotImplementedError
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Pearson's r of ``predict(X)`` with the gold ``y``: the figure STS systems are judged by, and so what
+        ``GridSearchCV`` and ``cross_val_score`` maximize by default (not RegressorMixin's R², which would reward
+        matching the gold's scale: a system's scores are compared with the gold by correlation, whatever their
+        scale). Unscored pairs (NaN gold) are left out; for gold with one column per type (TYPED, ``(n, 8)``), the
+        plain mean of the types' Pearsons, as the *SEM 2013 paper reports them."""
+        y, predicted = np.asarray(y, dtype=float), self.predict(X)
+        if y.ndim == 2:
+            if predicted.shape != y.shape:
+                raise ValueError(f"y has shape {y.shape} but the predictions {predicted.shape}")
+            return float(np.mean([pearson(y[:, j], predicted[:, j], sample_weight) for j in range(y.shape[1])]))
+        return pearson(y, predicted, sample_weight)
 
     def __sklearn_tags__(self):
         """Input: a list of text pairs (not a 2-D numeric array); y is optional unless a subclass needs it."""

@@ -81,3 +81,37 @@ def test_a_system_whose_tags_require_gold_is_refused_without_training_data(name,
     assert not (tmp_path / "out").exists()
     assert cli.main(["bench", name, "--datasets", "stsb-test", "--quiet", "--data-dir", str(data_dir)]) == 1
     assert f"error: {name} learns from scored pairs: give --train DATASET" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", [n for n in PAIR_SYSTEMS if n != "regression"])  # regression: test_regression.py
+def test_score_is_the_pearson_correlation_with_the_gold(name, demo):
+    from scipy.stats import pearsonr
+    pairs, gold = demo
+    system = make_system(name).fit(pairs, gold)
+    assert system.score(pairs[30:], gold[30:]) == pytest.approx(pearsonr(system.predict(pairs[30:]), gold[30:])[0],
+                                                                abs=1e-12)
+
+
+def test_score_leaves_unscored_pairs_out(demo):
+    from scipy.stats import pearsonr
+    pairs, gold = demo
+    system = make_system("token-cosine").fit(pairs, gold)
+    unscored = gold.copy()
+    unscored[::4] = np.nan
+    kept = ~np.isnan(unscored)
+    assert system.score(pairs, unscored) == pytest.approx(pearsonr(system.predict(pairs)[kept], gold[kept])[0], abs=1e-12)
+
+
+def test_grid_search_over_a_cosine_system_prefers_no_scale(demo):
+    """A cosine times 1 or times 5 correlates alike with the gold: by R² the search would pick 5 (the gold's scale)."""
+    from scipy.stats import pearsonr
+    from sklearn.model_selection import GridSearchCV
+    pairs, gold = demo
+    folds = KFold(3)
+    search = GridSearchCV(make_system("token-cosine"), {"scale": [1.0, 5.0]}, cv=folds).fit(pairs, gold)
+    one, five = search.cv_results_["mean_test_score"]
+    assert one == pytest.approx(five, abs=1e-12)
+    system = make_system("token-cosine")
+    expected = np.mean([pearsonr(system.fit([pairs[i] for i in train], gold[train]).predict([pairs[i] for i in held]),
+                                 gold[held])[0] for train, held in folds.split(pairs)])
+    assert one == pytest.approx(expected, abs=1e-12)

@@ -152,3 +152,13 @@ def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[2].split()[:4] == ["Run", "General", "Author", "People"] and any("baseline" in line for line in lines)
     assert (tmp_path / "html" / "index.html").is_file()
+
+
+def test_a_typed_systems_score_is_the_mean_of_the_types_pearsons(root):
+    """As the *SEM 2013 paper (and the scorer) report TYPED runs: the plain mean of eight Pearsons, not R²."""
+    from scipy.stats import pearsonr
+    (sub,) = corpora.load("typed2013-test", root).subsets
+    system = make_system("typed-tfidf").fit(sub.pairs)
+    predicted = system.predict(sub.pairs)
+    expected = np.mean([pearsonr(predicted[:, j], GOLD[:, j])[0] for j in range(len(typed2013.TYPES))])
+    assert system.score(sub.pairs, GOLD) == pytest.approx(expected, abs=1e-12)
