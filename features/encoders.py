@@ -115,10 +115,6 @@ ENCODERS = {
 }
 
 
-def encoder_names() -> list[str]:
-    return list(ENCODERS)
-
-
 def load_encoder(spec: str):
     """The encoder a spec names: a built-in name (``glove-mean``, ``sif``) or ``package.module:function``
     (the attribute may be dotted, ``module:object.method``). Importing the module runs the user's
