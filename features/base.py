@@ -18,6 +18,11 @@ class PairFeatures(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         return self
 
+    def __sklearn_tags__(self):
+        """Input: a sequence of ``(text_a, text_b)`` string pairs, not a 2-D numeric array; a family learns
+        nothing by default, so ``transform`` needs no ``fit`` (a family that learns says ``requires_fit``)."""
+        return text_input_tags(super().__sklearn_tags__(), requires_fit=False)
+
     def _names(self) -> list[str]:
         raise NotImplementedError
 
@@ -31,6 +36,14 @@ class PairFeatures(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         rows = [self._row(analyse(a), analyse(b)) for a, b in X]
         return np.asarray(rows, dtype=float).reshape(len(rows), len(self._names()))
+
+
+def text_input_tags(tags, *, requires_fit: bool):
+    """scikit-learn tags of a transformer of texts (strings, not a 2-D numeric array), fitted or not before use."""
+    tags.input_tags.two_d_array = False
+    tags.input_tags.string = True
+    tags.requires_fit = requires_fit
+    return tags
 
 
 MATCHED = 0.5  # in the aligning families, a best similarity below this leaves a word unmatched

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.utils.validation import check_is_fitted
 
-from .base import PairFeatures
+from .base import PairFeatures, text_input_tags
 from .exact import row_dots, unit_rows
 from .text import analyse
 
@@ -43,6 +44,9 @@ class Distributional(PairFeatures):
     def _names(self):
         return ["idf_cosine", "char_idf_cosine", "lsa_cosine"]
 
+    def __sklearn_tags__(self):
+        return text_input_tags(super().__sklearn_tags__(), requires_fit=True)
+
     def fit(self, X, y=None):
         texts = sorted({t for pair in X for t in pair})
         self.words_ = TfidfVectorizer(analyzer=lemma_tokens, sublinear_tf=True).fit(texts)
@@ -55,7 +59,10 @@ class Distributional(PairFeatures):
         return self
 
     def transform(self, X):
+        check_is_fitted(self, "lsa_")
         left, right = [a for a, _ in X], [b for _, b in X]
+        if not left:
+            return np.zeros((0, len(self._names())))
         wa, wb = self.words_.transform(left), self.words_.transform(right)
         ca, cb = self.chars_.transform(left), self.chars_.transform(right)
         loadings = self.lsa_.T.astype(np.float64)

@@ -14,7 +14,9 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import FeatureUnion
+from sklearn.utils.validation import check_is_fitted
 
+from .base import text_input_tags
 from .sets import make_union
 
 _PROGRESS: ContextVar[Callable[[Iterable], Iterable] | None] = ContextVar("featurization_progress", default=None)
@@ -57,6 +59,10 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         self.chunk_size = chunk_size
         self.encoder = encoder
 
+    def __sklearn_tags__(self):
+        """Input: a sequence of ``(text_a, text_b)`` string pairs, not a 2-D numeric array; fitted before use."""
+        return text_input_tags(super().__sklearn_tags__(), requires_fit=True)
+
     def fit(self, X, y=None):
         pairs = [tuple(p) for p in X]
         self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude), encoder=self.encoder).fit(pairs)
@@ -76,6 +82,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         return columns, (FeatureUnion(steps, n_jobs=1) if steps else None)
 
     def transform(self, X) -> np.ndarray:
+        check_is_fitted(self, "union_")
         pairs = [tuple(p) for p in X]
         if not pairs:
             return np.zeros((0, len(self.feature_names_)))

@@ -14,6 +14,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from semsts.corpora.typed2013 import TYPES, parse_record
 
+from .base import text_input_tags
+
 WORD = re.compile(r"\w+", re.UNICODE)
 
 _FUNCTION_WORDS = frozenset("""
@@ -270,6 +272,10 @@ class TypedFields(TransformerMixin, BaseEstimator):
         self.dates = dates
         self.places = places
         self.verbs = verbs
+
+    def __sklearn_tags__(self):
+        """Input: a sequence of record texts (strings, not a 2-D numeric array); nothing to learn, so no fit needed."""
+        return text_input_tags(super().__sklearn_tags__(), requires_fit=False)
 
     def fit(self, X, y=None):
         return self
