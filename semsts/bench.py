@@ -90,7 +90,7 @@ def bench_rows(args) -> tuple[list, list]:
     """The rows the command line asks for, and the family's absent datasets with how to get them."""
     from semsts import corpora
     from semsts.baselines import bench
-    from semsts.baselines.train_cli import progress_bar
+    from semsts.options import progress_bar
     from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
@@ -168,7 +168,7 @@ def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tupl
 
 def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source, notes=()):
     from semsts.baselines.bench import predict_family
-    from semsts.baselines.train_cli import settings
+    from semsts.options import settings
     from semsts.scoring.bench import bench_row
     if bar:
         bar.step(f"{name}: predicting the scored pairs of {len(datasets) + len(pools)} dataset(s)")
@@ -181,7 +181,7 @@ def _bench_system(name, train, datasets, pools, args, bar):
     """A registered system: fitted on each test set's pairs, or once on ``--train`` if it learns from gold."""
     from semsts.baselines.registry import make_system, needs_training
     from semsts.baselines.run import training_pairs
-    from semsts.baselines.train_cli import settings
+    from semsts.options import settings
     system = make_system(name)
     if not needs_training(name):
         return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,

@@ -6,9 +6,9 @@ import sys
 USAGE = """usage: sts COMMAND [ARGS…]
 
 commands:
-  data    list, fetch and verify datasets        (python -m semsts.corpora)
-  run     fit a system, write official outputs   (python -m semsts.baselines run)
-  train   train the regression system, save model + card (python -m semsts.baselines train)
+  data    list, fetch and verify datasets
+  run     fit a system, write official outputs
+  train   train the regression system, save model + card
   eval    score outputs against the gold         (python evaluate.py)
   compare place runs among the published results (python evaluate.py compare)
   bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
@@ -63,15 +63,16 @@ def main(argv=None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command == "data":
-        from semsts.corpora.cli import main as data_main
+        from .data_cli import main as data_main
         return data_main(rest, prog="sts data")
     if command == "run":
-        from semsts.baselines.cli import main as baselines_main
-        return baselines_main([command, *rest], prog="sts")
+        from .run_cli import main as run_main
+        return run_main([command, *rest], prog="sts")
     if command == "train":  # the card's test scores come from the official scorer
         from semsts import evaluate
-        from semsts.baselines.cli import main as baselines_main
-        return baselines_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
+
+        from .run_cli import main as run_main
+        return run_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
     if command == "eval":
         from semsts import evaluate
         return evaluate.main(rest, prog="sts eval")

@@ -25,7 +25,7 @@ def demo_main(argv) -> int:
         parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     from semsts.baselines.demo import demo_scoreboard
     from semsts.baselines.parallel import run_settings
-    from semsts.baselines.train_cli import progress_bar
+    from semsts.options import progress_bar
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
         print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)

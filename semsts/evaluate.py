@@ -4,14 +4,14 @@
 ``python evaluate.py --dataset NAME --run DIR`` scores a whole run directory with a
 reproducibility signature; ``python evaluate.py --check SYS --dataset NAME --subset S`` validates
 one output file like correct-output.pl; ``python evaluate.py compare …`` places runs among the
-published results. The work lives in :mod:`semsts.scoring`; this module re-exports its API
-and is what the repository's ``evaluate.py`` runs.
+published results. The work lives in :mod:`semsts.scoring` and the command line in :mod:`semsts.eval_cli`;
+this module re-exports both and is what the repository's ``evaluate.py`` runs.
 """
 import sys
 
+from semsts.eval_cli import SUBCOMMANDS, build_parser, compare_main, main  # noqa: F401
 from semsts.scoring import *  # noqa: F403 - the public API, listed in scoring.__all__
 from semsts.scoring import __all__, __version__  # noqa: F401
-from semsts.scoring.cli import SUBCOMMANDS, build_parser, compare_main, main  # noqa: F401
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,6 +2,9 @@
 
 Every Python module of the project (tests aside) belongs to a layer and imports only the layers below it, and
 only through the one installed package, ``semsts`` (a bare ``import corpora`` works in a checkout, nowhere else).
+The command line is the ``sts`` layer, the modules of ``semsts/`` (``cli.py``, ``data_cli.py``, ``run_cli.py``,
+``train_cli.py``, ``eval_cli.py`` …); the library layers hold none of it and never print. ``semsts.evaluate``,
+the scorer's facade, re-exports the scorer's command line (``semsts.eval_cli``), and only that of the ``sts`` layer.
 """
 import ast
 from pathlib import Path
@@ -14,7 +17,7 @@ LAYERS = {  # layer -> what it may import of ours (besides itself)
     "features": {"corpora"},
     "baselines": {"features", "corpora"},
     "scoring": {"corpora"},
-    "evaluate": {"scoring"},
+    "evaluate": {"scoring", "sts"},  # the sts layer's semsts.eval_cli only: see test_evaluate_imports_only_the_scorers_cli
     "sts": {"corpora", "features", "baselines", "scoring", "evaluate"},
     "api": set(),  # semsts/__init__.py: names only, imported on first use
     "script": {"evaluate"},  # the checkout's evaluate.py
@@ -22,7 +25,7 @@ LAYERS = {  # layer -> what it may import of ours (besides itself)
 }
 SUBPACKAGES = ("corpora", "features", "baselines", "scoring")  # semsts.X, each from the folder X
 OLD_TOP_LEVEL = {*SUBPACKAGES, "sts", "evaluate"}
-CLI_NAMES = ("cli.py", "__main__.py", "evaluate.py")
+LIBRARY_LAYERS = ("corpora", "features", "baselines", "scoring")
 
 
 def _project_modules() -> list[Path]:
@@ -124,14 +127,24 @@ def _prints_outside_main(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "print" and id(node) not in inside_main]
 
 
-@pytest.mark.parametrize("layer", ["corpora", "features", "baselines", "scoring"])
+@pytest.mark.parametrize("layer", LIBRARY_LAYERS)
 def test_library_code_does_not_print(layer):
-    """Only command-line modules (``cli.py``, ``*_cli.py``, ``__main__.py``) and ``main`` functions print."""
+    """In the library layers only a maintainer script's ``main`` prints (e.g. ``python -m semsts.corpora.manifest``)."""
     for path in [p for p in _project_modules() if _layer(p) == layer]:
-        if path.name in CLI_NAMES or path.name.endswith("_cli.py"):
-            continue
         lines = _prints_outside_main(ast.parse(path.read_text(encoding="utf-8")))
         assert not lines, f"{path.relative_to(ROOT)}:{lines[0]} prints; library code never prints"
+
+
+@pytest.mark.parametrize("layer", LIBRARY_LAYERS)
+def test_the_command_line_lives_in_the_sts_layer(layer):
+    clis = [str(p.relative_to(ROOT)) for p in _project_modules() if _layer(p) == layer
+            and (p.name in ("cli.py", "__main__.py") or p.name.endswith("_cli.py"))]
+    assert not clis, f"command-line modules in the {layer} layer: {clis}; they belong in semsts/"
+
+
+def test_evaluate_imports_only_the_scorers_cli():
+    used = {m for m in _imports(ROOT / "semsts" / "evaluate.py") if _module_layer(m) == "sts"}
+    assert used == {"semsts.eval_cli"}
 
 
 def test_the_print_check_finds_a_print():

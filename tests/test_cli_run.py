@@ -104,7 +104,7 @@ def test_list_shows_unscored_pairs_and_invalid_files(tmp_path, capsys):
 
 
 def test_module_forms_work():
-    result = subprocess.run([sys.executable, "-m", "semsts.corpora", "--help"], capture_output=True, text=True, check=True)
+    result = subprocess.run([sys.executable, "-m", "semsts", "data", "--help"], capture_output=True, text=True, check=True)
     assert "fetch" in result.stdout and "verify" in result.stdout and "list" in result.stdout
 
 

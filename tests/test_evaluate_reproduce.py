@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from semsts import corpora, evaluate
-from semsts.baselines.cli import main as baselines_main
 from semsts.baselines.run import run_system
+from semsts.run_cli import main as baselines_main
 
 TABLE1 = {"MSRpar": .4334, "MSRvid": .2996, "SMTeuroparl": .4542, "surprise.OnWN": .5864, "surprise.SMTnews": .3908}
 TABLE2 = {"headlines": .5399, "OnWN": .2828, "FNWN": .2146}

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from semsts import corpora
-from semsts.corpora import cli, fetch
+from semsts import data_cli as cli
+from semsts.corpora import fetch
 
 ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
 

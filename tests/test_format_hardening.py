@@ -25,7 +25,7 @@ def test_an_out_of_range_value_is_quoted_as_written(tmp_path):
 
 def test_list_names_the_given_data_root_in_its_hints(tmp_path, capsys, monkeypatch):
     """Defect 12: the typed2013 hint named ~/.cache/sts/data instead of --data-dir."""
-    from semsts.corpora import cli
+    from semsts import data_cli as cli
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("STS_DATA", raising=False)
     root = tmp_path / "D"

@@ -1,7 +1,8 @@
 """``sts data verify``: the SHA-256 manifest matches the official data and catches one changed byte."""
 import shutil
 
-from semsts.corpora import cli, manifest
+from semsts import data_cli as cli
+from semsts.corpora import manifest
 
 
 def test_manifest_is_reproducible_from_the_official_data(data_dir):

@@ -19,7 +19,7 @@ def test_odd_files_are_one_line_each_and_the_listing_goes_on(tmp_path):
     os.mkfifo(root / "sts2015/test/STS.input.images.txt")  # a FIFO: reading it would wait forever
     write(root / "sts2016/test/STS2016.input.headlines.txt", "a\tb\n")
     write(root / "sts2016/test/STS2016.gs.headlines.txt", "3\n")
-    result = subprocess.run([sys.executable, "-m", "semsts.corpora", "--data-dir", str(root), "list"], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "semsts", "data", "--data-dir", str(root), "list"], cwd=ROOT,
                             capture_output=True, text=True, timeout=20)
     assert result.returncode == 0, result.stderr
     row = {line.split()[0]: line for line in result.stdout.splitlines()[1:] if line and not line.startswith(" ")}

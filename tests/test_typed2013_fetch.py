@@ -166,7 +166,7 @@ def test_an_answer_that_is_no_record_is_refused(folder):
 
 
 def test_sts_data_fetch_typed2013_reports_what_it_did(api, folder, tmp_path, capsys, monkeypatch):
-    from semsts.corpora.cli import main
+    from semsts.data_cli import main
     api.flaky_left = 0
     monkeypatch.setenv(europeana.KEY_VAR, KEY)
     argv = ["--data-dir", str(tmp_path), "fetch", "typed2013", "--api-url", api.base, "--quiet"]

@@ -230,7 +230,7 @@ def test_columns_name_the_text_and_score(tmp_path):
 # --- sts data list PATH ----------------------------------------------------------------------------
 
 def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
-    from semsts.corpora import cli
+    from semsts import data_cli as cli
     path = write(tmp_path / "mine.tsv", "sentence1\tsentence2\na\tb\nc\td\n")
     assert cli.main(["--data-dir", str(data_dir), "list", str(path), "sick2014-trial"]) == 0
     assert capsys.readouterr().out.splitlines() == [

@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from semsts import corpora
-from semsts.corpora import cli, wordnet
+from semsts import data_cli as cli
+from semsts.corpora import wordnet
 
 POS_OF_CATEGORY = {1: "n", 2: "v", 3: "as", 4: "r"}
 

@@ -1,17 +1,17 @@
-"""``sts run …`` / ``python -m baselines run …``: fit a system and write official output files."""
+"""``sts run …`` (and ``sts train …``, :mod:`semsts.train_cli`): fit a system and write official output files."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from semsts import corpora
+from semsts.baselines.model_file import load_model
+from semsts.baselines.registry import describe, make_system, needs_training, system_names
+from semsts.baselines.run import run_system
+from semsts.baselines.subset_models import write_outputs
 from semsts.corpora import argtypes, runrecord
-
-from .model_file import load_model
-from .registry import describe, make_system, needs_training, system_names
-from .run import run_system
-from .subset_models import write_outputs
-from .train_cli import add_columns_option, add_parallel_options, add_train_parser, progress_bar, settings
+from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
+from semsts.train_cli import add_train_parser
 
 
 def cmd_run(args) -> int:
@@ -43,7 +43,7 @@ def cmd_run(args) -> int:
             print("\n".join(map(str, written)))
         return 0
     if args.system is None:
-        from .encoder import EncoderSimilarity
+        from semsts.baselines.encoder import EncoderSimilarity
         system, name = EncoderSimilarity(args.encoder), f"encoder {args.encoder}"
     else:
         system, name = make_system(args.system), args.system
@@ -80,7 +80,7 @@ def run_saved(args, test) -> list:
             bar.close()
 
 
-def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
+def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Run STS systems.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -105,7 +105,7 @@ def build_parser(prog: str = "python -m baselines") -> argparse.ArgumentParser:
 
 def main(argv=None, prog: str | None = None, scorer=None) -> int:
     """``scorer`` (``evaluate.score_subsets``, passed by ``sts train``) puts official scores in model cards."""
-    parser = build_parser(prog or "python -m baselines")  # before the subcommands: their usage copies it
+    parser = build_parser(prog or "sts")  # before the subcommands: their usage copies it
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     args.scorer, args.argv = scorer, argv[argv.index(args.command) + 1:]

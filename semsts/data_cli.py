@@ -1,13 +1,13 @@
-"""``sts data …`` / ``python -m corpora …``: list, fetch and verify datasets."""
+"""``sts data …``: list, fetch and verify datasets."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
 
-from . import datasets, europeana, fetch, manifest, tables, typed2013, user_data
-from .errors import DatasetNotFound, FormatError
-from .paths import data_root, missing_root
+from semsts.corpora import datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts.corpora.errors import DatasetNotFound, FormatError
+from semsts.corpora.paths import data_root, missing_root
 
 
 def quiet_closed_stdout() -> None:
@@ -168,7 +168,7 @@ def cmd_verify(args) -> int:
 
 
 def cmd_wordnet(args) -> int:
-    from . import wordnet
+    from semsts.corpora import wordnet
     src = wordnet.source()
     print(f"WordNet {wordnet.version()} from {src.kind}: {src.origin}")
     if src.root != src.origin:
@@ -176,7 +176,7 @@ def cmd_wordnet(args) -> int:
     return 0
 
 
-def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "python -m corpora") -> argparse.ArgumentParser:
+def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts data") -> argparse.ArgumentParser:
     parser = parser or argparse.ArgumentParser(prog=prog, description="Datasets and the data root.")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -209,7 +209,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "pyt
 
 
 def main(argv=None, prog: str | None = None) -> int:
-    parser = build_parser(prog=prog or "python -m corpora")  # before the subcommands: their usage copies it
+    parser = build_parser(prog=prog or "sts data")  # before the subcommands: their usage copies it
     args = parser.parse_args(argv)
     try:
         code = args.func(args)

@@ -1,41 +1,19 @@
 """``sts train regression …``: fit a named regime (or the user's datasets), save the model and its card.
 
 The scorer is passed in by the caller (``sts train`` passes ``evaluate.score_subsets``), so the
-card's test-set scores are the official ones while this package never imports the scorer.
+card's test-set scores are the official ones.
 """
 from __future__ import annotations
 
 import argparse
-import sys
-import threading
-import time
 
 from semsts import corpora
+from semsts.baselines.model_file import check_destination, save_model
+from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
+from semsts.baselines.regression import regressor_names
+from semsts.baselines.subset_models import predict_subsets
 from semsts.features.sets import FAMILIES, set_names
-
-from .model_file import check_destination, save_model
-from .parallel import BACKENDS, run_settings
-from .recipes import RECIPES, custom_recipe, recipe_names, train_recipe
-from .regression import regressor_names
-from .subset_models import predict_subsets
-
-
-def add_parallel_options(p) -> None:
-    p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
-    p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (dask: a cluster)")
-    p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
-
-
-def add_columns_option(p) -> None:
-    p.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
-                   help="header names of the text (and score) columns of a plain TSV/CSV file")
-
-
-def _columns(text: str) -> tuple:
-    try:
-        return corpora.tables.parse_columns(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 
 
 def add_train_parser(sub) -> None:
@@ -56,85 +34,6 @@ def add_train_parser(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_train)
-
-
-def settings(args, progress=None):
-    """The run settings the command line asks for (``--n-jobs``, ``--backend``, ``--scheduler``)."""
-    return run_settings(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
-
-
-def progress_bar(args):
-    if args.quiet:
-        return None
-    from tqdm import tqdm
-    return _Bar(tqdm)
-
-
-class _Bar:
-    """A picklable progress hook on stderr: tqdm bars over featurization chunks and over CV fits and
-    folds, and one line per step (loading, final fit, predicting). While a step or a bar waits on one
-    long item (an SVR fit), the elapsed time is redrawn every ``tick`` seconds, so stderr never stays still."""
-
-    def __init__(self, tqdm, tick: float = 2.0):
-        self.tqdm, self.tick = tqdm, tick
-        self.start = time.monotonic()
-        self._beat = None
-
-    def __getstate__(self):
-        return {"tqdm": self.tqdm, "tick": self.tick, "start": self.start, "_beat": None}
-
-    def __call__(self, chunks):
-        self.close()
-        return self._ticking(self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=_kept()))
-
-    def over(self, items, desc: str):
-        self.close()
-        return self._ticking(self.tqdm(items, desc=desc, file=sys.stderr, leave=_kept()))
-
-    def step(self, text: str) -> None:
-        self.close()
-        self.tqdm.write(f"[{time.monotonic() - self.start:5.0f}s] {text}", file=sys.stderr)
-        self._beat = _Heartbeat(self.tqdm(desc="  working", bar_format="{desc}: {elapsed}", file=sys.stderr,
-                                          leave=_kept()), self.tick)
-
-    def close(self) -> None:
-        """End the current step's elapsed-time line."""
-        if self._beat is not None:
-            self._beat.stop()
-            self._beat = None
-
-    def _ticking(self, bar):
-        beat = _Heartbeat(bar, self.tick)
-        try:
-            yield from bar
-        finally:
-            beat.stop()
-
-
-def _kept() -> bool:
-    """Whether a closed bar keeps its last state on its own line: yes in a log (stderr is not a
-    terminal), so the log shows how far each bar got and the next line never starts after a
-    carriage return; no on a terminal, where closed bars are wiped."""
-    isatty = getattr(sys.stderr, "isatty", None)
-    return not (isatty and isatty())
-
-
-class _Heartbeat:
-    """Redraws a tqdm bar every ``tick`` seconds from a daemon thread until stopped (then closes it)."""
-
-    def __init__(self, bar, tick: float):
-        self.bar, self.done = bar, threading.Event()
-        self.thread = threading.Thread(target=self._run, args=(tick,), daemon=True)
-        self.thread.start()
-
-    def _run(self, tick: float) -> None:
-        while not self.done.wait(tick):
-            self.bar.refresh()
-
-    def stop(self) -> None:
-        self.done.set()
-        self.thread.join()
-        self.bar.close()
 
 
 def cmd_train(args) -> int:

@@ -8,13 +8,12 @@ from typing import Callable
 
 from semsts import corpora
 from semsts.corpora import argtypes, formats
-
-from .compare import compare_runs
-from .compare_tables import COMPARE_RENDERERS
-from .html_report import write_compare_report
-from .report import RENDERERS, UNDEFINED, InvalidRun, fmt
-from .runs import file_signature, score_files, score_run, score_typed_files, typed_lines
-from .tasks import task_for
+from semsts.scoring.compare import compare_runs
+from semsts.scoring.compare_tables import COMPARE_RENDERERS
+from semsts.scoring.html_report import write_compare_report
+from semsts.scoring.report import RENDERERS, UNDEFINED, InvalidRun, fmt
+from semsts.scoring.runs import file_signature, score_files, score_run, score_typed_files, typed_lines
+from semsts.scoring.tasks import task_for
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 
