@@ -105,10 +105,7 @@ def write_outputs(test: corpora.Dataset, out_dir, system_for, *, name: str = "un
         for sub in test:
             scores, confidences = predict_subset(system_for(sub), sub)
             path = out_dir / sub.output_name
-            if sub.kind == "typed":
-                corpora.write_typed_output(path, scores, bounds=sub.score_range)
-            else:
-                corpora.write_output(path, scores, confidences, bounds=sub.score_range)
+            sub.kind.write_output(path, scores, confidences, bounds=sub.score_range)
             run.add(path)
             written.append(path)
     return written
@@ -118,7 +115,7 @@ def check_kinds(system, datasets) -> None:
     """Refuse a TYPED system on single-score data and a single-score system on TYPED data."""
     typed = is_typed(system)
     for ds in datasets:
-        if (ds.kind == "typed") != typed:
+        if (ds.kind.width is not None) != typed:
             name = type(system).__name__
             raise ValueError(
                 f"{name} is a TYPED system (eight scores per Europeana record pair) and {ds.name} is not TYPED data"

@@ -1,17 +1,16 @@
 """The named datasets, their subsets, and where each lives under the data root."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from . import formats, sick, typed2013
 from .errors import DatasetNotFound, FormatError
+from .kinds import CLSS_LEVELS, KINDS, Kind
 from .paths import data_root, demo_root, missing_root
 
-CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
+__all__ = ["CLSS_LEVELS", "Dataset", "SPECS", "Spec", "Subset", "dataset_names", "folder_of", "load", "locate", "spec"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -23,7 +22,7 @@ class Subset:
 
     dataset: str
     name: str
-    kind: str  # "sts", "stsb", "clss", "typed", "sick" or "table" (a user's TSV/CSV)
+    kind: Kind  # its dataset kind (corpora.kinds): files, reader, range, output names
     pairs: list
     gold: np.ndarray
     input_path: Path
@@ -41,9 +40,7 @@ class Subset:
 
     @property
     def score_range(self) -> tuple[float, float]:
-        if self.bounds:
-            return tuple(self.bounds)
-        return {"clss": formats.CLSS_RANGE, "sick": sick.SICK_RANGE}.get(self.kind, formats.STS_RANGE)
+        return tuple(self.bounds) if self.bounds else self.kind.score_range
 
     @property
     def has_gold(self) -> bool:
@@ -60,7 +57,7 @@ class Dataset:
     """A named dataset: its subsets in a fixed order, and notes on subsets left out."""
 
     name: str
-    kind: str
+    kind: Kind
     subsets: tuple
     notes: tuple = ()
     path: Path | None = None  # a user's file or folder: where it was read from (None for a named dataset)
@@ -88,7 +85,7 @@ class Dataset:
         """Raise a ValueError naming the files without scores; for code that scores or trains."""
         missing = [s for s in self.subsets if not s.has_gold]
         if missing:
-            what = "score column" if missing[0].kind == "table" else "gold file"
+            what = missing[0].kind.no_gold
             files = ", ".join(str(s.input_path) for s in missing)
             raise ValueError(f"{files} {'has' if len(missing) == 1 else 'have'} no {what}: "
                              "it can be run but not scored or trained on")
@@ -113,7 +110,7 @@ class Spec:
     """How to find a named dataset under a root."""
 
     name: str
-    kind: str
+    kind: Kind
     folder: str
     description: str
     expected: tuple = ()  # subsets the task published, in the paper's order
@@ -121,8 +118,11 @@ class Spec:
     licensed_out: tuple = ()  # subsets whose input is not freely distributed
 
 
+STS, STSB, SICK, CLSS, TYPED = (KINDS[k] for k in ("sts", "stsb", "sick", "clss", "typed"))
+
+
 def _sts(name, folder, description, expected=(), licensed_out=()):
-    return Spec(name, "sts", folder, description, tuple(expected), "", tuple(licensed_out))
+    return Spec(name, STS, folder, description, tuple(expected), "", tuple(licensed_out))
 
 
 SPECS = {s.name: s for s in [
@@ -140,28 +140,24 @@ SPECS = {s.name: s for s in [
          ["answer-answer", "headlines", "plagiarism", "postediting", "question-question"]),
     _sts("sts2017-test", "sts2017/test", "SemEval-2017 Task 1 track 5 (English) test data with gold",
          ["track5.en-en"]),
-    Spec("stsb-train", "stsb", "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
-    Spec("stsb-dev", "stsb", "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
-    Spec("stsb-test", "stsb", "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),
-    Spec("clss2014-trial", "clss", "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
-    Spec("clss2014-train", "clss", "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
-    Spec("clss2014-test", "clss", "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),
-    Spec("sick2014-train", "sick", "sick2014", "SICK (SemEval-2014 Task 1) training pairs, relatedness 1-5",
+    Spec("stsb-train", STSB, "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
+    Spec("stsb-dev", STSB, "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
+    Spec("stsb-test", STSB, "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),
+    Spec("clss2014-trial", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
+    Spec("clss2014-train", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
+    Spec("clss2014-test", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),
+    Spec("sick2014-train", SICK, "sick2014", "SICK (SemEval-2014 Task 1) training pairs, relatedness 1-5",
          ("SICK_train",), "train"),
-    Spec("sick2014-trial", "sick", "sick2014", "SICK (SemEval-2014 Task 1) trial pairs, relatedness 1-5",
+    Spec("sick2014-trial", SICK, "sick2014", "SICK (SemEval-2014 Task 1) trial pairs, relatedness 1-5",
          ("SICK_trial",), "trial"),
-    Spec("sick2014-test", "sick", "sick2014", "SICK (SemEval-2014 Task 1) test pairs with gold, relatedness 1-5",
+    Spec("sick2014-test", SICK, "sick2014", "SICK (SemEval-2014 Task 1) test pairs with gold, relatedness 1-5",
          ("SICK_test_annotated",), "test"),
-    Spec("demo-train", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), train", ("sts-train",), "train"),
-    Spec("demo-dev", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), dev", ("sts-dev",), "dev"),
-    Spec("demo-test", "stsb", "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
-    Spec("typed2013-train", "typed", "typed2013/train", "*SEM 2013 TYPED pilot training pairs (Europeana records)", ("europeana",), "train"),
-    Spec("typed2013-test", "typed", "typed2013/test", "*SEM 2013 TYPED pilot test pairs (Europeana records)", ("europeana",), "test"),
+    Spec("demo-train", STSB, "<demo>", "Demo: STS Benchmark captions (CC BY-SA), train", ("sts-train",), "train"),
+    Spec("demo-dev", STSB, "<demo>", "Demo: STS Benchmark captions (CC BY-SA), dev", ("sts-dev",), "dev"),
+    Spec("demo-test", STSB, "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
+    Spec("typed2013-train", TYPED, "typed2013/train", "*SEM 2013 TYPED pilot training pairs (Europeana records)", ("europeana",), "train"),
+    Spec("typed2013-test", TYPED, "typed2013/test", "*SEM 2013 TYPED pilot test pairs (Europeana records)", ("europeana",), "test"),
 ]}
-
-CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
-_STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
-_STS_GOLD = re.compile(r"^(STS|STS20\d\d)\.gs\.(.+)\.txt$")
 
 
 def dataset_names() -> list[str]:
@@ -183,54 +179,7 @@ def folder_of(name: str, data_dir=None) -> Path:
 def locate(name: str, data_dir=None) -> list[tuple[str, Path, Path]]:
     """``(subset, input path, gold path)`` for every subset present, in the task's order."""
     s = spec(name)
-    folder = folder_of(name, data_dir)
-    if s.kind == "stsb":
-        path = folder / f"sts-{s.split}.csv"
-        return [(f"sts-{s.split}", path, path)] if path.is_file() else []
-    if s.kind == "sick":
-        path = folder / sick.FILES[s.split]
-        return [(path.stem, path, path)] if path.is_file() else []
-    if s.kind == "clss":
-        sub = CLSS_FOLDERS[s.split]
-        found = []
-        for level in CLSS_LEVELS:
-            inp = folder / "data" / sub / f"{level}.{s.split}.input.tsv"
-            gold = folder / "keys" / sub / f"{level}.{s.split}.gs.tsv"
-            if inp.is_file() and gold.is_file():
-                found.append((level, inp, gold))
-        return found
-    if s.kind == "typed":
-        inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
-        return [("europeana", inp, gold)] if inp.is_file() and gold.is_file() else []
-    found = {}
-    if folder.is_dir():
-        for inp in sorted(folder.iterdir()):
-            match = _STS_INPUT.match(inp.name)
-            if not match:
-                continue
-            prefix, subset = match.groups()
-            gold = _sts_gold(folder, prefix, subset)
-            if gold is None:
-                continue
-            if subset in found:
-                raise FormatError(inp, None, f"subset {subset} has two input files: {found[subset][1].name} and {inp.name}")
-            found[subset] = (subset, inp, gold)
-    order = {n: i for i, n in enumerate(s.expected)}
-    return sorted(found.values(), key=lambda t: (order.get(t[0], len(order)), t[0]))
-
-
-def _sts_gold(folder: Path, prefix: str, subset: str) -> Path | None:
-    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
-    same = folder / f"{prefix}.gs.{subset}.txt"
-    if same.is_file():
-        return same
-    others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if _gold_subset(p.name) == subset]
-    return others[0] if others else None
-
-
-def _gold_subset(filename: str) -> str | None:
-    match = _STS_GOLD.match(filename)
-    return match.group(2) if match else None
+    return s.kind.locate(s, folder_of(name, data_dir))
 
 
 def load(name: str, data_dir=None) -> Dataset:
@@ -243,7 +192,7 @@ def load(name: str, data_dir=None) -> Dataset:
             f"dataset {name!r} is not in {folder_of(name, data_dir)}"
             + (f": {absent}" if absent else "")
             + f"; run `sts data fetch {name}` or point --data-dir / STS_DATA at a data root")
-    subsets = [_read_subset(s, sub, inp, gold) for sub, inp, gold in located]
+    subsets = [s.kind.read(name, sub, inp, gold, split=s.split) for sub, inp, gold in located]
     for subset in subsets:
         if not len(subset):
             raise FormatError(subset.input_path, None, "holds no pairs; expected one pair per line")
@@ -255,39 +204,7 @@ def load(name: str, data_dir=None) -> Dataset:
             continue
         if missing in s.licensed_out:
             notes.append(f"{name}: subset {missing} skipped: its input is LDC-licensed and not in the data root")
-        elif s.kind == "sts" and list(folder.glob(f"STS*.input.{missing}.txt")):
-            notes.append(f"{name}: subset {missing} skipped: its input has no gold file in {folder}")
         else:
-            notes.append(f"{name}: subset {missing} skipped: not in the data root")
-    if s.kind == "typed":
-        notes += typed2013.gone_notes(folder)
+            notes.append(s.kind.missing_note(name, folder, missing))
+    notes += s.kind.notes(folder)
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))
-
-
-def _read_subset(s: Spec, sub: str, inp: Path, gold_path: Path) -> Subset:
-    if s.kind == "stsb":
-        pairs, gold, meta = formats.read_stsb(inp)
-        return Subset(s.name, sub, "stsb", pairs, gold, inp, gold_path,
-                      [m["id"] for m in meta], f"STS.output.{sub}.txt")
-    if s.kind == "sick":
-        pairs, gold, ids = sick.read_sick(inp)
-        return Subset(s.name, sub, "sick", pairs, gold, inp, gold_path, ids, f"STS.output.{sub}.txt")
-    if s.kind == "clss":
-        pairs, ids = formats.read_clss_input(inp, sub)
-        gold = formats.read_gold(gold_path, formats.CLSS_RANGE)
-        _same_length(inp, len(pairs), gold_path, len(gold))
-        return Subset(s.name, sub, "clss", pairs, gold, inp, gold_path, ids, f"{sub}.{s.split}.output.tsv")
-    if s.kind == "typed":
-        pairs, ids = typed2013.read_pair_records(inp)
-        gold = typed2013.read_typed_gold(gold_path)
-        _same_length(inp, len(pairs), gold_path, len(gold))
-        return Subset(s.name, sub, "typed", pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], typed2013.OUTPUT_NAME)
-    pairs = formats.read_sts_input(inp)
-    gold = formats.read_gold(gold_path, formats.STS_RANGE)
-    _same_length(inp, len(pairs), gold_path, len(gold))
-    return Subset(s.name, sub, "sts", pairs, gold, inp, gold_path, [], f"STS.output.{sub}.txt")
-
-
-def _same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
-    if n_in != n_gold:
-        raise FormatError(gold, n_gold or None, f"has {n_gold} gold lines but {inp.name} has {n_in} pairs")

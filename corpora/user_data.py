@@ -10,11 +10,10 @@ import hashlib
 import math
 from pathlib import Path
 
-import numpy as np
-
-from . import datasets, formats, sick, tables
-from .datasets import Dataset, Subset
+from . import datasets, formats, sick
+from .datasets import Dataset
 from .errors import DatasetNotFound, FormatError
+from .kinds import KINDS, STS_GOLD, STS_INPUT
 from .manifest import sha256
 
 
@@ -51,31 +50,25 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
     """
     path = Path(path)
     name = str(path) if name is None else name
-    bounds = _bounds(score_range)
+    bounds = _bounds(score_range) or ()
     if path.is_dir():
         _no_columns(path, columns, "an STS folder")
-        return _sts_folder(path, name, bounds or formats.STS_RANGE)
-    if datasets._STS_GOLD.match(path.name):
+        return _sts_folder(path, name, bounds)
+    if STS_GOLD.match(path.name):
         raise FormatError(path, None, "is a gold file; give the STS.input file beside it (its gold is found by name)")
-    if datasets._STS_INPUT.match(path.name):
+    if STS_INPUT.match(path.name):
         _no_columns(path, columns, "an STS input file")
-        return _sts_file(path, name, bounds or formats.STS_RANGE)
+        return _sts_file(path, name, bounds)
     first = formats.read_lines(path)[:1]
     if columns is None and first and sick.is_header(first[0]):
-        bounds = bounds or sick.SICK_RANGE
-        pairs, gold, ids = sick.read_sick(path, bounds)
-        if not pairs:
-            raise FormatError(path, 1, "a SICK header and no pairs after it; nothing to run or score")
-        return _one(name, "sick", pairs, gold, path, path, ids, bounds)
-    if columns is None and first and _looks_stsb(first[0]):
-        if bounds not in (None, formats.STS_RANGE):
-            raise ValueError(f"{path}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
-        pairs, gold, meta = formats.read_stsb(path)
-        return _one(name, "stsb", pairs, gold, path, path, [m["id"] for m in meta], formats.STS_RANGE)
-    bounds = bounds or formats.STS_RANGE
-    table = tables.read_table(path, columns, bounds)
-    gold = table.gold if table.gold is not None else np.full(len(table.pairs), math.nan)
-    return _one(name, "table", table.pairs, gold, path, path if table.gold is not None else None, table.ids, bounds)
+        kind = KINDS["sick"]
+    elif columns is None and first and _looks_stsb(first[0]):
+        kind = KINDS["stsb"]
+    else:
+        sub = KINDS["table"].read(name, path.stem, path, path, bounds=bounds, columns=columns)
+        return Dataset(name, sub.kind, (sub,), (), path, sha256(path))
+    sub = kind.read(name, path.stem, path, path, bounds=bounds)
+    return Dataset(name, kind, (sub,), (), path, sha256(path))
 
 
 def digest(files, root) -> str:
@@ -114,46 +107,23 @@ def _looks_stsb(line: str) -> bool:
     return True
 
 
-def _one(name, kind, pairs, gold, path: Path, gold_path, ids, bounds) -> Dataset:
-    sub = Subset(name, path.stem, kind, pairs, gold, path, gold_path, ids, f"STS.output.{path.stem}.txt", bounds)
-    return Dataset(name, kind, (sub,), (), path, sha256(path))
-
-
 def _sts_folder(folder: Path, name: str, bounds) -> Dataset:
-    found = {}
-    for inp in sorted(folder.iterdir()):
-        match = datasets._STS_INPUT.match(inp.name)
-        if not match or not inp.is_file():
-            continue
-        prefix, subset = match.groups()
-        if subset in found:
-            raise FormatError(inp, None, f"subset {subset} has two input files: {found[subset][0].name} and {inp.name}")
-        found[subset] = (inp, datasets._sts_gold(folder, prefix, subset))
+    sts = KINDS["sts"]
+    found = sts.scan(folder)
     if not found:
         raise FormatError(folder, None, "holds no STS.input.X.txt (or STS2016.input.X.txt) file; expected an STS "
                                         "folder of STS.input.X.txt and STS.gs.X.txt files")
-    subsets = tuple(_sts_subset(name, sub, inp, gold, bounds) for sub, (inp, gold) in found.items())
+    subsets = tuple(sts.read(name, sub, inp, gold, bounds=bounds) for sub, (inp, gold) in found.items())
     notes = tuple(f"{name}: {s.input_path.name} has no gold file beside it: its pairs are not scored"
                   for s in subsets if not s.has_gold)
     files = [p for s in subsets for p in (s.input_path, s.gold_path) if p is not None]
-    return Dataset(name, "sts", subsets, notes, folder, digest(files, folder))
+    return Dataset(name, sts, subsets, notes, folder, digest(files, folder))
 
 
 def _sts_file(path: Path, name: str, bounds) -> Dataset:
-    prefix, subset = datasets._STS_INPUT.match(path.name).groups()
-    gold = datasets._sts_gold(path.parent, prefix, subset)
-    sub = _sts_subset(name, subset, path, gold, bounds)
+    sts = KINDS["sts"]
+    prefix, subset = STS_INPUT.match(path.name).groups()
+    gold = sts.gold_of(path.parent, prefix, subset)
+    sub = sts.read(name, subset, path, gold, bounds=bounds)
     notes = () if gold else (f"{name}: no STS.gs.{subset}.txt beside it: its pairs are not scored",)
-    return Dataset(name, "sts", (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))
-
-
-def _sts_subset(name: str, subset: str, inp: Path, gold_path: Path | None, bounds) -> Subset:
-    pairs = formats.read_sts_input(inp)
-    if not pairs:
-        raise FormatError(inp, None, "holds no pairs; expected one pair per line")
-    if gold_path is None:
-        gold = np.full(len(pairs), math.nan)
-    else:
-        gold = formats.read_gold(gold_path, bounds)
-        datasets._same_length(inp, len(pairs), gold_path, len(gold))
-    return Subset(name, subset, "sts", pairs, gold, inp, gold_path, [], f"STS.output.{subset}.txt", bounds)
+    return Dataset(name, sts, (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))

@@ -31,9 +31,8 @@ from .significance import (
 )
 from .tasks import (
                              CLSS,
-                             KINDS,
                              STS,
-                             STSB,
+                             TASKS,
                              TYPED,
                              TaskKind,
                              check_predictions,
@@ -44,7 +43,7 @@ from .tasks import (
 )
 
 __all__ = [
-    "ALPHA", "CLSS", "COMPARE_RENDERERS", "KINDS", "RENDERERS", "STS", "STSB", "TYPED", "UNDEFINED", "Z95",
+    "ALPHA", "CLSS", "COMPARE_RENDERERS", "RENDERERS", "STS", "TASKS", "TYPED", "UNDEFINED", "Z95",
     "BootstrapResult", "InvalidRun", "Report", "Signature", "TaskKind", "__version__", "aggregate_ci",
     "check_predictions",
     "compare_runs", "compare_table", "fisher_ci", "fisher_z_test", "least_squares_map", "missing_subsets",

@@ -32,7 +32,7 @@ def aggregate_metric(rule: str, sizes):
 
 def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     """The layout for a dataset no task paper ranks: its task's aggregates, no published rows."""
-    task = task_for(dataset.kind)
+    task = task_for(dataset)
     subs = tuple(name for name, _ in task.parts(dataset))
     measures = dict(task.compare_measures)
     return leaderboards.Leaderboard(
@@ -104,7 +104,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
     the subsets present. InvalidRun carries every bad file of every run. ``progress(items, desc)``, if
     given, wraps the pairs of runs tested for significance (a bar on stderr, say).
     """
-    task = task_for(dataset.kind)
+    task = task_for(dataset)
     errors = [e for run_dir in runs.values() for e in task.validate(dataset, run_dir)]
     if errors:
         raise InvalidRun(errors)
@@ -214,7 +214,7 @@ def _pair_test(a, b, value, outs, gold, ids, n, as_r, metric, seed, resamples, p
 
 def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress=None) -> list[dict]:
     """Each pair of our runs (Fisher z, Williams on the pooled pairs, paired bootstrap) and each run against the best published row (Fisher z)."""
-    n = task_for(dataset.kind).pairs_behind(sizes, present)
+    n = task_for(dataset).pairs_behind(sizes, present)
     k = len(present)
 
     def as_r(value):  # a sum of k Pearsons is tested as their mean
@@ -223,7 +223,7 @@ def _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resa
     value = {r["name"]: r["scores"].get(primary) for r in rows if r["ours"]}
     tests = []
     if len(runs) > 1:
-        gold, ids, outs = task_for(dataset.kind).stacked(dataset, runs, present)
+        gold, ids, outs = task_for(dataset).stacked(dataset, runs, present)
         metric = aggregate_metric(rule, [sizes[s] for s in present])
         pairs = list(combinations(runs, 2))
         for a, b in (progress(pairs, f"significance ({len(pairs)} pairs of runs)") if progress else pairs):

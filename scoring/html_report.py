@@ -108,7 +108,7 @@ def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_di
     """A self-contained ``index.html`` (plots inlined as PNG data) with the PNGs beside it."""
     plt = pyplot()
     out_dir = Path(out_dir)
-    gold, ids, outs = task_for(dataset.kind).stacked(dataset, runs, cmp["subsets"])
+    gold, ids, outs = task_for(dataset).stacked(dataset, runs, cmp["subsets"])
     top = dataset.subsets[0].score_range[1]
     figures = [("bars.png", "Runs with their 95% intervals", _plot_bars(plt, cmp)),
                ("scatter.png", "Gold against system, per subset", _plot_scatter(plt, cmp, gold, ids, outs)),

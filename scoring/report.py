@@ -67,16 +67,13 @@ class Report:
     signature: object  # a scoring.signature.Signature
     notes: tuple = ()
     missing: tuple = field(default=())
-
-    @property
-    def kind(self) -> str:
-        return self.task.name
+    kind: str = ""  # the dataset's kind (corpora.kinds), e.g. stsb; the task's name when not given
 
     def as_dict(self) -> dict:
         """The JSON shape: dataset, kind, then the task's keys in its order."""
         values = {**self.figures, "missing": list(self.missing), "notes": list(self.notes),
                   "signature": str(self.signature)}
-        return {"dataset": self.dataset, "kind": self.kind, **{k: values[k] for k in self.task.json_keys}}
+        return {"dataset": self.dataset, "kind": self.kind or self.task.name, **{k: values[k] for k in self.task.json_keys}}
 
     def __getitem__(self, key):
         return self.as_dict()[key]

@@ -11,12 +11,12 @@ from semsts.corpora import formats
 from .correlations import pearson
 from .report import InvalidRun, Report
 from .signature import Signature
-from .tasks import score_typed, task_for
+from .tasks import TASKS, score_typed, task_for
 
 
 def validate_run(dataset: corpora.Dataset, run_dir) -> list:
     """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
-    return task_for(dataset.kind).validate(dataset, run_dir)
+    return task_for(dataset).validate(dataset, run_dir)
 
 
 def score_run(dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = None) -> Report:
@@ -24,7 +24,7 @@ def score_run(dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = Non
 
     ``bootstrap`` (``{"seed": …, "resamples": …}``) goes into the signature of reports that resample.
     """
-    return task_for(dataset.kind).score(dataset, run_dir, bootstrap=bootstrap)
+    return task_for(dataset).score(dataset, run_dir, bootstrap=bootstrap)
 
 
 def score(dataset, predictions, *, data_dir=None) -> Report:
@@ -34,7 +34,7 @@ def score(dataset, predictions, *, data_dir=None) -> Report:
     (a ValueError names the subset and pair index of a NaN, inf, out-of-range value or wrong length)."""
     if not isinstance(dataset, corpora.Dataset):
         dataset = corpora.resolve(dataset, data_dir)
-    return task_for(dataset.kind).score_predictions(dataset, predictions)
+    return task_for(dataset).score_predictions(dataset, predictions)
 
 
 def score_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> float:
@@ -68,13 +68,13 @@ def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
 
 def typed_lines(figures: dict) -> list[str]:
     """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
-    return task_for("typed").lines(figures)
+    return TASKS["typed"].lines(figures)
 
 
 def run_predictions(dataset: corpora.Dataset, run_dir) -> dict:
     """``subset name -> scores`` of a run directory for ``dataset``, validated as :func:`score_run` does
     (InvalidRun if any file is bad)."""
-    task = task_for(dataset.kind)
+    task = task_for(dataset)
     errors = task.validate(dataset, run_dir)
     if errors:
         raise InvalidRun(errors)

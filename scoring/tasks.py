@@ -1,7 +1,7 @@
-"""Task kinds: what a dataset's outputs look like and how they are scored, signed and laid out.
+"""Tasks: how a dataset's outputs are scored, signed and laid out.
 
-One small class per kind (STS, CLSS, TYPED), registered by its ``name`` (a dataset's ``kind``);
-adding a task kind means adding one class here.
+One small class per way of scoring (STS, CLSS, TYPED), registered by its ``name``; a dataset's kind
+(:mod:`semsts.corpora.kinds`) names the one it is scored by (``scored_as``) and owns its files.
 """
 from __future__ import annotations
 
@@ -14,22 +14,22 @@ from typing import ClassVar
 import numpy as np
 
 from semsts import corpora
-from semsts.corpora import formats
 
 from .correlations import least_squares_map, mean_of, pearson, spearman
 from .report import InvalidRun, Report, fmt, fmt_ci
 from .signature import Signature
 from .significance import fisher_ci
 
-KINDS: dict[str, "TaskKind"] = {}
+TASKS: dict[str, "TaskKind"] = {}
 
 
-def task_for(kind: str) -> "TaskKind":
-    """The task kind of a dataset's ``kind`` (``sts``, ``clss``, ``typed``)."""
+def task_for(dataset) -> "TaskKind":
+    """The task a dataset (or subset) is scored by: the one its kind names (``sts``, ``clss``, ``typed``)."""
+    name = dataset.kind.scored_as
     try:
-        return KINDS[kind]
+        return TASKS[name]
     except KeyError:
-        raise ValueError(f"unknown task kind {kind!r}; known: {', '.join(KINDS)}") from None
+        raise ValueError(f"unknown task {name!r}; known: {', '.join(TASKS)}") from None
 
 
 def score_subsets(parts) -> dict:
@@ -97,7 +97,7 @@ def dataset_field(dataset: corpora.Dataset) -> str:
 def check_predictions(sub: corpora.Subset, values) -> np.ndarray:
     """``values`` as a float array, refused as an output file would be: a ValueError naming the
     subset and the (0-based) pair index of a wrong length, a NaN or infinite value, or one out of range."""
-    width = len(corpora.TYPES) if sub.kind == "typed" else None
+    width = sub.kind.width
     try:
         scores = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -132,19 +132,19 @@ class TaskKind:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if cls.name:
-            KINDS[cls.name] = cls()
+            TASKS[cls.name] = cls()
 
-    # --- output files
-    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
-        """Every FormatError of one output file."""
-        raise NotImplementedError
+    # --- output files (their formats are the dataset kind's)
+    def read(self, sub: corpora.Subset, run_dir):
+        """``(scores, confidences or None)`` of a subset's valid output file in ``run_dir``."""
+        return sub.kind.read_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range)
 
     def validate(self, dataset: corpora.Dataset, run_dir) -> list:
         """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
         errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset],
                                              dataset_sha256=dataset.sha256)
         for sub in dataset:
-            errors.extend(task_for(sub.kind).check(Path(run_dir) / sub.output_name, len(sub), bounds=sub.score_range))
+            errors.extend(sub.kind.check_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range))
         return errors
 
     # --- scoring
@@ -210,12 +210,6 @@ class STS(TaskKind):
     compare_primary = "mean"
     aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
 
-    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
-        return formats.check_output(path, n_expected, bounds)
-
-    def read(self, sub: corpora.Subset, run_dir):
-        return formats.read_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range)
-
     def figures(self, parts) -> dict:
         return score_subsets(parts)
 
@@ -231,8 +225,7 @@ class STS(TaskKind):
         figures = self.figures([(sub.name, *outputs[sub.name][:1], sub.gold, outputs[sub.name][1]) for sub in dataset])
         missing = tuple(missing_subsets(dataset))
         signature = self.signature(dataset_field(dataset), figures, missing=missing, bootstrap=bootstrap)
-        return Report(dataset.name, self, figures, signature,
-                      tuple(dataset.notes), missing)
+        return Report(dataset.name, self, figures, signature, tuple(dataset.notes), missing, dataset.kind.name)
 
     def signature(self, dataset: str, figures: dict, *, missing=(), bootstrap=None) -> Signature:
         """Every choice that makes numbers incomparable; ``bootstrap`` (``{"seed", "resamples"}``) for resampling reports."""
@@ -314,24 +307,6 @@ class STS(TaskKind):
         return np.concatenate(golds), np.concatenate(ids), {k: np.concatenate(v) for k, v in scores.items()}
 
 
-class STSB(STS):
-    """The STS Benchmark: scored like the STS tasks, under its own name."""
-
-    name = "stsb"
-
-
-class SICK(STS):
-    """SICK relatedness (SemEval-2014 Task 1): one score per pair in [1, 5], Pearson the official figure."""
-
-    name = "sick"
-
-
-class Table(STS):
-    """A user's own TSV/CSV of pairs: scored like the STS tasks."""
-
-    name = "table"
-
-
 CLSS_HEADS = {"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr",
               "phrase2word": "Phr-2-Word", "word2sense": "Word-2-Sense"}
 
@@ -374,26 +349,20 @@ class TYPED(TaskKind):
     compare_measures = {"mean": "mean"}
     compare_primary = "mean"
 
-    def check(self, path, n_expected=None, *, bounds=formats.STS_RANGE):
-        return corpora.check_typed_output(path, n_expected, bounds=bounds)
-
-    def read(self, sub: corpora.Subset, run_dir):
-        return corpora.read_typed_output(Path(run_dir) / sub.output_name, len(sub))
-
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
         dataset.require_gold()
         errors = self.validate(dataset, run_dir)
         if errors:
             raise InvalidRun(errors)
         (sub,) = dataset.subsets
-        return self.report(dataset, {sub.name: (self.read(sub, run_dir), None)})
+        return self.report(dataset, {sub.name: self.read(sub, run_dir)})
 
     def report(self, dataset, outputs: dict, *, bootstrap=None) -> Report:
         (sub,) = dataset.subsets
         figures = score_typed(outputs[sub.name][0], sub.gold)
         signature = Signature([("dataset", dataset_field(dataset)), ("n", figures["n"]), ("types", len(corpora.TYPES)),
                                ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
-        return Report(dataset.name, self, figures, signature, tuple(dataset.notes))
+        return Report(dataset.name, self, figures, signature, tuple(dataset.notes), (), dataset.kind.name)
 
     def lines(self, figures: dict) -> list[str]:
         """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
@@ -433,7 +402,7 @@ class TYPED(TaskKind):
         """One block per type: its gold column against each run's column for that type."""
         (sub,) = dataset.subsets
         keep = ~np.isnan(sub.gold).any(axis=1)
-        outputs = {run: self.read(sub, run_dir)[keep] for run, run_dir in runs.items()}
+        outputs = {run: self.read(sub, run_dir)[0][keep] for run, run_dir in runs.items()}
         columns = [corpora.TYPES.index(t) for t in present]
         gold = np.concatenate([sub.gold[keep][:, j] for j in columns])
         ids = np.concatenate([np.full(int(keep.sum()), i) for i in range(len(columns))])

@@ -52,7 +52,7 @@ def _list_files(args) -> int:
             for note in ds.notes:
                 print(f"  note: {note}")
             if not ds.has_gold:
-                print(f"  note: {'no score column' if ds.kind == 'table' else 'no gold file'}: "
+                print(f"  note: {'no ' + ds.kind.no_gold}: "
                       "it can be run but not scored or trained on")
     except ValueError as exc:  # FormatError is one; DatasetNotFound is reported by main
         print(f"error: {exc}", file=sys.stderr)

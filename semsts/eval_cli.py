@@ -13,7 +13,6 @@ from semsts.scoring.compare_tables import COMPARE_RENDERERS
 from semsts.scoring.html_report import write_compare_report
 from semsts.scoring.report import RENDERERS, UNDEFINED, InvalidRun, fmt
 from semsts.scoring.runs import file_signature, score_files, score_run, score_typed_files, typed_lines
-from semsts.scoring.tasks import task_for
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 
@@ -83,8 +82,8 @@ def _cmd_check(args) -> int:
         sub = _dataset(args).subset(args.subset)
         n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
     else:
-        kind = "typed" if corpora.typed2013.is_typed_file(args.check) else "sts"
-    errors = list(task_for(kind).check(args.check, n_expected, bounds=bounds))
+        kind = corpora.kinds.output_kind(args.check)
+    errors = list(kind.check_output(args.check, n_expected, bounds))
     if errors:
         _print_errors(errors)
         print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)

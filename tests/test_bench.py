@@ -67,7 +67,7 @@ def test_sts2012_official_figures_and_sick_mteb_pool_by_hand():
 
 
 def _dataset(name, subsets):
-    return corpora.Dataset(name, "sts", tuple(corpora.Subset(name, s, "sts", [("a", "b")] * len(g), np.asarray(g, float),
+    return corpora.Dataset(name, corpora.KINDS["sts"], tuple(corpora.Subset(name, s, corpora.KINDS["sts"], [("a", "b")] * len(g), np.asarray(g, float),
                                                              corpora.paths.Path("x"), None) for s, (g, _) in subsets.items()))
 
 

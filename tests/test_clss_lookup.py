@@ -49,7 +49,7 @@ def test_a_malformed_sense_key_is_an_error_naming_its_line(tmp_path):
     from semsts.baselines.run import run_system
     sub = _word2sense(tmp_path, ["dog#n\tcat%1:05:00::\tcat#n#1\tw2s-1\n",
                                  "dog#n\tnosuch%9:99:99::\tnosuch#n#1\tw2s-2\n"])
-    ds = corpora.Dataset("clss2014-test", "clss", (sub,))
+    ds = corpora.Dataset("clss2014-test", corpora.KINDS["clss"], (sub,))
     with pytest.raises(corpora.FormatError) as caught:
         run_system("lcs", ds, tmp_path / "out")
     assert str(caught.value) == (f"{sub.input_path}:2: expected a WordNet sense key (lemma%ss_type:lex_filenum:lex_id:"

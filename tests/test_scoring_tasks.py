@@ -1,32 +1,57 @@
-"""Task kinds, the Signature and the Report: every dataset kind has a scorer, and a new kind is one class."""
+"""Dataset kinds and tasks, the Signature and the Report: every dataset kind names the task that scores it,
+scoring has no kind switch of its own, and a new task is one class."""
 import json
+from types import SimpleNamespace
 
 import pytest
 
-from semsts import evaluate
+from semsts import corpora, evaluate
 from semsts.corpora.datasets import SPECS
-from semsts.scoring import KINDS, STS, Signature, task_for
+from semsts.scoring import STS, TASKS, Signature, task_for
 
 
-def test_every_dataset_kind_has_a_task_kind():
-    assert {s.kind for s in SPECS.values()} <= set(KINDS)
-    assert [type(task_for(kind)).__name__ for kind in ("sts", "stsb", "sick", "table", "clss", "typed")] == [
-        "STS", "STSB", "SICK", "Table", "CLSS", "TYPED"]
-    with pytest.raises(ValueError, match="unknown task kind 'nope'; known: sts, stsb, sick, table, clss, typed"):
-        task_for("nope")
+def test_every_dataset_kind_is_scored_by_a_task():
+    assert set(corpora.KINDS) == {"sts", "stsb", "sick", "clss", "typed", "table"}
+    assert {s.kind.name for s in SPECS.values()} == set(corpora.KINDS) - {"table"}  # a table is a user's file
+    by_task = {name: type(task_for(SimpleNamespace(kind=kind))).__name__ for name, kind in corpora.KINDS.items()}
+    assert by_task == {"sts": "STS", "stsb": "STS", "sick": "STS", "table": "STS", "clss": "CLSS", "typed": "TYPED"}
+    assert set(TASKS) == {"sts", "clss", "typed"}  # one per way of scoring, no empty subclasses
+    with pytest.raises(ValueError, match="unknown task 'nope'; known: sts, clss, typed"):
+        task_for(SimpleNamespace(kind=SimpleNamespace(scored_as="nope")))
 
 
-def test_a_new_task_kind_is_one_class():
+def test_each_kind_owns_its_range_and_output_names():
+    k = corpora.KINDS
+    assert [k[n].score_range for n in ("sts", "stsb", "sick", "clss", "typed", "table")] == [
+        (0.0, 5.0), (0.0, 5.0), (1.0, 5.0), (0.0, 4.0), (0.0, 5.0), (0.0, 5.0)]
+    assert k["clss"].output_name("word2sense", "test") == "word2sense.test.output.tsv"
+    assert k["typed"].output_name("europeana", "test") == "STS.output.europeana.txt"
+    assert k["sick"].output_name("SICK_test_annotated") == "STS.output.SICK_test_annotated.txt"
+    assert str(k["table"]) == "table" and k["table"].no_gold == "score column"
+
+
+def test_scoring_never_switches_on_kind_names():
+    """The scorer asks a dataset's kind; it does not compare kind names of its own."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    pattern = re.compile(r"""kind\s*(==|!=|in)\s*\(?["']|KINDS\[""")
+    for path in sorted((root / "scoring").glob("*.py")) + [root / "baselines" / "run.py"]:
+        found = [i for i, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
+        assert not found, f"{path.name}:{found[0]} switches on a kind name"
+
+
+def test_a_new_task_is_one_class():
     class Toy(STS):
         name = "toy"
         aggregates = "all=pooled"
 
     try:
-        assert isinstance(task_for("toy"), Toy)
+        assert isinstance(task_for(SimpleNamespace(kind=SimpleNamespace(scored_as="toy"))), Toy)
         figures = {"subsets": {"a": {"n": 3, "n_unscored": 1, "weighted_pearson": None}}}
-        assert "|agg:all=pooled|" in str(task_for("toy").signature("d", figures))
+        assert "|agg:all=pooled|" in str(TASKS["toy"].signature("d", figures))
     finally:
-        del KINDS["toy"]
+        del TASKS["toy"]
 
 
 def test_signature_fields_in_order_with_the_version_last():
@@ -38,7 +63,7 @@ def test_signature_fields_in_order_with_the_version_last():
 
 def test_report_renders_its_task_layout():
     """A TYPED report has no subsets; every rendering and the dictionary follow the task's keys."""
-    report = evaluate.Report("typed2013-test", task_for("typed"),
+    report = evaluate.Report("typed2013-test", TASKS["typed"],
                              {"n": 3, "types": dict.fromkeys(("general", "author"), 0.5), "mean": 0.5},
                              Signature([("dataset", "typed2013-test")]))
     assert list(report.as_dict()) == ["dataset", "kind", "n", "types", "mean", "notes", "signature"]

@@ -20,7 +20,7 @@ def test_the_official_files_read_with_ids_and_range(data_dir):
     counts = {n: len(corpora.load(f"sick2014-{n}", data_dir).pairs) for n in ("train", "trial", "test")}
     assert counts == {"train": 4500, "trial": 500, "test": 4927}
     test = corpora.load("sick2014-test", data_dir).subset("SICK_test_annotated")
-    assert test.kind == "sick" and test.score_range == (1.0, 5.0) and test.n_scored == 4927
+    assert test.kind.name == "sick" and test.score_range == (1.0, 5.0) and test.n_scored == 4927
     assert test.ids[:2] == ["6", "7"] and test.ids[-1] == "9996" and len(set(test.ids)) == 4927
     assert test.gold[:2].tolist() == [3.3, 3.7] and test.gold[-1] == 1.0
     assert test.pairs[-1] == ("A man is in a parking lot and is playing tennis against a large wall",

@@ -92,7 +92,7 @@ def test_dataset_reads_records_beside_the_input_and_names_a_missing_one(tmp_path
     write(folder / "text" / typed2013.MISSING_NAME, "1/c\tnot found (HTTP 404)\n")
     ds = corpora.load("typed2013-test", tmp_path)
     (sub,) = ds.subsets
-    assert (ds.kind, sub.name, sub.output_name, sub.gold.shape) == ("typed", "europeana", "STS.output.europeana.txt", (2, 8))
+    assert (ds.kind.name, sub.name, sub.output_name, sub.gold.shape) == ("typed", "europeana", "STS.output.europeana.txt", (2, 8))
     assert sub.pairs == [("dcTitle:\tA\n", "dcTitle:\tB\n"), ("", "dcTitle:\tA\n")]
     assert sub.ids == ["1/a 1/b", "1/c 1/a"]
     assert any("1 records no longer exist at Europeana" in note for note in ds.notes)

@@ -25,14 +25,14 @@ def test_a_name_is_the_named_dataset_and_a_path_is_a_file(data_dir, tmp_path, mo
     assert named.name == "stsb-dev" and named.path is None and named.sha256 == "" and named.has_gold
     csv = data_dir / "stsbenchmark" / "sts-dev.csv"
     mine = corpora.resolve(csv)
-    assert mine.name == str(csv) and mine.path == csv and mine.kind == "stsb"
+    assert mine.name == str(csv) and mine.path == csv and mine.kind.name == "stsb"
     assert mine.pairs == named.pairs and np.array_equal(mine.gold, named.gold)
     assert mine.subsets[0].ids == named.subsets[0].ids
     assert mine.sha256 == manifest.load_manifest()["stsbenchmark/sts-dev.csv"]["sha256"]
     monkeypatch.chdir(tmp_path)
     write(tmp_path / "stsb-dev", "sentence1\tsentence2\na\tb\n")
-    assert corpora.resolve("stsb-dev", data_dir).kind == "stsb"  # the name wins
-    assert corpora.resolve("./stsb-dev").kind == "table"  # ./ names the file
+    assert corpora.resolve("stsb-dev", data_dir).kind.name == "stsb"  # the name wins
+    assert corpora.resolve("./stsb-dev").kind.name == "table"  # ./ names the file
     with pytest.raises(ValueError, match="columns and score_range apply to files, not to the named dataset 'stsb-dev'"):
         corpora.resolve("stsb-dev", data_dir, columns=("a", "b"))
 
@@ -48,7 +48,7 @@ def test_official_folders_and_files_by_path_equal_the_named_datasets(data_dir):
                        ("sts2016-test", data_dir / "sts2016" / "test"),
                        ("sick2014-test", data_dir / "sick2014" / "SICK_test_annotated.txt")]:
         named, mine = corpora.load(name, data_dir), corpora.resolve(path)
-        assert mine.kind == named.kind and mine.has_gold
+        assert mine.kind is named.kind and mine.has_gold
         assert sorted(s.name for s in mine) == sorted(s.name for s in named)
         for sub in named:
             other = mine.subset(sub.name)
@@ -69,7 +69,7 @@ def test_sts_folder_with_both_namings_and_an_input_without_gold(tmp_path):
     write(folder / "STS.input.blind.txt", "i\tj\n")
     write(folder / "readme.txt", "not data\n")
     ds = corpora.resolve(folder)
-    assert [s.name for s in ds] == ["blind", "news", "forum"] and ds.kind == "sts" and ds.path == folder
+    assert [s.name for s in ds] == ["blind", "news", "forum"] and ds.kind.name == "sts" and ds.path == folder
     assert ds.subset("news").gold[0] == 4.5 and math.isnan(ds.subset("news").gold[1])
     assert ds.subset("forum").pairs == [("g", "h")] and ds.subset("forum").output_name == "STS.output.forum.txt"
     blind = ds.subset("blind")
@@ -133,7 +133,7 @@ def test_stsb_file_keeps_quotes_as_text_and_reports_bad_lines(tmp_path):
                                         "main-news\tf\t2016\t0002\t0\tc\td\textra licence\n")
     ds = corpora.resolve(path)
     sub = ds.subset("mine")
-    assert ds.kind == "stsb" and sub.pairs == [('"Quoted," he said', "A b"), ("c", "d")] and sub.ids == ["0001", "0002"]
+    assert ds.kind.name == "stsb" and sub.pairs == [('"Quoted," he said', "A b"), ("c", "d")] and sub.ids == ["0001", "0002"]
     assert sub.gold.tolist() == [3.8, 0.0] and sub.output_name == "STS.output.mine.txt" and ds.sha256 == sha(path)
     write(path, "main-news\tf\t2016\t0001\t3.8\tA\tB\nmain-news\tf\t2016\t0002\t5.5\tc\td\n")
     with pytest.raises(FormatError, match=r"mine.csv:2: gold score 5.5 is outside \[0, 5\]"):
@@ -150,12 +150,12 @@ def test_sick_file_by_path_with_its_range_or_the_callers(tmp_path):
     with pytest.raises(FormatError, match=r"my_sick.txt:3: relatedness score 0.5 is outside \[1, 5\]"):
         corpora.resolve(path)
     ds = corpora.resolve(path, score_range=(0, 5))
-    assert ds.kind == "sick" and ds.subset("my_sick").ids == ["10", "11"] and ds.subset("my_sick").score_range == (0.0, 5.0)
+    assert ds.kind.name == "sick" and ds.subset("my_sick").ids == ["10", "11"] and ds.subset("my_sick").score_range == (0.0, 5.0)
     write(path, SICK_HEADER + "10\ta\tb\t4.2\tNEUTRAL\n")
     ds = corpora.resolve(path)
     assert ds.subset("my_sick").score_range == (1.0, 5.0) and ds.subset("my_sick").gold.tolist() == [4.2]
     ds = corpora.resolve(path, columns=("sentence_B", "sentence_A", "relatedness_score"))  # columns: read as a table
-    assert ds.kind == "table" and ds.pairs == [("b", "a")] and ds.subsets[0].ids == ["10"]
+    assert ds.kind.name == "table" and ds.pairs == [("b", "a")] and ds.subsets[0].ids == ["10"]
 
 
 # --- plain TSV and CSV -----------------------------------------------------------------------------
@@ -164,7 +164,7 @@ def test_tsv_with_default_names_empty_scores_and_ids(tmp_path):
     path = write(tmp_path / "mine.tsv", 'id\tsentence1\tsentence2\tscore\nq1\t"A" dog\tA cat\t3.5\nq2\tx\ty\t\n')
     ds = corpora.resolve(path)
     sub = ds.subset("mine")
-    assert ds.kind == sub.kind == "table" and ds.has_gold and sub.gold_path == path and sub.input_path == path
+    assert ds.kind.name == sub.kind.name == "table" and ds.has_gold and sub.gold_path == path and sub.input_path == path
     assert sub.pairs == [('"A" dog', "A cat"), ("x", "y")] and sub.ids == ["q1", "q2"]
     assert sub.gold[0] == 3.5 and math.isnan(sub.gold[1]) and sub.n_scored == 1
     assert sub.score_range == (0.0, 5.0) and sub.output_name == "STS.output.mine.txt" and ds.sha256 == sha(path)

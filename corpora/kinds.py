@@ -1,0 +1,240 @@
+"""Dataset kinds: one object per kind of dataset (STS folder, STS Benchmark, SICK, CLSS, TYPED, a user's
+table), owning where its files are, how they are read, its score range and its output files.
+
+Named datasets (:mod:`semsts.corpora.datasets`) and a user's files (:mod:`semsts.corpora.user_data`)
+read through the same objects; the scorer asks a dataset's kind (``scored_as``) how it is scored
+instead of switching on names of its own.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from . import formats, sick, tables, typed2013
+from .errors import FormatError
+
+CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
+CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
+STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
+STS_GOLD = re.compile(r"^(STS|STS20\d\d)\.gs\.(.+)\.txt$")
+
+
+class Kind:
+    """What every dataset kind knows; one instance per kind, in :data:`KINDS`."""
+
+    name: ClassVar[str] = ""
+    score_range: ClassVar[tuple] = formats.STS_RANGE
+    scored_as: ClassVar[str] = "sts"  # the scorer's task for it: sts, clss or typed
+    width: ClassVar[int | None] = None  # scores per pair; None: one
+    no_gold: ClassVar[str] = "gold file"  # what a user's file lacks when it cannot be scored
+
+    def __repr__(self) -> str:
+        return self.name
+
+    __str__ = __repr__
+
+    def locate(self, spec, folder: Path) -> list[tuple[str, Path, Path]]:
+        """``(subset, input path, gold path)`` of every subset of the named dataset ``spec`` present in ``folder``."""
+        raise NotImplementedError
+
+    def read(self, dataset: str, sub: str, inp: Path, gold_path: Path | None, *, split: str = "", bounds=()):
+        """The :class:`~semsts.corpora.datasets.Subset` of one input file and its gold (None: unscored)."""
+        raise NotImplementedError
+
+    def output_name(self, sub: str, split: str = "") -> str:
+        return f"STS.output.{sub}.txt"
+
+    def missing_note(self, dataset: str, folder: Path, sub: str) -> str:
+        return f"{dataset}: subset {sub} skipped: not in the data root"
+
+    def notes(self, folder: Path) -> list[str]:
+        """Notes on the files of a named dataset beyond its missing subsets."""
+        return []
+
+    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE) -> list:
+        """Every FormatError of one output file of this kind."""
+        return formats.check_output(path, n_expected, bounds)
+
+    def read_output(self, path, n_expected: int, bounds=formats.STS_RANGE):
+        """``(scores, confidences or None)`` of a valid output file."""
+        return formats.read_output(path, n_expected, bounds)
+
+    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
+        """Write an output file atomically, refusing a NaN or out-of-range score."""
+        formats.write_output(path, scores, confidences, bounds=bounds)
+
+    def _subset(self, dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds):
+        from .datasets import Subset
+        return Subset(dataset, sub, self, pairs, gold, inp, gold_path, ids, self.output_name(sub, split), tuple(bounds))
+
+
+def same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
+    if n_in != n_gold:
+        raise FormatError(gold, n_gold or None, f"has {n_gold} gold lines but {inp.name} has {n_in} pairs")
+
+
+class STSFolder(Kind):
+    """An STS year folder (2012-2017): ``STS.input.X.txt`` with ``STS.gs.X.txt`` (or ``STS2016.`` names) per subset."""
+
+    name = "sts"
+
+    def scan(self, folder: Path) -> dict[str, tuple[Path, Path | None]]:
+        """Subset -> (input, its gold or None) of every input file in ``folder``; two inputs of one subset are refused."""
+        found = {}
+        for inp in sorted(folder.iterdir()) if folder.is_dir() else ():
+            match = STS_INPUT.match(inp.name)
+            if not match or inp.is_dir():  # a FIFO or device is refused by the reader, by name
+                continue
+            prefix, subset = match.groups()
+            if subset in found:
+                raise FormatError(inp, None, f"subset {subset} has two input files: {found[subset][0].name} and {inp.name}")
+            found[subset] = (inp, self.gold_of(folder, prefix, subset))
+        return found
+
+    @staticmethod
+    def gold_of(folder: Path, prefix: str, subset: str) -> Path | None:
+        """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
+        same = folder / f"{prefix}.gs.{subset}.txt"
+        if same.is_file():
+            return same
+        others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if (m := STS_GOLD.match(p.name)) and m.group(2) == subset]
+        return others[0] if others else None
+
+    def locate(self, spec, folder):
+        found = [(sub, inp, gold) for sub, (inp, gold) in self.scan(folder).items() if gold is not None]
+        order = {n: i for i, n in enumerate(spec.expected)}
+        return sorted(found, key=lambda t: (order.get(t[0], len(order)), t[0]))
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        pairs = formats.read_sts_input(inp)
+        if not pairs:
+            raise FormatError(inp, None, "holds no pairs; expected one pair per line")
+        if gold_path is None:
+            gold = np.full(len(pairs), math.nan)
+        else:
+            gold = formats.read_gold(gold_path, tuple(bounds) or self.score_range)
+            same_length(inp, len(pairs), gold_path, len(gold))
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, bounds)
+
+    def missing_note(self, dataset, folder, sub):
+        if list(folder.glob(f"STS*.input.{sub}.txt")):
+            return f"{dataset}: subset {sub} skipped: its input has no gold file in {folder}"
+        return super().missing_note(dataset, folder, sub)
+
+
+class STSBenchmark(Kind):
+    """The STS Benchmark: one csv per split (genre, file, year, id, score, sentence1, sentence2), scores in [0, 5]."""
+
+    name = "stsb"
+
+    def locate(self, spec, folder):
+        path = folder / f"sts-{spec.split}.csv"
+        return [(f"sts-{spec.split}", path, path)] if path.is_file() else []
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        if tuple(bounds) not in ((), formats.STS_RANGE):
+            raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+        pairs, gold, meta = formats.read_stsb(inp)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, bounds)
+
+
+class SICK(Kind):
+    """SICK (SemEval-2014 Task 1): a headed TSV per split, relatedness in [1, 5]."""
+
+    name = "sick"
+    score_range = sick.SICK_RANGE
+
+    def locate(self, spec, folder):
+        path = folder / sick.FILES[spec.split]
+        return [(path.stem, path, path)] if path.is_file() else []
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        pairs, gold, ids = sick.read_sick(inp, tuple(bounds) or self.score_range)
+        if not pairs:
+            raise FormatError(inp, 1, "a SICK header and no pairs after it; nothing to run or score")
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+
+
+class CLSS(Kind):
+    """SemEval-2014 Task 3 (cross-level): a TSV input and a key per comparison level, scores in [0, 4]."""
+
+    name = "clss"
+    score_range = formats.CLSS_RANGE
+    scored_as = "clss"
+
+    def locate(self, spec, folder):
+        sub = CLSS_FOLDERS[spec.split]
+        found = []
+        for level in CLSS_LEVELS:
+            inp = folder / "data" / sub / f"{level}.{spec.split}.input.tsv"
+            gold = folder / "keys" / sub / f"{level}.{spec.split}.gs.tsv"
+            if inp.is_file() and gold.is_file():
+                found.append((level, inp, gold))
+        return found
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        pairs, ids = formats.read_clss_input(inp, sub)
+        gold = formats.read_gold(gold_path, self.score_range)
+        same_length(inp, len(pairs), gold_path, len(gold))
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+
+    def output_name(self, sub, split=""):
+        return f"{sub}.{split}.output.tsv"
+
+
+class Typed(Kind):
+    """The *SEM 2013 TYPED pilot: pairs of Europeana records, eight scores per pair."""
+
+    name = "typed"
+    scored_as = "typed"
+    width = len(typed2013.TYPES)
+
+    def locate(self, spec, folder):
+        inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
+        return [("europeana", inp, gold)] if inp.is_file() and gold.is_file() else []
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        pairs, ids = typed2013.read_pair_records(inp)
+        gold = typed2013.read_typed_gold(gold_path)
+        same_length(inp, len(pairs), gold_path, len(gold))
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], split, bounds)
+
+    def output_name(self, sub, split=""):
+        return typed2013.OUTPUT_NAME
+
+    def notes(self, folder):
+        return typed2013.gone_notes(folder)
+
+    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE):
+        return typed2013.check_typed_output(path, n_expected, bounds=bounds)
+
+    def read_output(self, path, n_expected, bounds=formats.STS_RANGE):
+        return typed2013.read_typed_output(path, n_expected, bounds=bounds), None
+
+    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
+        typed2013.write_typed_output(path, scores, bounds=bounds)
+
+
+class Table(Kind):
+    """A user's headed TSV/CSV of pairs (see :mod:`semsts.corpora.tables`), scored like the STS tasks."""
+
+    name = "table"
+    no_gold = "score column"
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=(), columns=None):
+        table = tables.read_table(inp, columns, tuple(bounds) or self.score_range)
+        gold = table.gold if table.gold is not None else np.full(len(table.pairs), math.nan)
+        return self._subset(dataset, sub, table.pairs, gold, inp, inp if table.gold is not None else None,
+                            table.ids, split, bounds)
+
+
+KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), SICK(), CLSS(), Typed(), Table())}
+
+
+def output_kind(path) -> Kind:
+    """The kind whose output format a lone output file has: TYPED's eight columns, else an STS file."""
+    return KINDS["typed" if typed2013.is_typed_file(path) else "sts"]
