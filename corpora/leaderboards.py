@@ -14,8 +14,9 @@ from .formats import read_lines
 
 FOLDER = Path(__file__).resolve().parent / "leaderboards"
 ROLES = ("run", "baseline", "reference", "late")
-# How a measure follows from the per-subset figures: pooled and given measures do not.
-RULES = ("pooled", "weighted", "mean", "sum", "given")
+# How a measure follows from the per-subset figures (scoring.aggregates names them): pooled, normalized and
+# given measures do not follow from them.
+RULES = ("pooled", "normalized", "weighted", "mean", "sum", "given")
 HEADER_KEYS = ("source", "dataset", "aggregate", "primary", "sizes", "labels", "marks")
 FIXED_COLUMNS = ("name", "role", "marks", "notes")
 

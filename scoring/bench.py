@@ -25,8 +25,8 @@ SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test
 LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R"}
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
-    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnrm, Mean; 2013-2017 Mean)",
-                 [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnrm,Mean"),
+    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
+                 [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
                   ("sts2013-2017", "Mean=size-weighted"), ("stsb,sick", "test")]),
     "senteval": ("SentEval: Pearson and Spearman of each subset, their mean and size-weighted mean (wmean)",
                  [("convention", "senteval"), ("corr", "pearson,spearman"), ("agg", "mean,wmean=scored-pairs")]),

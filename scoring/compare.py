@@ -12,21 +12,24 @@ import numpy as np
 from semsts import corpora
 from semsts.corpora import leaderboards
 
-from . import ranking
-from .correlations import is_finite, mean_of, pearson
+from . import aggregates, ranking
+from .correlations import is_finite, pearson
 from .report import InvalidRun
 from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for
 
 
 def aggregate_metric(rule: str, sizes):
-    """``metric(stacked, gold)`` for :func:`paired_bootstrap`: column 0 the scores, column 1 the part index."""
+    """``metric(stacked, gold)`` for :func:`paired_bootstrap`: column 0 the scores, column 1 the part index.
+
+    A resample keeps each part's weight at its full size (``sizes``), so a weighted mean weighs as the task's does.
+    """
     def metric(stacked, gold):
         scores, ids = stacked[:, 0], stacked[:, 1].astype(int)
-        if rule == "pooled":
-            return pearson(scores, gold)
-        rs = [pearson(scores[ids == i], gold[ids == i]) for i in range(len(sizes))]
-        return float(np.sum(rs)) if rule == "sum" else mean_of(rs, weights=sizes if rule == "weighted" else None)
+        if rule in ("pooled", "normalized"):
+            return aggregates.of_parts(rule, [(scores, gold)] if rule == "pooled" else
+                                       [(scores[ids == i], gold[ids == i]) for i in range(len(sizes))])
+        return aggregates.of_figures(rule, [pearson(scores[ids == i], gold[ids == i]) for i in range(len(sizes))], sizes)
     return metric
 
 

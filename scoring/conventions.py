@@ -5,11 +5,12 @@ Every function takes ``parts``: subset name -> ``(gold, prediction)`` arrays, in
 prediction, or gold and prediction of different lengths, is a ValueError. A correlation that is
 undefined (fewer than two pairs, a constant side) is NaN, and so is any aggregate that needs it.
 
-Conventions (checked against the sources named):
+The aggregates themselves (pooled, normalized, weighted, mean, sum) are :mod:`semsts.scoring.aggregates`'s;
+this module picks which ones each convention reports. Conventions (checked against the sources named):
 
-- **official**: each task paper's figure. STS 2012: ALL (Pearson of the pooled subsets), ALLnrm
-  (each subset's predictions mapped onto its gold by least squares, then ALL) and Mean (Pearsons
-  weighted by scored pairs); 2013-2016: that size-weighted Mean (2013 over the subsets present:
+- **official**: each task paper's figure. STS 2012: ALL (Pearson of the pooled subsets), ALLnorm
+  (the paper's ALLnrm: each subset's predictions mapped onto its gold by least squares, then ALL) and
+  Mean (Pearsons weighted by scored pairs); 2013-2016: that size-weighted Mean (2013 over the subsets present:
   SMT is LDC-licensed and usually absent); STS-B and SICK: Pearson on the test set.
 - **SentEval** (facebookresearch/SentEval, ``senteval/sts.py``, ``STSEval.run``): per subset the
   Pearson and Spearman of the scored pairs (empty gold lines dropped); ``all`` holds ``mean``
@@ -33,12 +34,12 @@ Conventions (checked against the sources named):
 """
 from __future__ import annotations
 
-import math
 from typing import Callable, Mapping
 
 import numpy as np
 
-from .correlations import least_squares_map, pearson, spearman
+from . import aggregates
+from .correlations import pearson, spearman
 
 Parts = Mapping[str, tuple]
 Correlation = Callable[[np.ndarray, np.ndarray], float]
@@ -77,31 +78,9 @@ def sizes(parts: Parts) -> dict:
     return {name: len(g) for name, (g, _) in _scored_parts(parts).items()}
 
 
-def pooled(parts: Parts, correlation: Correlation = pearson) -> float:
-    """One correlation over the scored pairs of every subset together (2012's ALL, SimCSE's "all")."""
-    scored_ = _scored_parts(parts).values()
-    return correlation(np.concatenate([p for _, p in scored_]), np.concatenate([g for g, _ in scored_]))
-
-
-def _average(values, weights=None) -> float:
-    values = np.asarray(values, dtype=float)
-    return math.nan if np.isnan(values).any() else float(np.average(values, weights=weights))
-
-
-def mean(parts: Parts, correlation: Correlation = pearson) -> float:
-    """The plain mean of the subsets' correlations (SentEval's ``mean``)."""
-    return _average(list(per_subset(parts, correlation).values()))
-
-
-def wmean(parts: Parts, correlation: Correlation = pearson) -> float:
-    """The subsets' correlations weighted by their scored pairs (the tasks' Mean, SentEval's ``wmean``)."""
-    return _average(list(per_subset(parts, correlation).values()), list(sizes(parts).values()))
-
-
-def allnrm(parts: Parts) -> float:
-    """STS 2012's ALLnrm: each subset's predictions mapped onto its gold by least squares, then ALL."""
-    mapped = {name: (g, least_squares_map(p, g)) for name, (g, p) in _scored_parts(parts).items()}
-    return pooled(mapped)
+def aggregate(name: str, parts: Parts, correlation: Correlation = pearson) -> float:
+    """The aggregate ``name`` (see :mod:`semsts.scoring.aggregates`) of ``parts``' scored pairs."""
+    return aggregates.of_parts(name, [(p, g) for g, p in _scored_parts(parts).values()], correlation)
 
 
 def task_of(dataset: str) -> str:
@@ -123,11 +102,12 @@ def official(dataset: str, parts: Parts) -> dict:
     check_official(dataset)
     task = task_of(dataset)
     if task == "sts2012":
-        return {"ALL": pooled(parts), "ALLnrm": allnrm(parts), "Mean": wmean(parts)}
+        return {"ALL": aggregate("pooled", parts), "ALLnorm": aggregate("normalized", parts),
+                "Mean": aggregate("weighted", parts)}
     if task in ("sts2013", "sts2014", "sts2015", "sts2016"):
-        return {"Mean": wmean(parts)}
+        return {"Mean": aggregate("weighted", parts)}
     if task in ("stsb", "sick2014", "sts2017"):  # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
-        return {"Pearson": pooled(parts)}
+        return {"Pearson": aggregate("pooled", parts)}
     raise ValueError(f"no official convention known for {dataset!r}")
 
 
@@ -135,7 +115,7 @@ def senteval(parts: Parts) -> dict:
     """SentEval's STS figures: per subset and ``all`` (``mean`` and ``wmean``), Pearson and Spearman."""
     out = {"subsets": {name: {"pearson": r, "spearman": rho, "n": n} for (name, r), rho, n in
                        zip(per_subset(parts).items(), per_subset(parts, spearman).values(), sizes(parts).values())}}
-    out["all"] = {corr: {"mean": mean(parts, f), "wmean": wmean(parts, f)}
+    out["all"] = {corr: {"mean": aggregate("mean", parts, f), "wmean": aggregate("weighted", parts, f)}
                   for corr, f in (("pearson", pearson), ("spearman", spearman))}
     return out
 
@@ -143,16 +123,16 @@ def senteval(parts: Parts) -> dict:
 def simcse(parts: Parts) -> float:
     """SimCSE/SBERT's figure: Spearman x 100 over the pooled scored pairs (STS12-16 "all"; for STS-B
     and SICK-R pass the test set alone)."""
-    return 100 * pooled(parts, spearman)
+    return 100 * aggregate("pooled", parts, spearman)
 
 
 def simcse_average(figures) -> float:
     """SimCSE's Avg.: the plain mean of the figures as printed (each rounded to 2 decimals first)."""
     figures = [float(f"{f:.2f}") for f in figures]
-    return math.nan if not figures or any(math.isnan(f) for f in figures) else sum(figures) / len(figures)
+    return aggregates.mean(figures)
 
 
 def mteb(parts: Parts) -> float:
     """MTEB's STS main score x 100: cosine Spearman over the task's pooled test pairs (for SICK-R,
     MTEB pools train, trial and test: pass all three)."""
-    return 100 * pooled(parts, spearman)
+    return 100 * aggregate("pooled", parts, spearman)

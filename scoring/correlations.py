@@ -44,14 +44,6 @@ def least_squares_map(system, gold) -> np.ndarray:
     return beta1 * x + (y.mean() - beta1 * x.mean())
 
 
-def mean_of(values, *, weights=None) -> float:
-    """Mean of Pearsons; NaN when any is undefined (a constant output has no r)."""
-    values = np.asarray(values, dtype=float)
-    if len(values) == 0 or np.isnan(values).any():
-        return math.nan
-    return float(np.average(values, weights=weights))
-
-
 def is_finite(value) -> bool:
     """A float that is a number (not None, not NaN)."""
     return isinstance(value, float) and math.isfinite(value)

@@ -5,6 +5,8 @@ import math
 
 from semsts.corpora.leaderboards import Leaderboard, Row
 
+from . import aggregates
+
 
 def competition_ranks(values, *, digits: int = 9) -> list:
     """Ranks, higher is better, ties share the best rank ("1, 2, 2, 4"), as the papers rank.
@@ -35,14 +37,11 @@ def aggregate(board: Leaderboard, row: Row, measure: str, *, subsets=None, sizes
     names = board.subsets if subsets is None else tuple(subsets)
     values = [row.scores.get(name) for name in names]
     if rule == "sum":
-        return float(sum(v for v in values if v is not None))
+        return aggregates.total(v for v in values if v is not None)
     if rule not in ("weighted", "mean") or not names or any(v is None for v in values):
         return None
-    if rule == "mean":
-        return float(sum(values) / len(values))
     sizes = board.sizes if sizes is None else sizes
-    weights = [sizes[name] for name in names]
-    return float(sum(v * w for v, w in zip(values, weights)) / sum(weights))
+    return aggregates.of_figures(rule, values, [sizes[name] for name in names] if rule == "weighted" else None)
 
 
 def value(board: Leaderboard, row: Row, measure: str) -> float | None:

@@ -15,7 +15,8 @@ import numpy as np
 
 from semsts import corpora
 
-from .correlations import least_squares_map, mean_of, pearson, spearman
+from . import aggregates
+from .correlations import pearson, spearman
 from .report import InvalidRun, Report, fmt, fmt_ci
 from .signature import Signature
 from .significance import fisher_ci
@@ -40,7 +41,7 @@ def score_subsets(parts) -> dict:
     (Pearsons weighted by scored pairs, the official 2012-2016 figure) and the unweighted mean.
     With confidences on every subset, ``all_weighted`` is the 2012 paper's ALLw.
     """
-    subsets, xs, ys, ws, maps = {}, [], [], [], []
+    subsets, xs, ys, ws = {}, [], [], []
     for name, system, gold, *rest in parts:
         system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
         conf = rest[0] if rest and rest[0] is not None else None
@@ -55,16 +56,16 @@ def score_subsets(parts) -> dict:
         xs.append(x)
         ys.append(y)
         ws.append(None if conf is None else np.asarray(conf, float)[keep])
-        maps.append(least_squares_map(x, y))
-    x_all, y_all = np.concatenate(xs), np.concatenate(ys)
+    parts = list(zip(xs, ys))
     rs = [s["pearson"] for s in subsets.values()]
     return {
         "subsets": subsets,
-        "all": pearson(x_all, y_all),
-        "allnorm": pearson(np.concatenate(maps), y_all),
-        "mean": mean_of(rs, weights=[s["n"] for s in subsets.values()]),
-        "unweighted_mean": mean_of(rs),
-        "all_weighted": None if any(w is None for w in ws) else pearson(x_all, y_all, weights=np.concatenate(ws)),
+        "all": aggregates.pooled(parts),
+        "allnorm": aggregates.normalized(parts),
+        "mean": aggregates.weighted(rs, [s["n"] for s in subsets.values()]),
+        "unweighted_mean": aggregates.mean(rs),
+        "all_weighted": None if any(w is None for w in ws) else pearson(np.concatenate(xs), np.concatenate(ys),
+                                                                         weights=np.concatenate(ws)),
     }
 
 
@@ -74,7 +75,7 @@ def score_typed(system, gold) -> dict:
     if system.shape != gold.shape or gold.ndim != 2 or gold.shape[1] != len(corpora.TYPES):
         raise ValueError(f"typed scores must both be (n, {len(corpora.TYPES)}), got {system.shape} and {gold.shape}")
     types = {t: pearson(system[:, j], gold[:, j]) for j, t in enumerate(corpora.TYPES)}
-    return {"n": len(gold), "types": types, "mean": mean_of(list(types.values()))}
+    return {"n": len(gold), "types": types, "mean": aggregates.mean(list(types.values()))}
 
 
 def missing_subsets(dataset: corpora.Dataset) -> list[str]:
@@ -206,7 +207,7 @@ class STS(TaskKind):
     name = "sts"
     json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
                  "signature")
-    compare_measures = {"all": "pooled", "allnorm": "pooled", "mean": "weighted"}
+    compare_measures = {"all": "pooled", "allnorm": "normalized", "mean": "weighted"}
     compare_primary = "mean"
     aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
 
@@ -325,8 +326,8 @@ class CLSS(STS):
         """The STS figures plus the official ranking score (sum of the four levels' Pearsons) and the Spearman sum."""
         result = score_subsets(parts)
         levels = [result["subsets"][lvl] for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
-        return {**result, "official": float(sum(s["pearson"] for s in levels)),
-                "spearman_sum": float(sum(s["spearman"] for s in levels))}
+        return {**result, "official": aggregates.total(s["pearson"] for s in levels),
+                "spearman_sum": aggregates.total(s["spearman"] for s in levels)}
 
     def tables(self, report):
         """The CLSS paper's Table 5 layout first: one column per level, then the sum of the four."""

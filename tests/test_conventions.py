@@ -23,23 +23,23 @@ def test_per_subset_and_sizes_drop_unscored_pairs():
 
 
 def test_pooled_mean_and_size_weighted_mean():
-    assert cv.pooled(PARTS) == pytest.approx(POOLED_R)
-    assert cv.pooled(PARTS, cv.spearman) == pytest.approx(POOLED_RHO)
-    assert cv.mean(PARTS) == pytest.approx((R_A + R_B) / 2)
-    assert cv.wmean(PARTS) == pytest.approx((4 * R_A + 3 * R_B) / 7)
-    assert cv.mean(PARTS, cv.spearman) == pytest.approx(0.0)
-    assert cv.wmean(PARTS, cv.spearman) == pytest.approx(1 / 7)
+    assert cv.aggregate("pooled", PARTS) == pytest.approx(POOLED_R)
+    assert cv.aggregate("pooled", PARTS, cv.spearman) == pytest.approx(POOLED_RHO)
+    assert cv.aggregate("mean", PARTS) == pytest.approx((R_A + R_B) / 2)
+    assert cv.aggregate("weighted", PARTS) == pytest.approx((4 * R_A + 3 * R_B) / 7)
+    assert cv.aggregate("mean", PARTS, cv.spearman) == pytest.approx(0.0)
+    assert cv.aggregate("weighted", PARTS, cv.spearman) == pytest.approx(1 / 7)
 
 
-def test_allnrm_maps_each_subset_onto_its_gold_first():
+def test_normalized_maps_each_subset_onto_its_gold_first():
     slope = 6.5 / 8.75  # A's least-squares line: gold = 1.5 + slope * (prediction - 1.75)
     mapped = [1.5 + slope * d for d in (-1.75, -0.75, 0.25, 2.25)] + [1.0, 2.0, 3.0]  # B maps onto its gold exactly
-    assert cv.allnrm(PARTS) == pytest.approx(np.corrcoef(mapped, [0, 1, 2, 3, 1, 2, 3])[0, 1])
+    assert cv.aggregate("normalized", PARTS) == pytest.approx(np.corrcoef(mapped, [0, 1, 2, 3, 1, 2, 3])[0, 1])
 
 
 def test_official_figures_per_task():
     assert cv.official("sts2012-test", PARTS) == pytest.approx(
-        {"ALL": POOLED_R, "ALLnrm": cv.allnrm(PARTS), "Mean": (4 * R_A + 3 * R_B) / 7})
+        {"ALL": POOLED_R, "ALLnorm": cv.aggregate("normalized", PARTS), "Mean": (4 * R_A + 3 * R_B) / 7})
     for name in ("sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test"):
         assert cv.official(name, PARTS) == pytest.approx({"Mean": (4 * R_A + 3 * R_B) / 7})
     assert cv.official("stsb-test", {"sts-test": PARTS["A"]}) == pytest.approx({"Pearson": R_A})
@@ -71,15 +71,15 @@ def test_simcse_average_is_the_mean_of_the_printed_figures():
 
 def test_undefined_correlations_and_bad_input():
     constant = {"A": ([0, 1, 2], [1, 1, 1]), "B": ([0, 1, 2], [0, 1, 2])}
-    assert math.isnan(cv.per_subset(constant)["A"]) and math.isnan(cv.mean(constant))
-    assert math.isnan(cv.wmean(constant)) and cv.pooled(constant) == pytest.approx(np.corrcoef([1, 1, 1, 0, 1, 2], [0, 1, 2] * 2)[0, 1])
-    assert math.isnan(cv.pooled({"A": ([1.0, NAN], [1.0, 2.0])}))  # one scored pair: no correlation
+    assert math.isnan(cv.per_subset(constant)["A"]) and math.isnan(cv.aggregate("mean", constant))
+    assert math.isnan(cv.aggregate("weighted", constant)) and cv.aggregate("pooled", constant) == pytest.approx(np.corrcoef([1, 1, 1, 0, 1, 2], [0, 1, 2] * 2)[0, 1])
+    assert math.isnan(cv.aggregate("pooled", {"A": ([1.0, NAN], [1.0, 2.0])}))  # one scored pair: no correlation
     with pytest.raises(ValueError, match="subset B: 3 predictions but 4 gold"):
-        cv.pooled({"A": PARTS["A"], "B": ([1, 2, 3, 4], [1, 2, 3])})
+        cv.aggregate("pooled", {"A": PARTS["A"], "B": ([1, 2, 3, 4], [1, 2, 3])})
     with pytest.raises(ValueError, match="subset A: predictions hold NaN"):
-        cv.wmean({"A": ([1, 2, 3], [1, NAN, 3])})
+        cv.aggregate("weighted", {"A": ([1, 2, 3], [1, NAN, 3])})
     with pytest.raises(ValueError, match="no subsets"):
-        cv.pooled({})
+        cv.aggregate("pooled", {})
 
 
 def test_official_figures_reproduce_the_published_token_cosine_baseline(data_dir):
@@ -90,7 +90,7 @@ def test_official_figures_reproduce_the_published_token_cosine_baseline(data_dir
         return {s.name: (s.gold, TokenCosine().fit([]).predict(s.pairs)) for s in corpora.load(name, data_dir)}
 
     assert cv.official("sts2012-test", parts("sts2012-test")) == pytest.approx(
-        {"ALL": .3110, "ALLnrm": .6732, "Mean": .4356}, abs=5e-5)  # STS 2012 Table 1, baseline row
+        {"ALL": .3110, "ALLnorm": .6732, "Mean": .4356}, abs=5e-5)  # STS 2012 Table 1, baseline row
     p2013 = parts("sts2013-test")
     assert list(p2013) == ["headlines", "OnWN", "FNWN"]  # SMT is LDC-licensed, not in the data root
     assert cv.per_subset(p2013) == pytest.approx({"headlines": .5399, "OnWN": .2828, "FNWN": .2146}, abs=5e-5)

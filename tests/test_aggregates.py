@@ -1,0 +1,54 @@
+"""The aggregation core (scoring.aggregates): each aggregate computed in one place, under one name, and used
+by the scorer, the conventions, compare's bootstrap and the published tables' ranking alike."""
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from semsts.corpora.leaderboards import RULES
+from semsts.scoring import aggregates as agg
+
+RNG = np.random.default_rng(7)
+PARTS = [(RNG.normal(size=n), RNG.normal(size=n)) for n in (5, 9, 4)]  # (prediction, gold)
+RS = [stats.pearsonr(p, g)[0] for p, g in PARTS]
+SIZES = [5, 9, 4]
+
+
+def test_each_aggregate_against_an_independent_computation():
+    pooled = stats.pearsonr(np.concatenate([p for p, _ in PARTS]), np.concatenate([g for _, g in PARTS]))[0]
+    assert agg.of_parts("pooled", PARTS) == pytest.approx(pooled, abs=1e-12)
+    lines = [np.polyval(np.polyfit(p, g, 1), p) for p, g in PARTS]  # each subset's least-squares line
+    normalized = stats.pearsonr(np.concatenate(lines), np.concatenate([g for _, g in PARTS]))[0]
+    assert agg.of_parts("normalized", PARTS) == pytest.approx(normalized, abs=1e-12)
+    assert agg.of_parts("weighted", PARTS) == pytest.approx(np.dot(RS, SIZES) / sum(SIZES), abs=1e-12)
+    assert agg.of_parts("mean", PARTS) == pytest.approx(np.mean(RS), abs=1e-12)
+    assert agg.of_parts("sum", PARTS) == pytest.approx(sum(RS), abs=1e-12)
+
+
+def test_figures_do_not_depend_on_the_order_of_the_subsets():
+    values = [0.1, 1e-17, -0.1, 0.3, 0.7, 0.2, 0.05, 0.9]
+    assert agg.mean(values) == agg.mean(values[::-1]) == math.fsum(values) / 8
+    assert agg.weighted(values, range(1, 9)) == agg.weighted(values[::-1], range(8, 0, -1))
+
+
+def test_undefined_figures_and_unknown_names():
+    assert math.isnan(agg.mean([0.5, math.nan])) and math.isnan(agg.weighted([], []))
+    assert math.isnan(agg.total([0.5, math.nan]))
+    with pytest.raises(ValueError, match="unknown aggregate 'median'; known: pooled, normalized, weighted, mean, sum"):
+        agg.of_parts("median", PARTS)
+    with pytest.raises(ValueError, match="needs the pairs"):
+        agg.of_figures("pooled", RS)
+
+
+def test_one_name_per_aggregate_everywhere():
+    """The published tables' rules are the core's names (plus 'given'), and no other scoring module averages."""
+    assert set(RULES) == {*agg.NAMES, "given"}
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted((root / "scoring").glob("*.py")):
+        if path.name == "aggregates.py":
+            continue
+        code = path.read_text()
+        assert not re.search(r"np\.average\(values|mean_of\(|np\.sum\(rs|def (wmean|allnrm|pooled)\(", code), path.name
