@@ -2,9 +2,11 @@
 
 ``evaluate.py`` re-exports this API and starts :mod:`semsts.scoring.cli`.
 """
+from .bench_tables import Bench
 from .compare import compare_runs
 from .compare_tables import (
                              COMPARE_RENDERERS,
+                             Comparison,
                              compare_table,
                              render_compare_csv,
                              render_compare_json,
@@ -16,6 +18,7 @@ from .compare_tables import (
 from .correlations import least_squares_map, pearson, spearman
 from .html_report import write_compare_report
 from .report import RENDERERS, UNDEFINED, InvalidRun, Report, render_csv, render_json, render_markdown, render_text
+from .results import FORMATS, Result
 from .runs import score, score_files, score_run, score_typed_files, typed_lines, validate_run
 from .signature import VERSION as __version__
 from .signature import Signature
@@ -43,7 +46,7 @@ from .tasks import (
 )
 
 __all__ = [
-    "ALPHA", "CLSS", "COMPARE_RENDERERS", "RENDERERS", "STS", "TASKS", "TYPED", "UNDEFINED", "Z95",
+    "FORMATS", "Bench", "Comparison", "Result", "ALPHA", "CLSS", "COMPARE_RENDERERS", "RENDERERS", "STS", "TASKS", "TYPED", "UNDEFINED", "Z95",
     "BootstrapResult", "InvalidRun", "Report", "Signature", "TaskKind", "__version__", "aggregate_ci",
     "check_predictions",
     "compare_runs", "compare_table", "fisher_ci", "fisher_z_test", "least_squares_map", "missing_subsets",

@@ -12,7 +12,8 @@ from semsts.corpora.published_encoders import DATASETS, contenders
 
 from .bench import CONVENTIONS, LABELS
 from .bench_tables import name_of, sections, trailer
-from .html_report import _save_png, _table, pyplot
+from .html_report import _save_png, pyplot
+from .results import html_table
 
 
 def _highlights() -> list:
@@ -59,7 +60,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             f'<figure><img alt="bar chart" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>']
     conventions = ("simcse", *(c for c in conventions if c != "simcse"))
     for s in sections(rows, conventions=conventions, published=True):
-        page += [f"<h2>{html.escape(s.title)}</h2>", _table(s.header, s.body, None if all(s.ours) else s.ours)]
+        page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []
         page += [f"<p>signature: <code>{html.escape(sig)}</code></p>" for sig in s.signatures]
     page += ["<ul>", *(f"<li>{html.escape(line)}</li>" for line in trailer(rows, absent)), "</ul>"]

@@ -14,7 +14,7 @@ from semsts.corpora.published_encoders import NAME as TABLE5
 from semsts.corpora.published_encoders import contenders
 
 from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
-from .report import aligned, fmt, json_value, markdown
+from .results import Result, aligned, fmt, json_value, markdown
 
 DAGGER = "†"
 NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
@@ -151,8 +151,8 @@ def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, abs
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_json(rows, *, absent=()) -> str:
-    """Every figure of every row, with the signatures, as JSON (undefined figures are null)."""
+def bench_dict(rows, *, absent=()) -> dict:
+    """Every figure of every row, with the signatures."""
     doc = {"rows": [], "absent": [{"dataset": n, "how": h} for n, h in absent]}
     for r in rows:
         doc["rows"].append({
@@ -162,4 +162,41 @@ def render_json(rows, *, absent=()) -> str:
                              "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n}
                          for d, f in r.figures.items()},
             "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}})
-    return json.dumps(json_value(doc), indent=1, ensure_ascii=False) + "\n"
+    return doc
+
+
+def render_json(rows, *, absent=()) -> str:
+    """:func:`bench_dict` as JSON (undefined figures are null)."""
+    return json.dumps(json_value(bench_dict(rows, absent=absent)), indent=1, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class Bench(Result):
+    """``sts bench``'s result: each system's figures over the STS family under each convention."""
+
+    rows: tuple
+    conventions: tuple = ("simcse", "official", "senteval", "mteb")
+    published: bool = False
+    absent: tuple = ()
+
+    def title(self) -> str:
+        return "sts bench: " + ", ".join(r.system for r in self.rows)
+
+    def tables(self):
+        return [(s.header, s.body) for s in sections(self.rows, conventions=self.conventions, published=self.published)]
+
+    def lines(self):
+        return trailer(self.rows, self.absent)
+
+    def as_dict(self):
+        return bench_dict(self.rows, absent=self.absent)
+
+    def to_text(self):
+        return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent)
+
+    def to_markdown(self):
+        return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
+                      markdown_=True)
+
+    def to_json(self):
+        return render_json(self.rows, absent=self.absent)

@@ -13,6 +13,7 @@ from semsts import corpora
 from semsts.corpora import leaderboards
 
 from . import aggregates, ranking
+from .compare_tables import Comparison
 from .correlations import is_finite, pearson
 from .report import InvalidRun
 from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
@@ -99,7 +100,7 @@ def _place(rows, pub, ours, board, measures, primary, present, sizes, missing) -
 
 
 def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True,
-                 seed: int = 0, resamples: int = 1000, progress=None) -> dict:
+                 seed: int = 0, resamples: int = 1000, progress=None) -> Comparison:
     """Score ``runs`` (name -> run directory) and place them among the task paper's published table.
 
     Published ranks stay the paper's; each of our runs takes the rank its figures would have among the
@@ -118,7 +119,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
     sizes = dict(task.parts(dataset))
     present = [name for name in sizes if name in board.subsets]
     missing = [s for s in board.subsets if s not in present]
-    measures = [m for m in board.measures if not (missing and board.measures[m] in ("pooled", "given"))]
+    measures = [m for m in board.measures if not (missing and board.measures[m] in ("pooled", "normalized", "given"))]
     primary = board.primary if board.primary in measures else measures[0]
     boot = {"seed": seed, "resamples": resamples} if len(runs) > 1 else None  # the pairs are bootstrapped
     reports = {name: task.score(dataset, run_dir, bootstrap=boot) for name, run_dir in runs.items()}
@@ -136,7 +137,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         return position[i], -score if score is not None and math.isfinite(score) else math.inf, rows[i]["ours"], i
 
     rows = [rows[i] for i in sorted(range(len(rows)), key=order)]
-    return {
+    return Comparison({
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
         "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
@@ -144,7 +145,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),
-    }
+    })
 
 
 def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:

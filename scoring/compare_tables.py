@@ -1,14 +1,17 @@
-"""Renderings of a comparison (:func:`semsts.scoring.compare.compare_runs`): text, markdown, CSV, LaTeX, JSON."""
+"""A comparison (:func:`semsts.scoring.compare.compare_runs`) as a typed result, and its own layouts (text, Markdown,
+CSV, LaTeX); JSON and HTML are the rendering protocol's (:mod:`semsts.scoring.results`)."""
 from __future__ import annotations
 
 import csv
 import io
 import json
 import math
+from dataclasses import dataclass, field
 from typing import Callable
 
 from .correlations import is_finite
-from .report import UNDEFINED, aligned, json_value, markdown
+from .report import UNDEFINED
+from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown
 
 
 def _rank_head(cmp: dict, col: str, previous: str) -> str:
@@ -102,14 +105,6 @@ def render_compare_csv(cmp: dict) -> str:
     return out.getvalue()
 
 
-def latex_escape(text: str) -> str:
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
-                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("†", r"$\dagger$"),
-                 ("‡", r"$\ddagger$")):
-        text = text.replace(a, b)
-    return text
-
-
 def render_compare_latex(cmp: dict) -> str:
     """A booktabs table: our runs in bold, the notes under it."""
     header, rows = compare_table(cmp, mark=lambda n, o: n)
@@ -129,5 +124,48 @@ def render_compare_json(cmp: dict) -> str:
     return json.dumps(json_value(cmp), indent=2, ensure_ascii=False) + "\n"
 
 
-COMPARE_RENDERERS = {"text": render_compare_text, "markdown": render_compare_markdown, "csv": render_compare_csv,
-                     "latex": render_compare_latex, "json": render_compare_json}
+@dataclass(frozen=True)
+class Comparison(Result):
+    """``compare_runs``' result: our runs placed among a published table, and the tests between them.
+
+    ``data`` is the comparison's dictionary (``dataset``, ``rows``, ``significance``, …); ``cmp[key]`` reads it.
+    """
+
+    data: dict = field(default_factory=dict)
+
+    def __getitem__(self, key):
+        return self.data[key]
+
+    def get(self, key, default=None):
+        return self.data.get(key, default)
+
+    def keys(self):
+        return self.data.keys()
+
+    def as_dict(self) -> dict:
+        return self.data
+
+    def title(self) -> str:
+        return compare_title(self.data)
+
+    def tables(self):
+        return [compare_table(self.data)] + ([significance_table(self.data)] if self.data["significance"] else [])
+
+    def lines(self):
+        return [*self.data["notes"], *(f"signature {r['name']}: {r['signature']}" for r in self.data["rows"] if r["ours"])]
+
+    def to_text(self):
+        return render_compare_text(self.data)
+
+    def to_markdown(self):
+        return render_compare_markdown(self.data)
+
+    def to_csv(self):
+        return render_compare_csv(self.data)
+
+    def to_latex(self):
+        return render_compare_latex(self.data)
+
+
+COMPARE_RENDERERS = {form: (lambda cmp, form=form: (cmp if isinstance(cmp, Comparison) else Comparison(cmp)).render(form))
+                     for form in FORMATS}

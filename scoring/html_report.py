@@ -13,6 +13,7 @@ from semsts import corpora
 
 from .compare_tables import compare_table, compare_title, significance_table
 from .correlations import pearson
+from .results import html_table
 from .tasks import task_for
 
 
@@ -97,13 +98,6 @@ def _plot_errors(plt, gold, outs, top: float):
     return fig
 
 
-def _table(header, rows, ours=None) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-    body = "".join(f'<tr{" class=ours" if ours and ours[i] else ""}>' + "".join(
-        f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for i, row in enumerate(rows))
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
 def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_dir) -> Path:
     """A self-contained ``index.html`` (plots inlined as PNG data) with the PNGs beside it."""
     plt = pyplot()
@@ -127,8 +121,8 @@ def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_di
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
             "</style></head><body>", f"<h1>{html.escape(compare_title(cmp))}</h1>", *parts]
     if cmp["significance"]:
-        page += ["<h2>Significance</h2>", _table(*significance_table(cmp))]
-    page += ["<h2>Ranked table</h2>", _table(header, rows, [r["ours"] for r in cmp["rows"]]), "<ul>"]
+        page += ["<h2>Significance</h2>", html_table(*significance_table(cmp))]
+    page += ["<h2>Ranked table</h2>", html_table(header, rows, [r["ours"] for r in cmp["rows"]]), "<ul>"]
     page += [f"<li>{html.escape(n)}</li>" for n in cmp["notes"]] + ["</ul></body></html>"]
     path = out_dir / "index.html"
     corpora.write_text_atomic(path, "\n".join(page) + "\n")

@@ -1,4 +1,4 @@
-"""The report of one run on one dataset, and its renderings (text, markdown, CSV, JSON).
+"""The report of one run on one dataset, a :class:`~semsts.scoring.results.Result` rendered in every form.
 
 The task kind (:mod:`semsts.scoring.tasks`) decides what the report holds and how its tables look;
 this module only lays tables out and serializes.
@@ -9,6 +9,8 @@ import json
 import math
 from dataclasses import dataclass, field
 from typing import Callable
+
+from .results import FORMATS, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
 
 UNDEFINED = "n/a"
 
@@ -21,40 +23,13 @@ class InvalidRun(ValueError):
         super().__init__("\n".join(str(e) for e in self.errors))
 
 
-def fmt(value) -> str:
-    """A correlation as the reports print it: five decimals, ``n/a`` when undefined."""
-    return UNDEFINED if value is None or not math.isfinite(value) else f"{value:.5f}"
-
-
 def fmt_ci(pair) -> str:
     lo, hi = pair
     return UNDEFINED if not math.isfinite(lo) else f"[{lo:.4f}, {hi:.4f}]"
 
 
-def aligned(header, rows) -> list[str]:
-    """A plain-text table: first column left-aligned, the others right-aligned."""
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-            for r in [header, *rows]]
-
-
-def markdown(header, rows) -> list[str]:
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
-
-
-def json_value(value):
-    """``value`` with floats rounded to 8 decimals and undefined ones as None, for JSON."""
-    if isinstance(value, dict):
-        return {k: json_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_value(v) for v in value]
-    if isinstance(value, float):
-        return round(value, 8) if math.isfinite(value) else None
-    return value
-
-
 @dataclass(frozen=True)
-class Report:
+class Report(Result):
     """The scores of one run on one dataset, as its task kind computes them, with the signature.
 
     ``figures`` holds the task's numbers (STS: ``subsets``, ``all``, ``allnorm``, ``mean``, …; TYPED:
@@ -81,9 +56,26 @@ class Report:
     def get(self, key, default=None):
         return self.as_dict().get(key, default)
 
-    def render(self, form: str) -> str:
-        """The report as ``text``, ``markdown``, ``csv`` or ``json``."""
-        return RENDERERS[form](self)
+    def title(self) -> str:
+        return f"dataset: {self.dataset}"
+
+    def tables(self):
+        return self.task.tables(self)
+
+    def lines(self):
+        return [f"note: {n}" for n in self.notes] + [f"signature: {self.signature}"]
+
+    def to_text(self):
+        return render_text(self)
+
+    def to_markdown(self):
+        return render_markdown(self)
+
+    def to_csv(self):
+        return render_csv(self)
+
+    def to_json(self):
+        return render_json(self)
 
 
 def _need_report(report) -> None:
@@ -124,4 +116,4 @@ def render_json(report: Report) -> str:
     return json.dumps(json_value(report.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
-RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown, "csv": render_csv}
+RENDERERS = {form: (lambda report, form=form: (_need_report(report), report.render(form))[1]) for form in FORMATS}

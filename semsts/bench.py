@@ -36,7 +36,7 @@ def bench_parser():
     p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders")
-    p.add_argument("--format", choices=["text", "markdown", "json"], default="text")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
     p.add_argument("--report", metavar="DIR",
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
@@ -63,12 +63,8 @@ def bench_main(argv) -> int:
             from semsts.scoring.html_report import pyplot
             pyplot()
         rows, absent = bench_rows(args)
-        from semsts.scoring import bench_tables
-        if args.format == "json":
-            text = bench_tables.render_json(rows, absent=absent)
-        else:
-            text = bench_tables.render(rows, conventions=conventions, published=args.published, absent=absent,
-                                       markdown_=args.format == "markdown")
+        from semsts.scoring.bench_tables import Bench
+        text = Bench(tuple(rows), conventions, args.published, tuple(absent)).render(args.format)
     except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,131 @@
+"""Typed results and their one rendering protocol: ``result.render(form)`` for every form in :data:`FORMATS`.
+
+A result (a :class:`~semsts.scoring.report.Report`, a :class:`~semsts.scoring.compare_tables.Comparison`,
+a :class:`~semsts.scoring.bench_tables.Bench`) says what it
+holds as a title, tables (header and rows), lines under them and a dictionary; :class:`Result` lays
+those out in each form. A result whose form has a layout of its own (a report's text, compare's LaTeX)
+overrides ``to_FORM``; every form of every result exists.
+"""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+
+FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
+
+
+def fmt(value) -> str:
+    """A correlation as the reports print it: five decimals, ``n/a`` when undefined."""
+    return "n/a" if value is None or not math.isfinite(value) else f"{value:.5f}"
+
+
+def aligned(header, rows) -> list[str]:
+    """A plain-text table: first column left-aligned, the others right-aligned."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+            for r in [header, *rows]]
+
+
+def markdown(header, rows) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def json_value(value):
+    """``value`` with floats rounded to 8 decimals and undefined ones as None, for JSON."""
+    if isinstance(value, dict):
+        return {k: json_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 8) if math.isfinite(value) else None
+    return value
+
+
+def latex_escape(text: str) -> str:
+    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                 ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\^{}"), ("†", r"$\dagger$"),
+                 ("‡", r"$\ddagger$")):
+        text = text.replace(a, b)
+    return text
+
+
+def latex_table(header, rows, caption: str, bold=None) -> list[str]:
+    """A booktabs table; rows whose ``bold`` flag is set are set in bold."""
+    lines = [r"\begin{table}[t]", r"\centering\small", r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+             r"\toprule", " & ".join(latex_escape(h) for h in header) + r" \\", r"\midrule"]
+    for i, cells in enumerate(rows):
+        cells = [latex_escape(c) for c in cells]
+        lines.append(" & ".join(rf"\textbf{{{c}}}" if bold and bold[i] and c else c for c in cells) + r" \\")
+    return lines + [r"\bottomrule", r"\end{tabular}", rf"\caption{{{latex_escape(caption)}}}", r"\end{table}"]
+
+
+def html_table(header, rows, ours=None) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(f'<tr{" class=ours" if ours and ours[i] else ""}>' + "".join(
+        f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for i, row in enumerate(rows))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+class Result:
+    """The rendering protocol. Subclasses give :meth:`title`, :meth:`tables`, :meth:`lines` and :meth:`as_dict`."""
+
+    def title(self) -> str:
+        raise NotImplementedError
+
+    def tables(self) -> list[tuple[list[str], list[list[str]]]]:
+        raise NotImplementedError
+
+    def lines(self) -> list[str]:
+        """What is printed under the tables: notes, signatures."""
+        return []
+
+    def as_dict(self) -> dict:
+        raise NotImplementedError
+
+    def render(self, form: str) -> str:
+        """The result as one of :data:`FORMATS`."""
+        if form not in FORMATS:
+            raise ValueError(f"unknown format {form!r}; known: {', '.join(FORMATS)}")
+        return getattr(self, f"to_{form}")()
+
+    def to_text(self) -> str:
+        out = [self.title(), ""]
+        for header, rows in self.tables():
+            out += aligned(header, rows) + [""]
+        return "\n".join(out + self.lines()) + "\n"
+
+    def to_markdown(self) -> str:
+        out = [f"**{self.title()}**", ""]
+        for header, rows in self.tables():
+            out += markdown(header, rows) + [""]
+        return "\n".join(out + [f"{line}  " for line in self.lines()]) + "\n"
+
+    def to_csv(self) -> str:
+        """Each table with its header, a blank row between tables."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        for i, (header, rows) in enumerate(self.tables()):
+            if i:
+                writer.writerow([])
+            writer.writerows([header, *rows])
+        return buffer.getvalue()
+
+    def to_latex(self) -> str:
+        out = []
+        for i, (header, rows) in enumerate(self.tables()):
+            caption = self.title() + ("" if i else "".join(f" {line.rstrip('.')}." for line in self.lines()))
+            out += latex_table(header, rows, caption)
+        return "\n".join(out) + "\n"
+
+    def to_json(self) -> str:
+        return json.dumps(json_value(self.as_dict()), indent=2, ensure_ascii=False) + "\n"
+
+    def to_html(self) -> str:
+        """A page of its own: the title, the tables, the lines under them."""
+        body = "".join(html_table(header, rows) for header, rows in self.tables())
+        lines = "".join(f"<p>{html.escape(line)}</p>" for line in self.lines())
+        return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(self.title())}</title></head>\n'
+                f"<body><h1>{html.escape(self.title())}</h1>{body}{lines}</body></html>\n")
