@@ -1,7 +1,6 @@
-"""The scorer: correlations, aggregates and significance, the tasks, typed results (reports, comparisons, benches)
-and signatures, compare and its HTML report.
+"""The scorer: correlations and significance, task kinds, reports and signatures, compare and its HTML report.
 
-:mod:`semsts.evaluate` re-exports this API; ``evaluate.py`` starts its command line (:mod:`semsts.eval_cli`).
+``evaluate.py`` re-exports this API and starts :mod:`semsts.scoring.cli`.
 """
 from .bench_tables import Bench
 from .compare import compare_runs

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
+from semsts import evaluate
 from semsts.corpora.leaderboards import RULES
 from semsts.scoring import aggregates as agg
 
@@ -52,3 +55,20 @@ def test_one_name_per_aggregate_everywhere():
             continue
         code = path.read_text()
         assert not re.search(r"np\.average\(values|mean_of\(|np\.sum\(rs|def (wmean|allnrm|pooled)\(", code), path.name
+
+
+# --- The scorer's statistics against hand-computed values, scipy for the normal parts, and properties.
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.1, 10), st.floats(-5, 5), st.floats(0.1, 10), st.floats(-5, 5), st.integers(0, 1000))
+def test_allnorm_ignores_per_subset_linear_maps_and_pearson_ignores_any(a1, b1, a2, b2, seed):
+    """ALLnorm refits each subset's line, so a positive linear map per subset changes nothing; ALL it may."""
+    rng = np.random.default_rng(seed)
+    g1, g2 = rng.uniform(0, 5, 30), rng.uniform(0, 5, 20)
+    s1, s2 = g1 + rng.normal(size=30), g2 + rng.normal(size=20)
+    base = evaluate.score_subsets([("a", s1, g1), ("b", s2, g2)])
+    moved = evaluate.score_subsets([("a", a1 * s1 + b1, g1), ("b", a2 * s2 + b2, g2)])
+    assert moved["allnorm"] == pytest.approx(base["allnorm"], abs=1e-9)
+    assert moved["subsets"]["a"]["pearson"] == pytest.approx(base["subsets"]["a"]["pearson"], abs=1e-9)
+    assert moved["mean"] == pytest.approx(base["mean"], abs=1e-9)

@@ -183,3 +183,39 @@ def test_no_module_calls_the_private_methods_of_our_systems_and_features():
 def test_the_private_call_check_finds_one():
     tree = ast.parse("class A:\n    def f(self):\n        return self._g() + super()._g()\n\nA()._g()\n")
     assert _foreign_private_calls(tree, {"_g"}) == ["A()._g (line 5)"]
+
+
+# Test files are named for what they test: tests/test_<module>.py, <module> a module or package of the project.
+# These names are not one module; each tests something that crosses them:
+CROSS_CUTTING = {
+    "architecture": "the layering of every module (this file)",
+    "install": "what pip installs: one package beside Hugging Face's evaluate",
+    "setup": "the README's set-up line, pyproject.toml and .ci/run agree",
+    "readme_bench": "the README's bench tables rerun from their command",
+    "readme_demo": "the README's demo scoreboard reruns from its command",
+    "readme_python": "the README's Python section runs as written",
+    "features_sklearn": "every feature family against scikit-learn's estimator checks",
+    "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
+    "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
+}
+
+
+def _module_names() -> set[str]:
+    """Every module and package name of the project: the .py files and folders of the packages, and the checkout's scripts."""
+    names = {"evaluate", "semsts", *SUBPACKAGES}
+    for package in (*SUBPACKAGES, "semsts"):
+        for path in (ROOT / package).rglob("*"):
+            if "__pycache__" in path.parts:
+                continue
+            if path.suffix == ".py" and path.stem not in ("__init__", "__main__"):
+                names.add(path.stem)
+            elif path.is_dir() and (path / "__init__.py").exists():
+                names.add(path.name)
+    return names
+
+
+def test_test_files_are_named_for_a_module_of_the_project():
+    """A test file named after an issue or a defect (test_frictions.py, test_odd_files.py …) is caught."""
+    known = _module_names() | set(CROSS_CUTTING)
+    strays = sorted(p.name for p in (ROOT / "tests").glob("test_*.py") if p.stem.removeprefix("test_") not in known)
+    assert not strays, f"name each test file test_<module>.py for the module it tests: {strays}"

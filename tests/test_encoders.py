@@ -1,20 +1,24 @@
-"""Sentence encoders as systems: the cosine estimator, its checks of the encoder, glove-mean and SIF."""
+"""Tests of semsts.features.encoders: sentence encoders as systems and features, and a user's encoder that fails."""
+from __future__ import annotations
+
+import json
 import pickle
 import sys
 
 import numpy as np
 import pytest
 from sklearn.base import clone
+from test_user_data import SMALL, SMALL_PARAMS, pairs_tsv
 
 from conftest import write
-from semsts import corpora
+from semsts import baselines, cli, corpora
 from semsts.baselines import make_system
 from semsts.baselines.base import PairError
 from semsts.baselines.encoder import EncoderSimilarity, cosine_scores
 from semsts.baselines.run import run_system
 from semsts.corpora.word_vectors import glove
 from semsts.features.embedding import sif_weight
-from semsts.features.encoders import SIF, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
+from semsts.features.encoders import SIF, embed, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -213,3 +217,89 @@ def test_the_encoder_family_joins_a_named_set_only_when_asked():
     with_encoder = list(make_union("takelab", encoder=letters).fit([("a", "b")]).get_feature_names_out())
     assert with_encoder == plain + [f"encoder__encoderfeatures__{n}" for n in ("cosine", "unit_l1", "euclidean", "norm_ratio")]
     assert not any(n.startswith("encoder__") for n in make_union("all").get_feature_names_out())
+
+
+# --- A user's encoder that fails is one error line naming it (issue 23, case 8): at import, as it runs, or exiting.
+
+
+MODULES = {
+    "enc_raises": "def enc(texts):\n    raise RuntimeError('boom')\n",
+    "enc_syntax": "def enc(:\n",
+    "enc_exits": "import sys\nsys.exit(3)\n",
+    "enc_import": "raise ImportError('no torch here')\n",
+}
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("enc_raises:enc", "encoder enc_raises:enc failed on a batch of 512 texts (RuntimeError: boom)"),
+    ("enc_syntax:enc", "importing module 'enc_syntax' failed (SyntaxError: invalid syntax"),
+    ("enc_exits:enc", "importing module 'enc_exits' failed (SystemExit: 3)"),
+    ("enc_import:enc", "cannot import module 'enc_import' (no torch here)"),
+    ("os:system", "failed on a batch of 512 texts (TypeError: "),
+])
+def test_a_failing_encoder_is_one_error_line(tmp_path, monkeypatch, capsys, spec, expected):
+    for name, text in MODULES.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert cli.main(["run", "--encoder", spec, "--test", "demo-test", "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and expected in err[0], err
+
+
+# --- A user's encoder through the command line: as a system (`sts run --encoder`) and as a feature family of
+# the regression (`sts train regression --encoder`, then `sts run --model`), with its spec in the model card.
+
+
+def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, capsys):
+    train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    model = tmp_path / "m.skops"
+    assert cli.main(["train", "regression", "--train", str(train), "--test", str(test), *SMALL,
+                     "--encoder", "toy_encoder:encode", "--save", str(model), "--quiet"]) == 0
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["encoder"] == "toy_encoder:encode" and card["params"]["encoder"] == "toy_encoder:encode"
+    assert [n for n in card["feature_names"] if n.startswith("encoder__")] == [
+        "encoder__encoderfeatures__cosine", "encoder__encoderfeatures__unit_l1",
+        "encoder__encoderfeatures__euclidean", "encoder__encoderfeatures__norm_ratio"]
+    models, _ = baselines.load_model(model)
+    assert models.for_subset("x").encoder == "toy_encoder:encode"
+    out = tmp_path / "out"
+    assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    scores = np.loadtxt(next(out.glob("*.txt")))
+    assert len(scores) == 40 and np.isfinite(scores).all()
+    # the encoder family changes the model: the same training without it gives other predictions
+    plain = baselines.make_system("regression", **SMALL_PARAMS, cv=3)
+    with_encoder = baselines.make_system("regression", **SMALL_PARAMS, cv=3, encoder="toy_encoder:encode")
+    pairs = [("a cat sat .", "the cat sat ."), ("a dog ran .", "the sun set ."), ("a bird flew .", "a bird flew .")] * 4
+    y = [4.0, 0.5, 5.0] * 4
+    assert not np.allclose(plain.fit(pairs, y).predict(pairs[:3]), with_encoder.fit(pairs, y).predict(pairs[:3]))
+
+
+def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    out = tmp_path / "out"
+    assert cli.main(["run", "--encoder", "toy_encoder:encode", "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    record = json.loads((out / "sts-run.json").read_text())
+    assert record["system"] == "encoder toy_encoder:encode" and record["complete"]
+    scores = np.loadtxt(next(out.glob("STS.output.*")))
+    assert len(scores) == 40 and ((scores >= 0) & (scores <= 5)).all()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "--test", "T", "--out", "O"], "give a SYSTEM to run, or --encoder SPEC"),
+    (["run", "token-cosine", "--encoder", "sif", "--test", "T", "--out", "O"], "--encoder SPEC runs an encoder on its own"),
+    (["run", "--encoder", "no_such_module_x:f", "--test", "T", "--out", "O"], "cannot import module 'no_such_module_x'"),
+    (["train", "regression", "--train", "T", "--encoder", "no_colon", "--save", "m.skops"], "expected a built-in encoder"),
+])
+def test_bad_encoder_requests_say_what_is_expected(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pairs_tsv(tmp_path / "T", 20, 3)
+    assert cli.main(argv + ["--quiet"]) == 1
+    assert message in capsys.readouterr().err
+
+
+# --- Issue 23, case 9: a long CSV field, complex embeddings.
+
+
+def test_complex_embeddings_are_refused_not_cast():
+    with pytest.raises(ValueError, match="returned complex numbers"):
+        embed(lambda texts: np.ones((len(texts), 3)) * (1 + 2j), ["a", "b"], 8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_own_data import pairs_tsv
+from test_user_data import pairs_tsv
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

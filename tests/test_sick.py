@@ -116,3 +116,13 @@ def test_reprs_are_short(data_dir):
     ds = corpora.load("sts2015-test", data_dir)
     assert str(ds).startswith("<Dataset sts2015-test (sts): 8500 pairs, 3000 scored; answers-forums (2000, 375 scored), ")
     assert len(repr(ds)) < 300 and isinstance(ds.gold, np.ndarray)
+
+
+# --- Issue 23, case 9: a long CSV field, complex embeddings.
+
+
+def test_a_header_only_sick_file_is_refused(tmp_path, data_dir):
+    header = (data_dir / "sick2014" / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()[0]
+    (tmp_path / "SICK_mine.txt").write_text(header + "\n")
+    with pytest.raises(corpora.FormatError, match="a SICK header and no pairs after it"):
+        corpora.load_path(tmp_path / "SICK_mine.txt")

@@ -1,4 +1,4 @@
-"""Issue 12, defect 7: saving a model replaces the model file and its card both, or neither."""
+"""Tests of semsts.baselines.pair_save: a model file and its card are replaced both, or neither."""
 import errno
 import json
 
@@ -9,6 +9,8 @@ from semsts.baselines import model_file
 from semsts.baselines.model_file import card_path, load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
+
+# --- Issue 12, defect 7: saving a model replaces the model file and its card both, or neither.
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The Europeana fetcher against a fake record API on 127.0.0.1: exact record bytes, retries, resume, 404s."""
+"""Tests of semsts.corpora.europeana: the TYPED record fetcher against a fake record API."""
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -9,6 +9,9 @@ import pytest
 from semsts import corpora
 from semsts.corpora import europeana, typed2013
 from tests.conftest import write
+
+# --- The Europeana fetcher against a fake record API on 127.0.0.1: exact record bytes, retries, resume, 404s.
+
 
 KEY = "s3cret"
 ADDR = "http://www.europeana.eu/portal/record/{}.html"

@@ -1,4 +1,4 @@
-"""Derived caches (gloss space, GloVe word index) are keyed by content and verified when read."""
+"""Tests of semsts.corpora.derived: derived caches keyed by content and verified when read."""
 import json
 
 import numpy as np
@@ -6,6 +6,8 @@ import pytest
 
 from semsts.corpora.derived import cached_arrays
 from semsts.corpora.errors import Note
+
+# --- Derived caches (gloss space, GloVe word index) are keyed by content and verified when read.
 
 
 def build_counter():

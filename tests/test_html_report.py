@@ -1,4 +1,4 @@
-"""``compare --report DIR``: a self-contained HTML page with its plots, opened in headless Chromium."""
+"""Tests of semsts.scoring.html_report: `compare --report DIR`, opened in headless Chromium."""
 import base64
 import re
 import shutil
@@ -10,6 +10,9 @@ import pytest
 
 from conftest import write
 from semsts import corpora, evaluate
+
+# --- ``compare --report DIR``: a self-contained HTML page with its plots, opened in headless Chromium.
+
 
 CHROMIUM = ("chromium", "chromium-browser")
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -1,10 +1,13 @@
-"""Featurization on a dask.distributed cluster (joblib's dask backend) gives identical results."""
+"""Tests of semsts.baselines.parallel: featurization on a dask.distributed cluster gives identical results."""
 import numpy as np
 import pytest
 
 from semsts import corpora
 from semsts.baselines.parallel import run_settings
 from semsts.baselines.regression import FeatureRegression
+
+# --- Featurization on a dask.distributed cluster (joblib's dask backend) gives identical results.
+
 
 distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
 

@@ -1,4 +1,4 @@
-"""Every registered sentence-pair system is a scikit-learn regressor: clone, params, fit → self, CV, Pipeline."""
+"""Tests of semsts.baselines.registry: every registered system is a scikit-learn regressor."""
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -9,6 +9,9 @@ from sklearn.pipeline import Pipeline
 from semsts import corpora
 from semsts.baselines import make_system, system_names
 from semsts.baselines.typed2013 import is_typed
+
+# --- Every registered sentence-pair system is a scikit-learn regressor: clone, params, fit → self, CV, Pipeline.
+
 
 PAIR_SYSTEMS = [name for name in system_names() if not is_typed(make_system(name))]
 

@@ -1,9 +1,11 @@
-"""The shipped gloss space is used where WordNet's content matches, verified; otherwise one is built and cached."""
+"""Tests of semsts.features.gloss_space: the shipped gloss space, verified, or one built and cached."""
 import numpy as np
 import pytest
 
 from semsts.corpora.errors import Note
 from semsts.features import gloss_space
+
+# --- The shipped gloss space is used where WordNet's content matches, verified; otherwise one is built and cached.
 
 
 @pytest.fixture

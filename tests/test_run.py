@@ -1,6 +1,4 @@
-"""A system fitted on gold predicts on its training gold's scale: on a test set of that scale its outputs are only
-clipped, never mapped from [0, 5] (issue 23, case 1). Systems with units of their own (cosines) are still mapped,
-and so is a model applied to a task of another scale (an STS-B model on SICK: [0, 5] onto [1, 5])."""
+"""Tests of semsts.baselines.run: a system writes its outputs in its training gold units."""
 import numpy as np
 import pytest
 
@@ -8,7 +6,11 @@ from semsts import corpora
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.run import run_system
 from semsts.baselines.token_cosine import TokenCosine
-from tests.test_own_data import SMALL_PARAMS, pairs_tsv
+from tests.test_user_data import SMALL_PARAMS, pairs_tsv
+
+# --- A system fitted on gold predicts on its training gold's scale: on a test set of that scale its outputs are only
+# clipped, never mapped from [0, 5] (issue 23, case 1). Systems with units of their own (cosines) are still mapped,
+# and so is a model applied to a task of another scale (an STS-B model on SICK: [0, 5] onto [1, 5]).
 
 
 def scaled_table(path, n, seed, scale, shift=0.0):

@@ -1,5 +1,4 @@
-"""Dataset kinds and tasks, the Signature and the Report: every dataset kind names the task that scores it,
-scoring has no kind switch of its own, and a new task is one class."""
+"""Tests of semsts.scoring.tasks: dataset kinds and tasks, the Signature and the Report."""
 import json
 from types import SimpleNamespace
 
@@ -8,6 +7,9 @@ import pytest
 from semsts import corpora, evaluate
 from semsts.corpora.datasets import SPECS
 from semsts.scoring import STS, TASKS, Signature, task_for
+
+# --- Dataset kinds and tasks, the Signature and the Report: every dataset kind names the task that scores it,
+# scoring has no kind switch of its own, and a new task is one class.
 
 
 def test_every_dataset_kind_is_scored_by_a_task():

@@ -1,4 +1,4 @@
-"""The CLSS 2014 baselines: paper Table 5 on clss2014-test, word2sense over WordNet, the runner's outputs."""
+"""Tests of semsts.baselines.clss_strings: the CLSS 2014 string baselines, their runner and paper Table 5."""
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -9,6 +9,9 @@ from semsts.baselines.clss_strings import GSTBaseline, LCSBaseline
 from semsts.baselines.run import run_system
 from semsts.baselines.word2sense import is_word2sense, word_senses
 from tests.conftest import write
+
+# --- The CLSS 2014 baselines: paper Table 5 on clss2014-test, word2sense over WordNet, the runner's outputs.
+
 
 TABLE5 = {  # paper Table 5: paragraph2sentence, sentence2phrase, phrase2word, word2sense
     "lcs": (.527, .562, .165, .109),

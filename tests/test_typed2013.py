@@ -1,10 +1,13 @@
-"""TYPED files: the Europeana pair list, text/ records, 8-column gold and outputs, and their errors."""
+"""Tests of semsts.corpora.typed2013: the TYPED file formats and their errors."""
 import numpy as np
 import pytest
 
 from semsts import corpora
 from semsts.corpora import typed2013
 from tests.conftest import write
+
+# --- TYPED files: the Europeana pair list, text/ records, 8-column gold and outputs, and their errors.
+
 
 ADDR = "http://www.europeana.eu/portal/record/{}.html"
 

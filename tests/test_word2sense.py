@@ -1,10 +1,12 @@
-"""Issue 12, defect 13: the CLSS lcs word2sense lookup finds capitalized entries; unknown words get one fixed score."""
+"""Tests of semsts.baselines.word2sense: the CLSS word2sense lookup over WordNet."""
 import numpy as np
 import pytest
 
 from semsts import corpora
 from semsts.baselines import make_system
 from tests.conftest import write
+
+# --- Issue 12, defect 13: the CLSS lcs word2sense lookup finds capitalized entries; unknown words get one fixed score.
 
 
 def _word2sense(tmp_path, lines):
