@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from semsts.features import exact
 
@@ -36,6 +37,7 @@ def test_exact_arithmetic_matches_the_plain_maths():
     assert np.allclose(np.linalg.norm(units[:2], axis=1), 1) and not units[2].any()
 
 
+@pytest.mark.slow  # about 19 s: featurizes under two BLAS kernels
 def test_the_same_features_under_two_blas_kernels(data_dir):
     """Before ``features.exact`` 21 columns of this model differed (by up to 2.7e-6) between these two."""
     digests = set()

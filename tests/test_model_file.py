@@ -287,7 +287,12 @@ def test_a_model_file_is_a_zip_of_data_only(saved):
     assert "schema.json" in names and all(n == "schema.json" or n.endswith((".npy", ".json")) for n in names)
 
 
-@pytest.mark.parametrize("regressor", sorted(__import__("semsts.baselines.regression", fromlist=["REGRESSORS"]).REGRESSORS))
+SLOW_REGRESSORS = {"gbr", "gbr-mono", "svr+gbr"}  # gradient boosting: 40-50 s each to fit and save, marked slow
+
+
+@pytest.mark.parametrize("regressor", [
+    pytest.param(name, marks=pytest.mark.slow) if name in SLOW_REGRESSORS else name
+    for name in sorted(__import__("semsts.baselines.regression", fromlist=["REGRESSORS"]).REGRESSORS)])
 def test_every_regressor_saves_and_loads_with_the_trusted_types(tmp_path, regressor):
     from semsts.baselines.regression import REGRESSORS
     train = corpora.load("demo-train")

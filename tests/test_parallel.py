@@ -12,6 +12,7 @@ from semsts.baselines.regression import FeatureRegression
 distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
 
 
+@pytest.mark.slow  # about 20 s: starts a dask cluster
 def test_dask_local_cluster_gives_identical_predictions():
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold, unseen = train.pairs[:200], train.gold[:200], test.pairs[:60]

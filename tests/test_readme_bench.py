@@ -1,6 +1,8 @@
 """The README's bench tables reproduce: rerun their command and find each of our rows, verbatim, in the README."""
 from pathlib import Path
 
+import pytest
+
 from semsts import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -8,6 +10,7 @@ COMMAND = ("bench token-cosine lcs gst glove-mean sif --model models/stsb.skops 
            "--convention official --format markdown")
 
 
+@pytest.mark.slow  # about 32 s: reruns the README's bench
 def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monkeypatch, tmp_path):
     """The README's tables were made on ../shared/data, which has no STS 2017: a root that holds it (after
     `sts data fetch all`) is read without it, so that the same columns come out."""

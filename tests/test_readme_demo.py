@@ -2,6 +2,8 @@
 counts, and each correlation within 1.5e-4 (the regression's fourth decimal moves with numpy's version)."""
 from pathlib import Path
 
+import pytest
+
 from semsts import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
@@ -16,6 +18,7 @@ def scoreboard(text: str) -> list[tuple[str, float, float, int]]:
     return rows
 
 
+@pytest.mark.slow  # about 14 s: reruns sts demo
 def test_the_readme_demo_scoreboard_comes_from_sts_demo(capsys):
     block = README.split("$ sts demo --quiet\n", 1)[1].split("```", 1)[0]
     expected = scoreboard(block)
