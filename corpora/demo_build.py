@@ -1,6 +1,6 @@
 """Rebuild the shipped demo data: the CC BY-SA caption rows of the STS Benchmark, each split kept.
 
-Run once by maintainers (``python -m corpora.demo_build STSB_DIR``); the rows are copied byte for byte.
+Run once by maintainers (``python -m semsts.corpora.demo_build STSB_DIR``); the rows are copied byte for byte.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def build(stsb_dir, out_dir=None) -> dict[str, int]:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python -m corpora.demo_build STSB_DIR   (the stsbenchmark folder of a data root)", file=sys.stderr)
+        print("usage: python -m semsts.corpora.demo_build STSB_DIR   (the stsbenchmark folder of a data root)", file=sys.stderr)
         return 2
     for split, n in build(argv[0]).items():
         print(f"sts-{split}.csv: {n} rows")

@@ -1,7 +1,7 @@
 """SHA-256 manifest of the official files: check a data root against what the organizers published.
 
 The manifest (``manifest.json`` beside this module) was computed once from the reference data root
-with ``python -m corpora.manifest ROOT``; ``sts data verify`` compares a data root with it.
+with ``python -m semsts.corpora.manifest ROOT``; ``sts data verify`` compares a data root with it.
 """
 from __future__ import annotations
 
@@ -93,10 +93,10 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
 
 
 def main(argv=None) -> int:
-    """Maintainers: ``python -m corpora.manifest ROOT`` rewrites manifest.json from a reference data root."""
+    """Maintainers: ``python -m semsts.corpora.manifest ROOT`` rewrites manifest.json from a reference data root."""
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python -m corpora.manifest ROOT   (a reference data root, e.g. ../shared/data)", file=sys.stderr)
+        print("usage: python -m semsts.corpora.manifest ROOT   (a reference data root, e.g. ../shared/data)", file=sys.stderr)
         return 2
     files = compute(argv[0])
     about = "SHA-256 and size of the official STS files, relative to the data root; see corpora/manifest.py"

@@ -1,6 +1,7 @@
-"""The scorer: correlations and significance, task kinds, reports and signatures, compare and its HTML report.
+"""The scorer: correlations, aggregates and significance, the tasks, typed results (reports, comparisons, benches)
+and signatures, compare and its HTML report.
 
-``evaluate.py`` re-exports this API and starts :mod:`semsts.scoring.cli`.
+:mod:`semsts.evaluate` re-exports this API; ``evaluate.py`` starts its command line (:mod:`semsts.eval_cli`).
 """
 from .bench_tables import Bench
 from .compare import compare_runs

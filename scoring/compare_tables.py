@@ -167,5 +167,10 @@ class Comparison(Result):
         return render_compare_latex(self.data)
 
 
-COMPARE_RENDERERS = {form: (lambda cmp, form=form: (cmp if isinstance(cmp, Comparison) else Comparison(cmp)).render(form))
-                     for form in FORMATS}
+def _compare_renderer(form: str) -> Callable:
+    def render(cmp) -> str:
+        return (cmp if isinstance(cmp, Comparison) else Comparison(cmp)).render(form)
+    return render
+
+
+COMPARE_RENDERERS = {form: _compare_renderer(form) for form in FORMATS}

@@ -10,9 +10,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .results import FORMATS, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
-
-UNDEFINED = "n/a"
+from .results import FORMATS, UNDEFINED, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
 
 
 class InvalidRun(ValueError):
@@ -116,4 +114,11 @@ def render_json(report: Report) -> str:
     return json.dumps(json_value(report.as_dict()), indent=2, ensure_ascii=False) + "\n"
 
 
-RENDERERS = {form: (lambda report, form=form: (_need_report(report), report.render(form))[1]) for form in FORMATS}
+def _renderer(form: str) -> Callable:
+    def render(report: Report) -> str:
+        _need_report(report)
+        return report.render(form)
+    return render
+
+
+RENDERERS = {form: _renderer(form) for form in FORMATS}

@@ -15,11 +15,12 @@ import json
 import math
 
 FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
+UNDEFINED = "n/a"  # an undefined correlation, as every form prints it
 
 
 def fmt(value) -> str:
     """A correlation as the reports print it: five decimals, ``n/a`` when undefined."""
-    return "n/a" if value is None or not math.isfinite(value) else f"{value:.5f}"
+    return UNDEFINED if value is None or not math.isfinite(value) else f"{value:.5f}"
 
 
 def aligned(header, rows) -> list[str]:
