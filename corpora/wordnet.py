@@ -213,7 +213,7 @@ def sense_from_key(sense_key: str, *, path=None, line: int | None = None):
                           f"sense key {sense_key!r} does not resolve in WordNet {version()}: {exc}") from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=4)  # one stream per part of speech
 def _data_stream(pos: str):
     return wordnet().open(f"data.{wordnet()._FILEMAP[pos]}")
 
@@ -229,7 +229,7 @@ def gloss(synset) -> str:
 
 # --------------------------------------------------------------------------- what the features look up
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1 << 17)  # per word, bounded: a user's data may hold any number of distinct words
 def morphy(word: str) -> str:
     """Base form: WordNet's exception lists first, then a verb reading, then a noun reading."""
     wn = wordnet()
@@ -244,7 +244,7 @@ def morphy(word: str) -> str:
     return word
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1 << 16)  # per lemma, bounded (each holds the lemma's ancestor map)
 def ancestors(lemma: str) -> dict:
     """Every synset of ``lemma`` (any part of speech) and their hypernyms, with the fewest edges
     from one of the lemma's senses; adjectives reach their similar-to satellites in one edge.
@@ -264,9 +264,6 @@ def ancestors(lemma: str) -> dict:
     return found
 
 
-_SIMILARITY: dict = {}
-
-
 def word_similarity(a: str, b: str) -> float:
     """WordNet path similarity of two lemmas, maximized over their senses: ``1 / (1 + edges)``.
 
@@ -274,12 +271,13 @@ def word_similarity(a: str, b: str) -> float:
     """
     if a == b:
         return 1.0
-    key = (a, b) if a < b else (b, a)
-    value = _SIMILARITY.get(key)
-    if value is None:
-        da, db = ancestors(a), ancestors(b)
-        if len(da) > len(db):
-            da, db = db, da
-        best = min((d + db[s] for s, d in da.items() if s in db), default=None)
-        value = _SIMILARITY[key] = 0.0 if best is None else 1.0 / (1.0 + best)
-    return value
+    return _similarity(a, b) if a < b else _similarity(b, a)
+
+
+@functools.lru_cache(maxsize=1 << 18)  # bounded: a pair memo grows with the square of the vocabulary
+def _similarity(a: str, b: str) -> float:
+    da, db = ancestors(a), ancestors(b)
+    if len(da) > len(db):
+        da, db = db, da
+    best = min((d + db[s] for s, d in da.items() if s in db), default=None)
+    return 0.0 if best is None else 1.0 / (1.0 + best)

@@ -8,13 +8,11 @@ import math
 
 import numpy as np
 
-from semsts.corpora.wordnet import word_similarity
-
 from .base import MATCHED, PairFeatures, ratio, weighted_mean
 from .embedding import aligned_cosines
 from .gloss_features import similarity_matrix
 from .weighted import information_content
-from .wordnet_features import harmonic
+from .wordnet_features import harmonic, similarity_table
 
 
 class Alignment(PairFeatures):
@@ -22,6 +20,8 @@ class Alignment(PairFeatures):
     smaller and the larger side), the share of words and of IC that found a match, and the worst
     alignments: each side's lowest best-match and mean of its two lowest, and its largest
     ``ic * (1 - best match)`` (the smaller and the larger side each), and how many words are unmatched."""
+
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
 
     def _names(self):
         return ["aligned_harmonic", "ic_aligned_harmonic", "log_unmatched_ic_min", "log_unmatched_ic_max",
@@ -36,7 +36,7 @@ class Alignment(PairFeatures):
                     same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
                     float(len(la + lb))]
         gloss, _, _ = similarity_matrix(la, lb)
-        wordnet = np.asarray([[word_similarity(w, v) for v in lb] for w in la])
+        wordnet = np.asarray(similarity_table(la, lb))
         sims = np.maximum(np.maximum(gloss, wordnet), aligned_cosines(la, lb))
         ma, mb = sims.max(axis=1), sims.max(axis=0)
         wa = np.asarray([information_content(w) for w in la])

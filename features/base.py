@@ -5,7 +5,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .exact import cross_dots, dot
-from .text import analyse
+from .text import analyse, head
 
 
 class PairFeatures(TransformerMixin, BaseEstimator):
@@ -13,7 +13,10 @@ class PairFeatures(TransformerMixin, BaseEstimator):
 
     Subclasses list their columns in ``_names()`` and compute one row in ``_row(a, b)`` from the
     cached analyses of the two texts (see :mod:`semsts.features.text`), or override ``transform``.
+    A family whose work grows faster than the texts sets ``reads_head``: it reads each side's :func:`head`.
     """
+
+    reads_head = False
 
     def fit(self, X, y=None):
         return self
@@ -33,8 +36,13 @@ class PairFeatures(TransformerMixin, BaseEstimator):
         prefix = type(self).__name__.lower()
         return np.asarray([f"{prefix}__{name}" for name in self._names()], dtype=object)
 
+    def analyses(self, X) -> list:
+        """The analyses of each pair's two sides (of their heads, for a family that ``reads_head``)."""
+        cut = head if self.reads_head else str
+        return [(analyse(cut(a)), analyse(cut(b))) for a, b in X]
+
     def transform(self, X) -> np.ndarray:
-        rows = [self._row(analyse(a), analyse(b)) for a, b in X]
+        rows = [self._row(a, b) for a, b in self.analyses(X)]
         return np.asarray(rows, dtype=float).reshape(len(rows), len(self._names()))
 
 

@@ -5,7 +5,6 @@ import numpy as np
 from rapidfuzz import distance, fuzz, process
 
 from .base import PairFeatures
-from .text import analyse
 
 PARTIAL_CHARS = 1000  # partial_ratio grows about cubically: it reads the first 1,000 characters of each side
 
@@ -39,11 +38,13 @@ def as_symbols(a, b) -> tuple[str, str]:
 class EditSimilarity(PairFeatures):
     """Normalized edit similarities in [0, 1] of the lower-cased texts and of the lemma sequences."""
 
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
+
     def _names(self):
         return list(CHAR_SCORERS) + list(WORD_SCORERS)
 
     def transform(self, X):
-        analyses = [(analyse(a), analyse(b)) for a, b in X]
+        analyses = self.analyses(X)
         chars_a = [" ".join(a.words) for a, _ in analyses]
         chars_b = [" ".join(b.words) for _, b in analyses]
         symbols = [as_symbols(a.lemmas, b.lemmas) for a, b in analyses]

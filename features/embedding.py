@@ -23,7 +23,7 @@ from .wordnet_features import harmonic
 SIF_A = 1e-3
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 17)  # per word, bounded
 def sif_weight(word: str) -> float:
     return SIF_A / (SIF_A + word_frequency(word, "en"))
 
@@ -36,6 +36,8 @@ def aligned_cosines(la: list, lb: list) -> np.ndarray:
 
 class EmbeddingSimilarity(PairFeatures):
     """Five measures on words and five on content lemmas (see the module docstring)."""
+
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
 
     LEVELS = ("words", "content")
     MEASURES = ("mean_cosine", "sif_cosine", "aligned_harmonic", "ic_aligned_harmonic", "log_unaligned_ic")

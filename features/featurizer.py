@@ -6,6 +6,7 @@ around ``transform`` (any backend, dask's included, gives the same matrix, row f
 """
 from __future__ import annotations
 
+import warnings
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable, Iterable
@@ -16,8 +17,11 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import FeatureUnion
 from sklearn.utils.validation import check_is_fitted
 
+from semsts.corpora.errors import Note
+
 from .base import text_input_tags
 from .sets import make_union
+from .text import MAX_CHARS, cut_pairs
 
 _PROGRESS: ContextVar[Callable[[Iterable], Iterable] | None] = ContextVar("featurization_progress", default=None)
 
@@ -43,6 +47,17 @@ def tracked(items, desc: str):
     """``items`` passed through the hook's ``over(items, desc)`` if it has one (a bar over CV fits, folds…)."""
     over = getattr(_PROGRESS.get(), "over", None)
     return over(items, desc) if over is not None else items
+
+
+def _note_long_sides(union, pairs) -> None:
+    """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
+    cut = cut_pairs(pairs)
+    families = [name for name, step in union.transformer_list if getattr(step, "reads_head", False)]
+    if cut and families:
+        warnings.warn(Note(
+            f"{len(cut):,} of {len(pairs):,} pairs (the first: pair {cut[0] + 1:,}) have a side over {MAX_CHARS:,} "
+            f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others all of it"),
+            stacklevel=3)
 
 
 def _transform(union, chunk) -> np.ndarray:
@@ -86,6 +101,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         pairs = [tuple(p) for p in X]
         if not pairs:
             return np.zeros((0, len(self.feature_names_)))
+        _note_long_sides(self.union_, pairs)
         chunks = [pairs[i:i + self.chunk_size] for i in range(0, len(pairs), self.chunk_size)]
         progress = _PROGRESS.get()
         wrapped = progress(chunks) if progress else chunks

@@ -26,6 +26,8 @@ def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 class GlossSimilarity(PairFeatures):
     """Weighted-sum cosine, best-match alignment both ways (plain and IC-weighted) and their harmonic means."""
 
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
+
     def _names(self):
         return ["sum_cosine", "aligned_ab", "aligned_ba", "aligned_harmonic", "ic_aligned_harmonic", "known_share"]
 

@@ -12,11 +12,12 @@ from .base import PairFeatures
 from .edit import as_symbols
 from .strings.gst import gst_similarity_many
 from .strings.lcs import lcs_similarity_many
-from .text import analyse
 
 
 class CommonSubstrings(PairFeatures):
     """LCS substring and subsequence over the mean length, GST coverage both ways and symmetric."""
+
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
 
     def _names(self):
         return ["lcs_substring", "lcs_subsequence", "gst3_ab", "gst3_ba", "gst3_symmetric",
@@ -25,7 +26,7 @@ class CommonSubstrings(PairFeatures):
     def transform(self, X):
         if not len(X):
             return np.zeros((0, len(self._names())))
-        analyses = [(analyse(a), analyse(b)) for a, b in X]
+        analyses = self.analyses(X)
         chars = [(" ".join(a.words), " ".join(b.words)) for a, b in analyses]
         words = [as_symbols(a.lemmas, b.lemmas) for a, b in analyses]
         swapped = [(b, a) for a, b in chars]

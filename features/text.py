@@ -24,6 +24,8 @@ yours yourself yourselves 's 'll 're 've 'd n't also may might must shall upon u
 
 NEGATIONS = frozenset("no not never none nobody nothing neither nor nowhere cannot without n't".split())
 
+MAX_CHARS = 5_000  # the families whose work grows faster than the text read the first 5,000 characters of a side
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -43,13 +45,24 @@ def is_word(token: str) -> bool:
     return token[0].isalnum() or token[0] == "_"
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 17)  # per word, bounded
 def lemma(word: str) -> str:
     """The WordNet base form of a lower-cased word (verb reading first), the word itself if none."""
     if word in STOPWORDS or not word.isalpha():
         return word
     from semsts.corpora.wordnet import morphy
     return morphy(word)
+
+
+def head(text: str) -> str:
+    """The part of a side that the superlinear families read: its first :data:`MAX_CHARS` characters
+    (longer than any sentence, or paragraph, of the task data by far), so a pair's features take bounded time."""
+    return text[:MAX_CHARS]
+
+
+def cut_pairs(pairs) -> list[int]:
+    """Indices of the pairs with a side longer than :data:`MAX_CHARS` (the superlinear families read its head)."""
+    return [i for i, (a, b) in enumerate(pairs) if len(a) > MAX_CHARS or len(b) > MAX_CHARS]
 
 
 @lru_cache(maxsize=1 << 18)

@@ -15,7 +15,7 @@ from .base import PairFeatures, ratio
 RARE = 1e-8
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 17)  # per word, bounded
 def information_content(word: str) -> float:
     """``-ln`` of the word's frequency in English; rare and unknown words weigh most."""
     return -math.log(max(word_frequency(word, "en"), RARE))

@@ -13,9 +13,16 @@ from .base import PairFeatures, ratio
 from .weighted import information_content
 
 
-def best_matches(left, right) -> list[float]:
-    """For each lemma of ``left``, its best WordNet similarity to any lemma of ``right``."""
-    return [max((word_similarity(w, v) for v in right), default=0.0) for w in left]
+def similarity_table(left, right) -> list[list[float]]:
+    """WordNet similarity of every lemma of ``left`` (rows) to every lemma of ``right`` (columns)."""
+    return [[word_similarity(w, v) for v in right] for w in left]
+
+
+def best_matches(left, right) -> tuple[list[float], list[float]]:
+    """Each lemma's best WordNet similarity to any lemma of the other side: ``left``'s, then ``right``'s."""
+    table = similarity_table(left, right)
+    return ([max(row, default=0.0) for row in table],
+            [max(column) for column in zip(*table)] if left else [0.0] * len(right))
 
 
 def harmonic(x: float, y: float) -> float:
@@ -27,6 +34,8 @@ class WordNetOverlap(PairFeatures):
     share of lemmas with a synonym (similarity 1) on the other side.
     """
 
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
+
     def _names(self):
         return ["augmented_ab", "augmented_ba", "augmented_harmonic",
                 "ic_aligned_ab", "ic_aligned_ba", "ic_aligned_harmonic", "synonym_share"]
@@ -35,7 +44,7 @@ class WordNetOverlap(PairFeatures):
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la and not lb:
             return [1.0] * 7
-        ma, mb = best_matches(la, lb), best_matches(lb, la)
+        ma, mb = best_matches(la, lb)
         ab, ba = ratio(math.fsum(ma), len(la)), ratio(math.fsum(mb), len(lb))
         wa = [information_content(w) for w in la]
         wb = [information_content(w) for w in lb]

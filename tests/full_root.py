@@ -1,5 +1,6 @@
 """Build a data root holding more than ours: a copy of the official root plus, in their official formats,
-fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs). `.ci/run` runs
+fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs; the *SEM 2013
+TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py). `.ci/run` runs
 the whole suite on it too, so that the tests pass whichever datasets a root holds.
 
     python tests/full_root.py SOURCE DEST
@@ -25,6 +26,21 @@ def sts2017(dest: Path) -> None:
                                                     encoding="utf-8")
 
 
+def typed2013(dest: Path) -> None:
+    from semsts.corpora import typed2013 as typed
+    from tests.test_typed2013_pipeline import ADDR, GOLD, PAIRS, R
+    for split in ("train", "test"):
+        folder = dest / "typed2013" / split
+        (folder / "text").mkdir(parents=True)
+        (folder / typed.INPUT_NAME).write_text("".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS),
+                                               encoding="utf-8")
+        (folder / typed.GOLD_NAME).write_text("".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD),
+                                              encoding="utf-8")
+        for number, pair in enumerate(PAIRS, 1):
+            for side, rid in zip("ab", pair):
+                (folder / "text" / typed.record_filename(number, side, rid)).write_bytes(R[rid].encode("utf-8"))
+
+
 def main(argv=None) -> int:
     source, dest = (Path(a) for a in (argv if argv is not None else sys.argv[1:]))
     if dest.exists():
@@ -35,6 +51,8 @@ def main(argv=None) -> int:
             folder.chmod(0o755)
     if not (dest / "sts2017").exists():
         sts2017(dest)
+    if not (dest / "typed2013").exists():
+        typed2013(dest)
     print(dest)
     return 0
 

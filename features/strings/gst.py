@@ -17,11 +17,13 @@ import warnings
 
 import numpy as np
 
+from semsts.corpora.errors import Note
+
 from .lcs import too_many_matches, window_matches, work_limit
 from .runs import diagonal_runs
 
 
-class CappedPair(UserWarning):
+class CappedPair(Note):
     """A pair too repetitive to tile whole in near-linear work was tiled on its prefixes."""
 
 
