@@ -6,7 +6,7 @@ run with the paper's figures and ranks, so new systems can be placed among the p
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DatasetNotFound, FormatError
@@ -17,7 +17,7 @@ ROLES = ("run", "baseline", "reference", "late")
 # How a measure follows from the per-subset figures (scoring.aggregates names them): pooled, normalized and
 # given measures do not follow from them.
 RULES = ("pooled", "normalized", "weighted", "mean", "sum", "given")
-HEADER_KEYS = ("source", "dataset", "aggregate", "primary", "sizes", "labels", "marks")
+HEADER_KEYS = ("source", "dataset", "aggregate", "primary", "sizes", "labels", "marks", "text")
 FIXED_COLUMNS = ("name", "role", "marks", "notes")
 
 
@@ -32,6 +32,7 @@ class Row:
     marks: str
     notes: str
     line: int
+    text: dict = field(default_factory=dict)  # the table's text columns (``# text:``), e.g. a model's revision
 
     def flagged(self, flag: str) -> bool:
         """Whether the notes carry ``flag`` (e.g. ``rank-mismatch:mean``), a known quirk of the paper."""
@@ -56,6 +57,7 @@ class Leaderboard:
     path: Path | None
     columns: tuple = ()  # the file's columns in the paper's order
     digits: int = 4  # decimals the paper prints
+    text_columns: tuple = ()  # columns of text, not figures (``# text: a; b``): provenance such as a revision
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key)
@@ -122,34 +124,50 @@ def read_leaderboard(path) -> Leaderboard:
         fields = line.split("\t")
         if header is None:
             header = fields
+            text_columns = _text_columns(path, meta, header)
             _check_header(path, number, header, meta)
             measures = _pairs(path, meta["aggregate"][0], meta["aggregate"][1])
             continue
         if len(fields) != len(header):
             raise FormatError(path, number, f"expected {len(header)} tab-separated fields, got {len(fields)}")
-        rows.append(_row(path, number, dict(zip(header, fields)), measures))
+        rows.append(_row(path, number, dict(zip(header, fields)), measures, text_columns))
     if header is None:
         raise FormatError(path, None, "no column header line")
     if not rows:
         raise FormatError(path, None, "no rows")
-    subsets = tuple(c for c in header if c not in FIXED_COLUMNS and c not in measures and not c.endswith("_rank"))
+    subsets = tuple(c for c in header if c not in FIXED_COLUMNS and c not in measures and c not in text_columns
+                    and not c.endswith("_rank"))
     sizes = _pairs(path, meta["sizes"][0], meta["sizes"][1], numeric=True) if "sizes" in meta else {}
     return Leaderboard(
         name=path.stem, title=title, source=meta["source"][1], dataset=meta["dataset"][1],
         measures=measures, primary=meta["primary"][1], subsets=subsets, sizes=sizes,
         labels=_pairs(path, *meta["labels"]) if "labels" in meta else {},
         marks=_pairs(path, *meta["marks"]) if "marks" in meta else {},
-        rows=tuple(rows), path=path, columns=tuple(header), digits=_digits(lines, header))
+        rows=tuple(rows), path=path, columns=tuple(header), digits=_digits(lines, header, text_columns),
+        text_columns=text_columns)
 
 
-def _digits(lines, header) -> int:
+def _text_columns(path, meta: dict, header: list) -> tuple:
+    """The columns ``# text: a; b`` names; each must be in the header."""
+    if "text" not in meta:
+        return ()
+    number, value = meta["text"]
+    names = tuple(filter(None, (n.strip() for n in value.split(";"))))
+    missing = [n for n in names if n not in header]
+    if missing:
+        raise FormatError(path, number, f"text column(s) {', '.join(missing)} not in the column header")
+    return names
+
+
+def _digits(lines, header, text_columns=()) -> int:
     """The most decimals of any figure in the file: the paper's printing precision."""
     most = 0
     for line in lines:
         if line.startswith("#") or not line.strip():
             continue
         for column, cell in zip(header, line.split("\t")):
-            if column not in FIXED_COLUMNS and not column.endswith("_rank") and _is_number(cell):
+            if column not in FIXED_COLUMNS and column not in text_columns and not column.endswith("_rank") \
+                    and _is_number(cell):
                 most = max(most, len(cell.split(".")[1]))
     return most or 4
 
@@ -177,13 +195,13 @@ def _check_header(path, number: int, header: list, meta: dict) -> None:
         raise FormatError(path, meta["primary"][0], f"primary measure {meta['primary'][1]!r} is not in the aggregate line")
 
 
-def _row(path, number: int, cells: dict, measures: dict) -> Row:
+def _row(path, number: int, cells: dict, measures: dict, text_columns=()) -> Row:
     role = cells["role"]
     if role not in ROLES:
         raise FormatError(path, number, f"role {role!r} is not one of {', '.join(ROLES)}")
     scores, ranks = {}, {}
     for column, text in cells.items():
-        if column in FIXED_COLUMNS or not text.strip():
+        if column in FIXED_COLUMNS or column in text_columns or not text.strip():
             continue
         if column.endswith("_rank"):
             try:
@@ -198,4 +216,5 @@ def _row(path, number: int, cells: dict, measures: dict) -> Row:
         if not -1.0 <= value <= 1.0 and measures.get(column) != "sum":
             raise FormatError(path, number, f"{column}: {value:g} is not a correlation in [-1, 1]")
         scores[column] = value
-    return Row(cells["name"], role, scores, ranks, cells["marks"], cells["notes"], number)
+    return Row(cells["name"], role, scores, ranks, cells["marks"], cells["notes"], number,
+               {c: cells[c] for c in text_columns})

@@ -42,3 +42,31 @@ def labels() -> dict:
     """Each dataset's column label in the paper (``sts2012-test`` -> ``STS12``)."""
     board = load_leaderboard(NAME)
     return {d: board.label(d) for d in DATASETS}
+
+
+MTEB_NAME = "mteb-sts"
+MTEB_CORE = DATASETS  # the seven tasks of MTEB's original English STS selection, SimCSE's columns
+MTEB_DATASETS = (*DATASETS, "sts2017-test", "sts2022-test")  # STS17 en-en and STS22 en where published
+
+
+@dataclass(frozen=True)
+class MtebContender:
+    """One model's MTEB STS main scores (correlations, as stored) and where they were read from."""
+
+    name: str
+    figures: dict  # dataset name -> correlation; a task not read is absent
+    revision: str
+    mteb_version: str
+    source_kind: str  # revision | mtebpaper | external (self-reported, not an MTEB run) | revision+mtebpaper
+    source: str
+    marks: str
+    notes: str
+
+
+def mteb_contenders() -> list[MtebContender]:
+    """The rows of ``corpora/leaderboards/mteb-sts.tsv`` in the file's order."""
+    board = load_leaderboard(MTEB_NAME)
+    return [MtebContender(row.name, {d: row.scores[d] for d in MTEB_DATASETS if d in row.scores},
+                          row.text["revision"], row.text["mteb_version"], row.text["source_kind"], row.text["source"],
+                          row.marks, row.notes)
+            for row in board.rows]

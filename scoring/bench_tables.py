@@ -10,10 +10,12 @@ import json
 from dataclasses import dataclass
 
 from semsts.corpora.published_encoders import DATASETS as TABLE5_DATASETS
+from semsts.corpora.published_encoders import MTEB_CORE, MTEB_DATASETS, MTEB_NAME, contenders, mteb_contenders
 from semsts.corpora.published_encoders import NAME as TABLE5
-from semsts.corpora.published_encoders import contenders
 
+from . import aggregates
 from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
+from .ranking import common_task_rank, placed_rank
 from .results import Result, aligned, fmt, json_value, markdown
 
 DAGGER = "†"
@@ -100,6 +102,82 @@ def published_table(rows) -> tuple[list, list, list]:
     return header, body, notes
 
 
+MTEB_LABELS = {**LABELS, "stsb-test": "STSBenchmark", "sts2017-test": "STS17 en-en", "sts2022-test": "STS22 en"}
+
+
+def _mteb_of(row: BenchRow) -> dict:
+    """Our row's MTEB figures (x 100) by dataset, None where it has none."""
+    return {d: (row.figures[d].mteb if d in row.figures else None) for d in MTEB_DATASETS}
+
+
+def _core_mean(figures: dict) -> float | None:
+    values = [figures.get(d) for d in MTEB_CORE]
+    return None if any(v is None for v in values) else aggregates.mean(values)
+
+
+def mteb_published_table(rows) -> tuple[list, list, list]:
+    """MTEB's published STS main scores (x 100) of today's open encoders, our rows after them, and where
+    each of ours would rank: per task, and by the mean of the tasks it has, each published row compared
+    on the tasks both have (the notes say which published rows lack one and are compared on fewer)."""
+    header = ["model", *(MTEB_LABELS[d] for d in MTEB_DATASETS), "Mean (7)"]
+    published = mteb_contenders()
+    theirs = [{d: 100 * v for d, v in c.figures.items()} for c in published]
+    body = [["(published, MTEB)"] + [""] * (len(header) - 1)]
+    for c, figures in zip(published, theirs):
+        body.append([c.name + (f" {c.marks}" if c.marks else ""), *(fmt100(figures.get(d)) for d in MTEB_DATASETS),
+                     fmt100(_core_mean(figures))])
+    body.append(["(ours)"] + [""] * (len(header) - 1))
+    notes = []
+    for r in rows:
+        ours = _mteb_of(r)
+        body.append([name_of(r), *(fmt100(ours[d]) for d in MTEB_DATASETS), fmt100(_core_mean(ours))])
+        if r.trained_on_sts:
+            continue
+        notes += _mteb_rank_notes(r.system, ours, theirs, published)
+    notes.append("Mean (7) = the plain mean of STS12-16, STSBenchmark and SICK-R, shown where all seven are there; "
+                 "a row of ours is compared with each published row on the mean of the tasks both have (STS17 and "
+                 "STS22 count only where both have them), so a published row lacking a task is compared on fewer, "
+                 "as said per row; the rank among the published rows holding all of our row's tasks follows it")
+    notes.append(f"published rows: {MTEB_NAME} ({len(published)} models, figures read from MTEB's results "
+                 "repositories: a revision folder run by mteb, ° the MTEB paper's run (mteb 0.0.2, no revision), "
+                 "◇ the authors' self-reported figures, not an MTEB run; revision, mteb version and source file "
+                 "of each in corpora/leaderboards/mteb-sts.tsv); whether a published model was trained on STS data "
+                 "is not recorded")
+    return header, body, notes
+
+
+def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> list:
+    tasks = [d for d in MTEB_DATASETS if ours[d] is not None]
+    rank, compared = common_task_rank(ours, theirs, tasks)
+    if rank is None:
+        return []
+    ranked = [i for i, shared in enumerate(compared) if shared]
+    names = ", ".join(MTEB_LABELS[d] for d in tasks)
+    mean = aggregates.mean([ours[d] for d in tasks])
+    fewer: dict = {}
+    for i in ranked:
+        lacking = [MTEB_LABELS[d] for d in tasks if d not in compared[i]]
+        if lacking:
+            key = ", ".join(lacking)
+            fewer[key] = fewer.get(key, 0) + 1
+    text = (f"{system}: mean over {len(tasks)} tasks ({names}) {mean:.2f} would rank {rank} of {len(ranked) + 1} "
+            "among the published rows, each compared on the tasks both have")
+    if fewer:
+        full = [theirs[i] for i in ranked if len(compared[i]) == len(tasks)]
+        full_rank = placed_rank(mean, [aggregates.mean([f[d] for d in tasks]) for f in full])
+        text += ("; compared on fewer tasks: " + "; ".join(f"{n} lacking {k}" for k, n in fewer.items())
+                 + f"; among the {len(full)} holding all {len(tasks)}: {full_rank} of {len(full) + 1}")
+    per_task = []
+    for d in tasks:
+        values = [f[d] for f in theirs if d in f]
+        if values:
+            per_task.append(f"{MTEB_LABELS[d]} {placed_rank(ours[d], values)} of {len(values) + 1}")
+    return [text, f"{system} per task: " + ", ".join(per_task)]
+
+
+PUBLISHED_TABLES = {"simcse": published_table, "mteb": mteb_published_table}
+
+
 @dataclass(frozen=True)
 class Section:
     """One convention's table: its title, header and body, notes under it, and its signatures."""
@@ -116,12 +194,12 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False) -
     """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these."""
     out = []
     for convention in conventions:
-        if convention == "simcse" and published:
-            header, body, notes = published_table(rows)
+        placed = published and convention in PUBLISHED_TABLES
+        if placed:
+            header, body, notes = PUBLISHED_TABLES[convention](rows)
         else:
             (header, body), notes = TABLES[convention](rows), []
-        ours = [False] * (len(body) - len(rows)) + [True] * len(rows) if convention == "simcse" and published \
-            else [True] * len(body)
+        ours = [False] * (len(body) - len(rows)) + [True] * len(rows) if placed else [True] * len(body)
         signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
         out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours))
     return out

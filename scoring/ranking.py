@@ -48,3 +48,21 @@ def value(board: Leaderboard, row: Row, measure: str) -> float | None:
     """The printed figure of ``measure`` if the paper gives one, else its aggregate."""
     printed = row.scores.get(measure)
     return printed if printed is not None else aggregate(board, row, measure)
+
+
+def common_task_rank(ours: dict, others, tasks) -> tuple[int | None, list]:
+    """Where a row of per-task figures would rank among ``others`` (dicts of the same kind), each
+    compared on the mean of the ``tasks`` both have: 1 + the number whose mean over those shared tasks
+    is higher than ours over the same tasks. Returns the rank and, per other row, the tasks it was
+    compared on (empty: no task in common, not counted)."""
+    mine = [t for t in tasks if ours.get(t) is not None and math.isfinite(ours[t])]
+    if not mine:
+        return None, [() for _ in others]
+    above, compared = 0, []
+    for other in others:
+        shared = tuple(t for t in mine if other.get(t) is not None)
+        compared.append(shared)
+        if shared and round(aggregates.mean([other[t] for t in shared]), 9) > \
+                round(aggregates.mean([ours[t] for t in shared]), 9):
+            above += 1
+    return 1 + above, compared

@@ -35,7 +35,7 @@ def bench_parser():
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
     p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
                    help="only these tables (repeatable; default: all four)")
-    p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders")
+    p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS scores")
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
     p.add_argument("--report", metavar="DIR",
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "

@@ -215,3 +215,56 @@ def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data
     out, err = capsys.readouterr()
     assert out == "" and "error: the HTML report draws its plots with matplotlib" in err
     assert not (tmp_path / "r").exists()
+
+
+def test_common_task_rank_by_hand():
+    from semsts.scoring.ranking import common_task_rank
+    ours = {"a": 70.0, "b": 80.0, "c": None}
+    others = [{"a": 72.0, "b": 79.0},  # mean 75.5 over a, b against our 75: above
+              {"a": 71.0},  # a alone: 71 against our 70: above, compared on fewer
+              {"b": 79.0, "c": 99.0},  # b alone (we have no c): 79 against 80: below
+              {"c": 50.0}]  # nothing in common: not counted
+    rank, compared = common_task_rank(ours, others, ["a", "b", "c"])
+    assert rank == 3 and compared == [("a", "b"), ("a",), ("b",), ()]
+
+
+def test_the_mteb_published_layout_places_a_toy_row_by_hand():
+    """A toy row at 80.00 on the seven core tasks, ranked by the count of published rows whose mean over the
+    tasks both have is higher, counted here from the file itself."""
+    import csv
+
+    from semsts.corpora import leaderboards as lb
+    from semsts.scoring.bench import BenchRow
+    from semsts.scoring.bench_tables import mteb_published_table
+    figures = {d: dataset_figures(d, {"x": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])}) for d in FAMILY[:7]}
+    figures["sick2014-test"] = dataset_figures("sick2014-test", {"x": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])},
+                                               mteb_parts={"x": ([1, 2, 3, 4], [1.0, 2.0, 4.0, 3.0])})
+    rows = [BenchRow("mine", figures), BenchRow("supervised", figures, trained_on_sts=True)]
+    header, body, notes = mteb_published_table(rows)
+    assert header[0] == "model" and header[-1] == "Mean (7)" and "STS22 en" in header
+    assert ["mine", *["80.00"] * 7, "-", "-", "80.00"] in body
+    lines = [line for line in (lb.FOLDER / "mteb-sts.tsv").read_text(encoding="utf-8").splitlines()
+             if not line.startswith("#")]
+    table = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+    core = FAMILY[:7]
+    above = fewer = full = full_above = 0
+    for r in table:
+        have = [100 * float(r[d]) for d in core if r[d]]
+        above += sum(have) / len(have) > 80
+        fewer += len(have) < 7
+        full += len(have) == 7
+        full_above += len(have) == 7 and sum(have) / 7 > 80
+    assert len(table) == 45 and fewer == 11 and 0 < above < 45
+    line = next(n for n in notes if n.startswith("mine: mean over 7 tasks"))
+    assert f"would rank {above + 1} of 46 among the published rows" in line
+    assert f"among the {full} holding all 7: {full_above + 1} of {full + 1}" in line
+    assert "8 lacking STS16" in line
+    per_task = next(n for n in notes if n.startswith("mine per task: "))
+    stsb = sum(100 * float(r["stsb-test"]) > 80 for r in table if r["stsb-test"])
+    assert f"STSBenchmark {stsb + 1} of 46" in per_task
+    assert not any(n.startswith("supervised") for n in notes)
+    bge = next(b for b in body if b[0] == "BAAI/bge-small-en-v1.5")
+    assert bge[5] == "-" and bge[-1] == "-" and bge[1] == "77.44"  # STS16 not read: no Mean (7)
+    assert any(b[0] == "thenlper/gte-base ◇" for b in body) and any(b[0].endswith(" °") for b in body)
+    text = render(rows, published=True, conventions=("mteb",))
+    assert "would rank" in text and "◇ the authors' self-reported figures, not an MTEB run" in text

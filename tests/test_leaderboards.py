@@ -12,8 +12,8 @@ from semsts import corpora
 from semsts.corpora import leaderboards as lb
 from semsts.scoring import ranking
 
-NAMES = ["clss2014-table5", "simcse2021-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
-RANKED = [name for name in NAMES if name not in ("sts2012-table2-weighted", "simcse2021-table5")]  # papers that rank no figure
+NAMES = ["clss2014-table5", "mteb-sts", "simcse2021-table5", "sts2012-table1", "sts2012-table2-weighted", "sts2013-table2", "sts2013-table3-typed"]
+RANKED = [name for name in NAMES if name not in ("sts2012-table2-weighted", "simcse2021-table5", "mteb-sts")]  # papers that rank no figure
 ROUNDING = {"sts2012-table1": 4, "sts2013-table2": 4, "sts2013-table3-typed": 4, "clss2014-table5": 3}
 
 
@@ -24,6 +24,7 @@ def _ranked(board, measure):
 
 def test_every_table_is_shipped_with_its_source():
     assert lb.leaderboard_names() == NAMES
+    assert "embeddings-benchmark/results" in lb.load_leaderboard("mteb-sts").source
     expected = {"sts2012-table1": "Table 1", "sts2012-table2-weighted": "Table 2", "sts2013-table2": "Table 2",
                 "sts2013-table3-typed": "Table 3", "clss2014-table5": "Table 5",
                 "simcse2021-table5": "Table 5"}
@@ -168,3 +169,16 @@ def test_reader_requires_the_source(tmp_path):
     path = write(tmp_path / "t.tsv", "# dataset: x\n# aggregate: mean=mean\n# primary: mean\nname\trole\tmarks\tnotes\n")
     with pytest.raises(corpora.FormatError, match="missing '# source"):
         lb.read_leaderboard(path)
+
+
+def test_text_columns_are_read_as_text_and_must_be_in_the_header(tmp_path):
+    header = "name\trole\ta\tb\tmean\trevision\tmarks\tnotes"
+    path = _board(tmp_path, "r1\trun\t.2\t.6\t.5\tabc123\t\t\n", header=header)
+    text = path.read_text().replace("# primary: mean\n", "# primary: mean\n# text: revision\n")
+    board = lb.read_leaderboard(write(path, text))
+    assert board.subsets == ("a", "b") and board.rows[0].text == {"revision": "abc123"}
+    assert board.text_columns == ("revision",) and board.digits == 1
+    with pytest.raises(corpora.FormatError, match="revision"):  # without the header line it is a figure
+        lb.read_leaderboard(_board(tmp_path, "r1\trun\t.2\t.6\t.5\tabc123\t\t\n", header=header))
+    with pytest.raises(corpora.FormatError, match="sha not in the column header"):
+        lb.read_leaderboard(write(path, text.replace("# text: revision", "# text: revision; sha")))

@@ -31,3 +31,57 @@ def test_every_average_follows_from_its_columns_but_sbert_base():
     assert board.row("SBERT-base").flagged("mean-mismatch:avg")
     assert [r.name for r in board.rows if r.flagged("mean-mismatch:avg")] == ["SBERT-base"]
     assert ranking.aggregate(board, board.row("SBERT-base"), "avg") == pytest.approx(.7486)
+
+
+# --- MTEB's published STS scores (corpora/leaderboards/mteb-sts.tsv) ---
+
+def test_the_mteb_table_names_revision_version_and_source_of_every_row():
+    from semsts.corpora.published_encoders import MTEB_CORE, MTEB_NAME, mteb_contenders
+    rows = mteb_contenders()
+    assert len(rows) >= 40 and len({r.name for r in rows}) == len(rows)
+    kinds = {"revision", "mtebpaper", "external", "revision+mtebpaper"}
+    for r in rows:
+        assert r.revision and r.mteb_version and r.source and r.source_kind in kinds, r.name
+        assert sum(d in r.figures for d in MTEB_CORE) >= 6, r.name  # at most one core task not read
+        assert all(0 < v < 1 for v in r.figures.values()), r.name
+        if r.source_kind == "external":  # the authors' own figures: marked, never an MTEB version
+            assert r.marks == "◇" and "/external" in r.source and r.mteb_version.startswith("none"), r.name
+        elif r.source_kind == "mtebpaper":
+            assert r.marks == "°" and "mtebpaper" in r.source and r.mteb_version == "0.0.2", r.name
+        else:  # a results-repo revision folder: the revision is a 40-hex commit of the model
+            assert len(r.revision) == 40 and int(r.revision, 16) >= 0 and r.revision in r.source, r.name
+    board = lb.load_leaderboard(MTEB_NAME)
+    assert board.text_columns == ("revision", "mteb_version", "source_kind", "source")
+    assert {r.source_kind for r in rows} == kinds
+
+
+def test_the_mteb_table_keeps_the_files_precision():
+    """Figures as read (see the collection's notes): all-MiniLM-L6-v2's STS13 in full, its STS12 file's 5 decimals;
+    an external file stored x 100 (gte-base STS13 85.72991921531624) is shifted exactly."""
+    from semsts.corpora.published_encoders import mteb_contenders
+    rows = {r.name: r for r in mteb_contenders()}
+    mini = rows["sentence-transformers/all-MiniLM-L6-v2"]
+    assert mini.figures["sts2013-test"] == 0.8060316722220763 and mini.figures["sts2012-test"] == 0.72369
+    assert mini.figures["sts2017-test"] == 0.8758779089494525 and mini.figures["sts2022-test"] == 0.6771118263513062
+    assert rows["thenlper/gte-base"].figures["sts2013-test"] == 0.8572991921531624
+    assert rows["sentence-transformers/gtr-t5-base"].figures["sts2012-test"] == 0.6859358272758398
+    assert "sts2016-test" not in rows["BAAI/bge-small-en-v1.5"].figures  # not stored: left empty, not guessed
+    text = (lb.FOLDER / "mteb-sts.tsv").read_text(encoding="utf-8")
+    assert "\t0.8060316722220763\t" in text and "\t0.72369\t" in text
+
+
+def test_the_readme_documents_the_mteb_table():
+    from pathlib import Path
+
+    from semsts.corpora.published_encoders import mteb_contenders
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**Today's contenders"):]
+    section = section[:section.index("\n\n**", 10)]
+    n = len(mteb_contenders())
+    assert f"{n} open models" in section
+    for word in ("mteb-sts.tsv", "embeddings-benchmark/results", "embeddings-benchmark/mtebpaper", "external",
+                 "revision", "not an MTEB run", "tasks both have"):
+        assert word in section, word
+    kinds = [r.source_kind for r in mteb_contenders()]
+    assert f"`revision` ({kinds.count('revision') + kinds.count('revision+mtebpaper')} rows" in section
+    assert f"(°, {kinds.count('mtebpaper')} rows" in section and f"(◇, {kinds.count('external')} rows" in section
