@@ -49,6 +49,7 @@ class Source(NamedTuple):
     holds: tuple = ()  # else: the folder holding these sub-folders becomes ``target``
     datasets: tuple = ()
     page: str = ""  # where to download by hand when ``urls`` is empty
+    derived: tuple = ()  # datasets derived from the release's files (not checked against the archive)
 
 
 SOURCES = {s.name: s for s in [
@@ -67,7 +68,7 @@ SOURCES = {s.name: s for s in [
     Source("sts2017-test", "sts2017/test", (f"{SEMEVAL2017}/sts2017.eval.v1.1.zip", f"{SEMEVAL2017}/sts2017.gs.zip"),
            files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
-           datasets=("stsb-train", "stsb-dev", "stsb-test")),
+           datasets=("stsb-train", "stsb-dev", "stsb-test"), derived=("stsb-v2-dev", "stsb-v2-test")),
     Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
                "sick_train.zip", "sick_trial.zip", "sick_test_annotated.zip")),
            files=("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"),
@@ -93,9 +94,9 @@ def source_of(name: str) -> Source:
     if name in SOURCES:
         return SOURCES[name]
     for source in SOURCES.values():
-        if name in source.datasets:
+        if name in source.datasets or name in source.derived:
             return source
-    fetchable = sorted({*SOURCES, *(d for s in SOURCES.values() for d in s.datasets)})
+    fetchable = sorted({*SOURCES, *(d for s in SOURCES.values() for d in (*s.datasets, *s.derived))})
     raise DatasetNotFound(f"nothing to fetch for {name!r}; known: {', '.join(fetchable)}")
 
 

@@ -142,6 +142,47 @@ class STSBenchmark(Kind):
         return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, bounds)
 
 
+class STSBenchmarkV2(STSBenchmark):
+    """MTEB's ``STSBenchmark.v2``, derived from the official STS Benchmark files: a split's pairs without those
+    whose order-insensitive sentence pair occurs twice or more in the split (every copy goes) or occurs in one
+    of the other two splits (mteb's task description; official files: test 1,362 of 1,379, dev 1,485 of 1,500)."""
+
+    name = "stsb-v2"
+    SPLITS: ClassVar[tuple] = ("train", "dev", "test")
+
+    def locate(self, spec, folder):
+        paths = {split: folder / f"sts-{split}.csv" for split in self.SPLITS}
+        if not all(p.is_file() for p in paths.values()):
+            return []
+        path = paths[spec.split]
+        return [(f"sts-{spec.split}.v2", path, path)]
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        if tuple(bounds) not in ((), formats.STS_RANGE):
+            raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+        pairs, gold, meta = formats.read_stsb(inp)
+        others = set()
+        for other in self.SPLITS:
+            if other != split:
+                others.update(v2_key(p) for p in formats.read_stsb(inp.parent / f"sts-{other}.csv")[0])
+        keep = v2_keep(pairs, others)
+        return self._subset(dataset, sub, [p for p, k in zip(pairs, keep) if k], gold[keep], inp, gold_path,
+                            [m["id"] for m, k in zip(meta, keep) if k], split, bounds)
+
+
+def v2_key(pair) -> tuple:
+    """The order-insensitive key of a sentence pair (MTEB's STSBenchmark.v2 deduplication)."""
+    return tuple(sorted(pair))
+
+
+def v2_keep(pairs, elsewhere) -> np.ndarray:
+    """Which pairs STSBenchmark.v2 keeps: those whose key occurs once in ``pairs`` and not in ``elsewhere``."""
+    from collections import Counter
+    keys = [v2_key(p) for p in pairs]
+    counts = Counter(keys)
+    return np.array([counts[k] == 1 and k not in elsewhere for k in keys], dtype=bool)
+
+
 class SICK(Kind):
     """SICK (SemEval-2014 Task 1): a headed TSV per split, relatedness in [1, 5]."""
 
@@ -232,7 +273,7 @@ class Table(Kind):
                             table.ids, split, bounds)
 
 
-KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), SICK(), CLSS(), Typed(), Table())}
+KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), Table())}
 
 
 def output_kind(path) -> Kind:

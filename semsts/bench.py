@@ -33,6 +33,10 @@ def bench_parser():
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
+    p.add_argument("--suite", choices=["classic", "mteb-eng-v2"], default="classic",
+                   help="the datasets benched when --datasets is not given: classic (STS12-16, STS-B, SICK-R and "
+                        "STS17 when present; the default) or mteb-eng-v2 (the STS tasks of MTEB(eng, v2) we hold: "
+                        "STS12-15, STS17 en-en, STSBenchmark, SICK-R)")
     p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS scores")
@@ -87,11 +91,15 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts import corpora
     from semsts.baselines import bench
     from semsts.options import progress_bar
-    from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL
+    from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL, SUITE_UNSUPPORTED, SUITES
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
         raise ValueError(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
-    datasets, absent = bench.present_datasets(args.datasets or FAMILY, args.data_dir, optional=OPTIONAL)
+    suite = getattr(args, "suite", "classic")
+    optional = OPTIONAL if suite == "classic" else ()
+    datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
+    if not args.datasets:
+        absent += [(task, f"{why} (in the {suite} suite)") for task, why in SUITE_UNSUPPORTED.get(suite, ())]
     if not datasets:
         raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
     from semsts.scoring.conventions import check_official

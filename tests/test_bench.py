@@ -268,3 +268,35 @@ def test_the_mteb_published_layout_places_a_toy_row_by_hand():
     assert any(b[0] == "thenlper/gte-base ◇" for b in body) and any(b[0].endswith(" °") for b in body)
     text = render(rows, published=True, conventions=("mteb",))
     assert "would rank" in text and "◇ the authors' self-reported figures, not an MTEB run" in text
+
+
+def test_the_mteb_eng_v2_suite_benches_its_sts_tasks_and_names_the_missing(data_dir, capsys):
+    """MTEB(eng, v2)'s STS tasks (mteb's benchmark definition): STS12-15, STS17, STSBenchmark, SICK-R; BIOSSES and
+    STS22.v2 are not registered, and the absent ones are said, not dropped."""
+    from semsts.scoring.bench import SUITES
+    assert "sts2016-test" not in SUITES["mteb-eng-v2"] and "stsb-test" in SUITES["mteb-eng-v2"]
+    assert cli.main(["bench", "token-cosine", "--suite", "mteb-eng-v2", "--convention", "mteb", "--format", "json",
+                     "--quiet", "--data-dir", str(data_dir)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    present = [d for d in SUITES["mteb-eng-v2"] if (data_dir / corpora.datasets.spec(d).folder).is_dir()]
+    assert list(doc["rows"][0]["datasets"]) == present
+    absent = {a["dataset"] for a in doc["absent"]}
+    assert {"BIOSSES", "STS22.v2 en"} <= absent and absent.isdisjoint(present)
+
+
+def test_stsb_v2_works_in_every_command(data_dir, tmp_path, capsys):
+    root = ["--data-dir", str(data_dir)]
+    assert cli.main(["data", "list", *root]) == 0
+    assert "stsb-v2-test     present    1362 pairs" in capsys.readouterr().out
+    out = tmp_path / "v2"
+    assert cli.main(["run", "token-cosine", "--test", "stsb-v2-test", "--out", str(out), "--quiet", *root]) == 0
+    assert len((out / "STS.output.sts-test.v2.txt").read_text().splitlines()) == 1362
+    assert cli.main(["eval", "--dataset", "stsb-v2-test", "--run", str(out), *root]) == 0
+    assert "sts-test.v2=1362" in capsys.readouterr().out
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-v2-test", "--format", "json", "--quiet", *root]) == 0
+    figures = json.loads(capsys.readouterr().out)["rows"][0]["datasets"]["stsb-v2-test"]
+    sub = corpora.load("stsb-v2-test", data_dir).subsets[0]
+    from semsts.scoring.runs import run_predictions
+    written = run_predictions(corpora.load("stsb-v2-test", data_dir), out)["sts-test.v2"]
+    assert figures["n"] == 1362 and figures["mteb"] == pytest.approx(
+        100 * _pearson(_ranks(list(written)), _ranks(list(sub.gold))), abs=1e-6)  # json keeps 7 decimals

@@ -214,3 +214,39 @@ def test_run_on_a_fifo_input_fails_with_one_line(tmp_path):
                             timeout=20)
     assert result.returncode == 1
     assert result.stderr == f"error: {root}/sts2015/test/STS.input.images.txt: is a FIFO (named pipe), not a regular file\n"
+
+
+def test_stsb_v2_is_mteb_dedup_of_the_official_files(data_dir):
+    """MTEB's STSBenchmark.v2 from the official files: test 1,362 of 1,379 pairs, dev 1,485 of 1,500."""
+    from semsts.corpora.kinds import v2_key
+    test, dev = corpora.load("stsb-v2-test", data_dir), corpora.load("stsb-v2-dev", data_dir)
+    assert [s.name for s in test] == ["sts-test.v2"] and len(test.pairs) == 1362 and len(dev.pairs) == 1485
+    full = {s: corpora.load(f"stsb-{s}", data_dir).subsets[0] for s in ("train", "dev", "test")}
+    keys = {s: [v2_key(p) for p in sub.pairs] for s, sub in full.items()}
+    kept = {v2_key(p) for p in test.pairs}
+    for key in kept:  # once in test, in neither other split
+        assert keys["test"].count(key) == 1 and key not in keys["train"] and key not in keys["dev"]
+    # what is dropped is dropped for the rule's reasons, and gold and ids stay with their pairs
+    dropped = [k for k in keys["test"] if k not in kept]
+    assert len(dropped) == 17 and all(keys["test"].count(k) > 1 or k in keys["train"] or k in keys["dev"] for k in dropped)
+    order = [i for i, k in enumerate(keys["test"]) if k in kept]  # the file's order, gold and ids alongside
+    sub = test.subsets[0]
+    assert sub.pairs == [full["test"].pairs[i] for i in order] and sub.ids == [full["test"].ids[i] for i in order]
+    assert list(sub.gold) == [full["test"].gold[i] for i in order]
+
+
+def test_stsb_v2_rule_on_a_tiny_root(tmp_path):
+    """Order-insensitive keys; every copy of a pair repeated in the split goes; so does a pair of another split."""
+    line = "main-captions\tMSRvid\t2012test\t{:04d}\t{}\t{}\t{}\n"
+    files = {"train": [("A b.", "C d.")],
+             "dev": [("E f.", "G h.")],
+             "test": [("C d.", "A b."), ("X.", "Y."), ("Y.", "X."), ("P.", "Q."), ("G h.", "E f."), ("R.", "S.")]}
+    folder = tmp_path / "stsbenchmark"
+    for split, pairs in files.items():
+        write(folder / f"sts-{split}.csv", "".join(line.format(i, 1 + i % 4, a, b) for i, (a, b) in enumerate(pairs)))
+    test = corpora.load("stsb-v2-test", tmp_path)
+    assert test.pairs == [("P.", "Q."), ("R.", "S.")] and list(test.subsets[0].gold) == [4.0, 2.0]
+    assert test.subsets[0].ids == ["0003", "0005"]
+    (folder / "sts-train.csv").unlink()  # the rule needs all three splits: without one the dataset is absent
+    with pytest.raises(corpora.DatasetNotFound):
+        corpora.load("stsb-v2-test", tmp_path)
