@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, embed, resolve, row_cosines
+from semsts.features.embedding_cache import cached_embed
+from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, row_cosines
 
 from .base import PairError, PairRegressor
 
 
-def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE) -> np.ndarray:
-    """The cosine of each pair's two embeddings, every distinct text encoded once.
+def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE, *, cache_spec=None) -> np.ndarray:
+    """The cosine of each pair's two embeddings, every distinct text encoded once (with ``cache_spec``, the
+    ``package.module:function`` spec naming ``encode``, embeddings are read from and kept in the per-user
+    cache: see :mod:`semsts.features.embedding_cache`).
 
     A non-finite embedding is a PairError at the first pair holding its text (the runner reports
     the input file's line).
     """
     texts = list(dict.fromkeys(t for pair in pairs for t in pair))
     try:
-        vectors = embed(encode, texts, batch_size)
+        vectors = np.asarray(cached_embed(encode, texts, batch_size, spec=cache_spec))
     except NonFiniteEmbedding as exc:
         index = next(i for i, pair in enumerate(pairs) if exc.text in pair)
         raise PairError(index, str(exc)) from None
@@ -39,9 +42,10 @@ class EncoderSimilarity(PairRegressor):
 
     score_range = (-1.0, 1.0)
 
-    def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE):
+    def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE, cache: bool = True):
         self.encode = encode
         self.batch_size = batch_size
+        self.cache = cache
 
     def _fit(self, pairs, y) -> None:
         if self.encode is None:
@@ -52,7 +56,7 @@ class EncoderSimilarity(PairRegressor):
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):
-        return cosine_scores(self.encoder_, pairs, self.batch_size)
+        return cosine_scores(self.encoder_, pairs, self.batch_size, cache_spec=self.encode if self.cache else None)
 
 
 class GloveMean(EncoderSimilarity):

@@ -30,6 +30,8 @@ def bench_parser():
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
     p.add_argument("--train", action="append", default=[], help="training dataset of the systems that learn from gold")
+    p.add_argument("--no-cache", action="store_true",
+                   help="encode every text again: neither read nor write the per-user embedding cache")
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
@@ -135,7 +137,7 @@ def bench_rows(args) -> tuple[list, list]:
             else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
         for spec in args.encoder:
             from semsts.baselines.encoder import EncoderSimilarity
-            rows.append(_bench_predict(spec, EncoderSimilarity(spec), datasets, pools, args, bar, fit=True,
+            rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=not args.no_cache), datasets, pools, args, bar, fit=True,
                                        trained=args.trained_on_sts, source=encoder_source))
         rows += _bench_runs(args.runs, args.data_dir)
     finally:

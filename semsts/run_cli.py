@@ -44,7 +44,7 @@ def cmd_run(args) -> int:
         return 0
     if args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
-        system, name = EncoderSimilarity(args.encoder), f"encoder {args.encoder}"
+        system, name = EncoderSimilarity(args.encoder, cache=not args.no_cache), f"encoder {args.encoder}"
     else:
         system, name = make_system(args.system), args.system
         if args.encoder:
@@ -95,6 +95,8 @@ def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
     p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features")
+    p.add_argument("--no-cache", action="store_true",
+                   help="with --encoder: encode every text again, without the per-user embedding cache")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")

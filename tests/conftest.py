@@ -89,3 +89,12 @@ def toy_encoder(tmp_path, monkeypatch):
     sys.modules.pop("toy_encoder", None)
     yield importlib.import_module("toy_encoder")
     sys.modules.pop("toy_encoder", None)
+
+
+@pytest.fixture(autouse=True)
+def _embedding_cache(tmp_path, monkeypatch):
+    """Each test gets its own embedding cache: a user's cache never feeds (or is fed by) a test."""
+    from semsts.features import embedding_cache
+    folder = tmp_path / "embedding-cache"
+    monkeypatch.setattr(embedding_cache, "cache_folder", lambda: folder)
+    return folder
