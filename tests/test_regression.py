@@ -267,3 +267,22 @@ def test_sts2012_regime_maps_the_surprise_subsets():
     assert models.model_name("surprise.SMTnews") == "SMTeuroparl"
     assert models.model_name("surprise.OnWN") == "all" and models.model_name("headlines") == "all"
     assert card["training_data"]["sub_models"]["MSRpar"]["pairs"] == 750
+
+
+def test_the_svr_grid_on_precomputed_kernels_scores_as_fitting_each_pipeline():
+    """Issue 22: the RBF SVR grid fits on kernels computed once per fold and gamma; each point's mean held-out
+    Pearson is that of fitting its own pipeline (libsvm computing the kernel), and so is the chosen point."""
+    from sklearn.model_selection import KFold, ParameterGrid
+
+    from semsts.baselines.regression import _fold_scores, _svr_grid_means, search
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(120, 6))
+    y = x[:, 0] - 0.5 * x[:, 1] ** 2 + rng.normal(scale=0.3, size=120)
+    model, grid = FeatureRegression().build_model()
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    points = list(ParameterGrid(grid))
+    fast = _svr_grid_means(model, points, fold_data, y)
+    plain = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), 3).mean(axis=1)
+    assert np.abs(fast - plain).max() < 1e-9 and len(set(np.round(plain, 6))) > 3
+    best, score = search(model, grid, fold_data, y)
+    assert best == points[int(np.argmax(plain))] and score == pytest.approx(plain.max(), abs=1e-9)
