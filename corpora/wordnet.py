@@ -168,9 +168,16 @@ def open_reader(source: Source):
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     if source.kind != "nltk":
         _register(cache_folder())
+
+    class Reader(WordNetCorpusReader):
+        def map_wn(self, version="wordnet"):
+            """No map to other WordNet versions: it serves only the multilingual data this reader never loads
+            (NLTK builds it on every open, reading the sense index twice: 2 of its 3 seconds)."""
+            return None
+
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The multilingual functions")
-        return WordNetCorpusReader(source.root, None)
+        return Reader(source.root, None)
 
 
 @functools.lru_cache(maxsize=1)
@@ -213,17 +220,10 @@ def sense_from_key(sense_key: str, *, path=None, line: int | None = None):
                           f"sense key {sense_key!r} does not resolve in WordNet {version()}: {exc}") from None
 
 
-@functools.lru_cache(maxsize=4)  # one stream per part of speech
-def _data_stream(pos: str):
-    return wordnet().open(f"data.{wordnet()._FILEMAP[pos]}")
-
-
 def gloss(synset) -> str:
     """The synset's whole gloss as WordNet stores it: definition, then any quoted examples."""
-    pos = "a" if synset.pos() == "s" else synset.pos()
-    stream = _data_stream(pos)
-    stream.seek(synset.offset())
-    line = stream.readline()
+    data = _data_file("a" if synset.pos() == "s" else synset.pos())
+    line = data[synset.offset():data.index(b"\n", synset.offset())].decode("utf-8")
     return line.split(" | ", 1)[1].strip() if " | " in line else ""
 
 
@@ -248,20 +248,47 @@ def morphy(word: str) -> str:
 def ancestors(lemma: str) -> dict:
     """Every synset of ``lemma`` (any part of speech) and their hypernyms, with the fewest edges
     from one of the lemma's senses; adjectives reach their similar-to satellites in one edge.
+
+    Synsets are keyed ``(data file, offset)`` and read straight from the data files' lines (NLTK's
+    ``Synset`` objects cost ten times more to build); ``tests/test_wordnet.py`` checks them against NLTK's.
     """
+    wn = wordnet()
+    index = wn._lemma_pos_offset_map
     found: dict = {}
-    frontier = [(s, 0) for s in wordnet().synsets(lemma)]
+    frontier = [((pos, offset), 0) for pos in "nvar" for form in wn._morphy(lemma.lower(), pos)
+                for offset in index[form].get(pos, [])]
     while frontier:
-        synset, depth = frontier.pop()
-        key = synset.name()
+        key, depth = frontier.pop()
         if found.get(key, depth + 1) <= depth:
             continue
         found[key] = depth
-        nexts = synset.hypernyms() + synset.instance_hypernyms()
-        if depth == 0 and synset.pos() in "as":
-            nexts += synset.similar_tos()
-        frontier.extend((s, depth + 1) for s in nexts)
+        kind, up, similar = synset_links(*key)
+        frontier.extend((k, depth + 1) for k in (up + similar if depth == 0 and kind in "as" else up))
     return found
+
+
+@functools.lru_cache(maxsize=4)
+def _data_file(pos: str) -> bytes:
+    """A whole ``data.*`` file (the four are 25 MB): a synset's line is then a slice at its offset."""
+    with wordnet().abspath(f"data.{wordnet()._FILEMAP[pos]}").open() as handle:
+        return handle.read()
+
+
+@functools.lru_cache(maxsize=1 << 17)  # per synset: bounded by WordNet itself (117,659 synsets)
+def synset_links(pos: str, offset: int) -> tuple[str, tuple, tuple]:
+    """The synset type (``n``, ``v``, ``a``, ``s``, ``r``) of the synset at ``offset`` of data file ``pos``, its
+    hypernyms and instance hypernyms, and its similar-to synsets, each as ``(data file, offset)``: the semantic
+    pointers ``@``, ``@i`` and ``&`` of its line (lexical pointers, between words, are not the synset's)."""
+    data = _data_file(pos)
+    line = data[offset:data.index(b"\n", offset)].split(b" | ", 1)[0].decode("ascii", "replace")
+    fields = line.split()
+    start = 4 + 2 * int(fields[3], 16)
+    up, similar = [], []
+    for k in range(start + 1, start + 1 + 4 * int(fields[start]), 4):
+        symbol = fields[k]
+        if symbol in ("@", "@i", "&") and fields[k + 3] == "0000":
+            (similar if symbol == "&" else up).append(("a" if fields[k + 2] == "s" else fields[k + 2], int(fields[k + 1])))
+    return fields[2], tuple(up), tuple(similar)
 
 
 def word_similarity(a: str, b: str) -> float:

@@ -126,3 +126,33 @@ def test_sts_data_wordnet_without_wordnet_fails_with_instructions(no_nltk_data, 
     assert cli.main(["wordnet"]) == 1
     err = capsys.readouterr().err
     assert "apt-get install wordnet-base wordnet-sense-index" in err and "nltk.downloader wordnet" in err
+
+
+def _nltk_ancestors(lemma: str) -> dict:
+    """The ancestor map as NLTK's Synset objects give it (the reference the fast reader is checked against)."""
+    found: dict = {}
+    frontier = [(s, 0) for s in wordnet.wordnet().synsets(lemma)]
+    while frontier:
+        synset, depth = frontier.pop()
+        key = ("a" if synset.pos() == "s" else synset.pos(), synset.offset())
+        if found.get(key, depth + 1) <= depth:
+            continue
+        found[key] = depth
+        nexts = synset.hypernyms() + synset.instance_hypernyms()
+        if depth == 0 and synset.pos() in "as":
+            nexts += synset.similar_tos()
+        frontier.extend((s, depth + 1) for s in nexts)
+    return found
+
+
+def test_ancestors_read_from_the_data_lines_are_nltks():
+    """Issue 22: the hypernym closure is read from the data files' lines, not built from NLTK's Synset objects
+    (ten times slower); nouns, verbs, adjectives with satellites, adverbs, instances, inflected and unknown words."""
+    from semsts.features.text import analyse
+    words = {lemma for pair in corpora.load("demo-train").pairs for text in pair for lemma in analyse(text).content}
+    words |= {"paris", "einstein", "glad", "happy", "quickly", "ran", "geese", "be", "dogs", "zzyzx", "new_york"}
+    assert len(words) > 1000
+    for word in sorted(words):
+        assert wordnet.ancestors(word) == _nltk_ancestors(word), word
+    # dog.n.01: canine.n.02 and domestic_animal.n.01 (WordNet 3.0)
+    assert wordnet.synset_links("n", 2084071) == ("n", (("n", 2083346), ("n", 1317541)), ())
