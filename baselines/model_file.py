@@ -203,17 +203,14 @@ def _check_card_values(path: Path, card: dict) -> None:
 
 def _read_skops(path: Path) -> SubsetModels:
     import skops.io
-    try:
-        untrusted = skops.io.get_untrusted_types(file=path)
-    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
-        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
-    unexpected = sorted(set(untrusted) - set(TRUSTED))
-    if unexpected:
-        raise ModelMismatch(f"{path}: names types or functions a model never holds ({', '.join(unexpected)[:200]}); "
-                            "refused without loading anything from it")
-    try:
+    from skops.io.exceptions import UntrustedTypesFoundException
+    try:  # skops audits the whole tree against TRUSTED before it builds any object
         models = skops.io.load(path, trusted=TRUSTED)
-    except Exception as exc:
+    except UntrustedTypesFoundException:
+        unexpected = sorted(set(skops.io.get_untrusted_types(file=path)) - set(TRUSTED))
+        raise ModelMismatch(f"{path}: names types or functions a model never holds ({', '.join(unexpected)[:200]}); "
+                            "refused without loading anything from it") from None
+    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
         raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
     if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models
             and all(hasattr(m, "pipeline_") and hasattr(m, "feature_names_") for m in models.models.values())):

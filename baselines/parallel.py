@@ -8,6 +8,7 @@ from __future__ import annotations
 from contextlib import ExitStack, contextmanager
 
 from joblib import parallel_config
+from threadpoolctl import threadpool_limits
 
 from semsts.features.featurizer import reporting
 
@@ -41,5 +42,8 @@ def run_settings(*, n_jobs: int = 1, backend: str = "loky", scheduler=None, prog
         if backend == "dask":
             stack.enter_context(dask_client(scheduler))
         stack.enter_context(parallel_config(backend=backend, n_jobs=n_jobs))
+        # one BLAS thread in this process (loky gives each worker its share of the cores): OpenBLAS's own
+        # threads only oversubscribe the cores a run was given (TruncatedSVD 15-25x slower under load)
+        stack.enter_context(threadpool_limits(limits=1, user_api="blas"))
         stack.enter_context(reporting(progress))
         yield
