@@ -70,6 +70,8 @@ class Glove:
     def rows_of(self, words) -> np.ndarray:
         """Each word's row in ``vectors``, -1 for a word GloVe does not know."""
         new = [w for w in dict.fromkeys(words) if w not in self._seen]
+        if new and len(self._seen) + len(new) > SEEN_LIMIT:  # bounded: a user's data may hold any number of words
+            self._seen.clear()
         if new:
             width = self.words.dtype.itemsize
             encoded = [w.encode("utf-8") for w in new]
@@ -78,6 +80,9 @@ class Glove:
             found = (self.words[at] == keys) & (keys != b"")
             self._seen.update(zip(new, np.where(found, self.rows[at], -1).tolist()))
         return np.asarray([self._seen[w] for w in words], dtype=np.int64)
+
+
+SEEN_LIMIT = 1 << 17  # words whose rows are kept between lookups
 
 
 @functools.lru_cache(maxsize=1)

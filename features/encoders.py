@@ -28,7 +28,7 @@ from .text import TOKEN, is_word
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def encoder_words(text: str) -> tuple[str, ...]:
     """Lower-cased word tokens of ``text``, Penn-Treebank clitics split off, punctuation left out."""
     words = []

@@ -65,7 +65,7 @@ def cut_pairs(pairs) -> list[int]:
     return [i for i, (a, b) in enumerate(pairs) if len(a) > MAX_CHARS or len(b) > MAX_CHARS]
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 14)  # a chunk's texts (1,000) many times over: every family of a chunk reads them
 def analyse(text: str) -> Analysis:
     """Tokenize, lemmatize and classify the tokens of ``text`` (cached per distinct text)."""
     tokens = tuple(TOKEN.findall(text))

@@ -1,0 +1,114 @@
+"""Wall-clock seconds of the commands users wait on, before and after a change, in one run (issue 22).
+
+    python benchmarks/speed.py [--before VENV_BIN CHECKOUT] [--perl correlation.pl] [--skip train]
+
+Each command runs as a fresh process with ``STS_DATA`` as set, from the checkout it belongs to: this one
+(with the ``sts`` and ``python`` beside ``sys.executable``) and, with ``--before``, another checkout and
+the bin folder of a venv that has it installed. The pairs alternate (before, after) so that a change of
+load hits both. The outputs are compared: the trained model file's SHA-256 and the printed or written
+results must be identical on both sides. ``--perl`` times the organizers' correlation script on the same
+750 pairs as ``python evaluate.py GOLD SYS`` (the median of five runs each).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+GOLD = "sts2012/test/STS.gs.MSRpar.txt"
+SYS = "sts2012/test/STS.gs.MSRvid.txt"  # any 750 scores in [0, 5] make a system file
+
+
+def timed(argv, cwd) -> tuple[float, str]:
+    start = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"error: {' '.join(map(str, argv))} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+    return seconds, done.stdout
+
+
+def digest(folder: Path) -> str:
+    """One SHA-256 over the files of ``folder`` (names and bytes; a run record's paths and times left out)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "sts-run.json"):
+        h.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cases(bin_dir: Path, checkout: Path, tmp: Path, skip) -> dict:
+    """``name -> (seconds, what must be identical)`` for one side."""
+    sts, py = str(bin_dir / "sts"), str(bin_dir / "python")
+    data = Path(os.environ["STS_DATA"])
+    out = {}
+    if "train" not in skip:
+        model = tmp / "stsb.skops"
+        seconds, _ = timed([sts, "train", "regression", "--regime", "stsb", "--save", str(model), "--quiet"], checkout)
+        out["sts train regression --regime stsb"] = (seconds, hashlib.sha256(model.read_bytes()).hexdigest()[:16])
+    if "bench" not in skip:
+        seconds, printed = timed([sts, "bench", "--model", "models/stsb.skops", "--quiet", "--format", "json"], checkout)
+        out["sts bench --model models/stsb.skops (7 sets)"] = (seconds, hashlib.sha256(printed.encode()).hexdigest()[:16])
+    if "demo" not in skip:
+        timed([sts, "demo", "--quiet"], checkout)  # warms the per-user caches
+        seconds, printed = timed([sts, "demo", "--quiet"], checkout)
+        out["sts demo (warm)"] = (seconds, hashlib.sha256(printed.encode()).hexdigest()[:16])
+    if "run" not in skip:
+        run = tmp / "run"
+        seconds, _ = timed([sts, "run", "regression", "--model", "models/stsb.skops", "--test", "stsb-test", "--out",
+                            str(run), "--quiet"], checkout)
+        out["sts run regression --model … --test stsb-test"] = (seconds, digest(run))
+    if "evaluate" not in skip:
+        runs = [timed([py, "evaluate.py", str(data / GOLD), str(data / SYS)], checkout) for _ in range(5)]
+        out["python evaluate.py GOLD SYS (750 pairs, median of 5)"] = (
+            statistics.median(s for s, _ in runs), hashlib.sha256(runs[0][1].encode()).hexdigest()[:16])
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", nargs=2, metavar=("VENV_BIN", "CHECKOUT"))
+    parser.add_argument("--perl", help="the organizers' correlation.pl, timed on the same files")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["train", "bench", "demo", "run", "evaluate"])
+    args = parser.parse_args(argv)
+    if "STS_DATA" not in os.environ:
+        parser.error("set STS_DATA to the data root")
+    sides = [("after", Path(sys.executable).parent, HERE)]
+    if args.before:
+        sides.insert(0, ("before", Path(args.before[0]), Path(args.before[1]).resolve()))
+    load = os.getloadavg()[0]
+    results = {}
+    for name, bin_dir, checkout in sides:
+        tmp = Path(tempfile.mkdtemp(prefix="sts-speed-"))
+        try:
+            results[name] = cases(bin_dir, checkout, tmp, args.skip)
+        finally:
+            shutil.rmtree(tmp)
+        print(f"{name}: done", file=sys.stderr)
+    print(f"# {platform.machine()}, {os.cpu_count()} cores, load {load:.1f} at the start and "
+          f"{os.getloadavg()[0]:.1f} at the end, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}")
+    names = [n for n, _, _ in sides]
+    print("| command | " + " | ".join(f"{n}: seconds" for n in names) + " | outputs |")
+    print("|---|" + "---:|" * len(names) + "---|")
+    for case in results["after"]:
+        figures = [results[n][case] for n in names]
+        same = "identical" if len({f[1] for f in figures}) == 1 else "DIFFER: " + ", ".join(f[1] for f in figures)
+        print(f"| {case} | " + " | ".join(f"{f[0]:.2f}" for f in figures) + f" | {same} |")
+    if args.perl:
+        data = Path(os.environ["STS_DATA"])
+        perl = statistics.median(timed(["perl", args.perl, str(data / GOLD), str(data / SYS)], HERE)[0]
+                                 for _ in range(5))
+        print("| perl correlation.pl GOLD SYS (median of 5) | " + " | ".join(f"{perl:.2f}" for _ in names) + " | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
