@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .correlations import least_squares_map, pearson
+from .correlations import least_squares_map, least_squares_map_rows, pearson
 
 NAMES = ("pooled", "normalized", "weighted", "mean", "sum")
 Correlation = Callable[[np.ndarray, np.ndarray], float]
@@ -77,3 +77,27 @@ def of_parts(name: str, parts: Sequence[tuple], correlation: Correlation = pears
     if name not in NAMES:
         raise ValueError(f"unknown aggregate {name!r}; known: {', '.join(NAMES)}")
     return of_figures(name, [correlation(p, g) for p, g in parts], [len(g) for _, g in parts])
+
+
+def of_resamples(name: str, parts: Sequence[tuple], correlation) -> np.ndarray:
+    """The aggregate ``name`` of many resamples at once: ``parts`` are ``(prediction, gold)`` arrays of shape
+    ``(resamples, pairs of the part)``, ``correlation`` a row-wise one (:func:`semsts.scoring.correlations.pearson_rows`);
+    one figure per resample. A part keeps its size in every resample (resampled within itself), so its weight too."""
+    if name == "pooled":
+        return correlation(np.concatenate([p for p, _ in parts], axis=1), np.concatenate([g for _, g in parts], axis=1))
+    if name == "normalized":
+        return of_resamples("pooled", [(least_squares_map_rows(p, g), g) for p, g in parts], correlation)
+    values = np.array([correlation(p, g) for p, g in parts])  # (parts, resamples); NaN spreads to the figure
+    return of_figure_rows(name, values, [g.shape[1] for _, g in parts])
+
+
+def of_figure_rows(name: str, values, sizes) -> np.ndarray:
+    """:func:`of_figures` of many resamples at once: ``values`` holds each part's figures, ``(parts, resamples)``."""
+    values = np.asarray(values, dtype=float)
+    if name == "sum":
+        return values.sum(axis=0)
+    if name not in ("weighted", "mean"):
+        raise ValueError(f"the aggregate {name!r} needs the pairs, not only each subset's figure; "
+                         f"of figures: weighted, mean, sum")
+    sizes = np.array(sizes if name == "weighted" else [1] * len(values), dtype=float)
+    return sizes @ values / sizes.sum()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from . import aggregates
 from . import conventions as cv
 from .signature import Signature
 from .tasks import missing_subsets
@@ -65,6 +66,9 @@ class DatasetFigures:
     mteb: float | None
     missing: tuple = ()  # subsets the task published that are absent (2013's SMT)
     mteb_n: int | None = None  # pairs behind the MTEB figure
+    # the scored (gold, prediction) pairs the figures are computed from, for resampling: subset -> pairs; MTEB's pool
+    parts: dict = field(default_factory=dict, compare=False, repr=False)
+    mteb_parts: dict | None = field(default=None, compare=False, repr=False)
 
     @property
     def n(self) -> int:
@@ -76,10 +80,12 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
     pool = mteb_parts if dataset in MTEB_POOLS else parts
     senteval = cv.senteval(parts)["all"]
+    scored = cv.scored_parts(parts)
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official=cv.official(dataset, parts), senteval=senteval,
         simcse=cv.simcse(parts), mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
-        mteb_n=sum(cv.sizes(pool).values()) if pool else None)
+        mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
+        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None)
 
 
 @dataclass(frozen=True)
@@ -91,6 +97,8 @@ class BenchRow:
     source: str = ""  # how the predictions were made (system, model file and hash, encoder, runs)
     trained_on_sts: bool = False  # fitted on STS-family gold (not comparable with SimCSE's rows)
     notes: tuple = field(default_factory=tuple)
+    ci: dict = field(default_factory=dict)  # figure key (:func:`figure_values`) -> 95% bootstrap interval
+
 
     def simcse(self, dataset: str) -> float | None:
         figures = self.figures.get(dataset)
@@ -101,6 +109,34 @@ class BenchRow:
         """SimCSE's Avg. over its seven columns; None unless all seven are here."""
         values = [self.simcse(d) for d in SIMCSE_DATASETS]
         return None if any(v is None for v in values) else cv.simcse_average(values)
+
+    @property
+    def mteb_tasks(self) -> tuple:
+        """The datasets with an MTEB figure."""
+        return tuple(d for d, f in self.figures.items() if f.mteb is not None)
+
+    @property
+    def mteb_mean(self) -> float | None:
+        """The plain mean of the row's MTEB figures (as MTEB's leaderboard averages its tasks); None without any."""
+        tasks = self.mteb_tasks
+        return aggregates.mean([self.figures[d].mteb for d in tasks]) if tasks else None
+
+
+def figure_values(row: BenchRow) -> dict:
+    """Every figure of a row by key: ``("official", dataset, label)``, ``("senteval", dataset, corr, agg)``,
+    ``("simcse", dataset)``, ``("simcse", "Avg.")``, ``("mteb", dataset)``, ``("mteb", "mean")``."""
+    out = {}
+    for d, f in row.figures.items():
+        out.update({("official", d, label): v for label, v in f.official.items()})
+        out.update({("senteval", d, corr, agg): v for corr, aggs in f.senteval.items() for agg, v in aggs.items()})
+        out[("simcse", d)] = f.simcse
+        if f.mteb is not None:
+            out[("mteb", d)] = f.mteb
+    if row.simcse_average is not None:
+        out[("simcse", "Avg.")] = row.simcse_average
+    if row.mteb_mean is not None:
+        out[("mteb", "mean")] = row.mteb_mean
+    return out
 
 
 def data_field(figures) -> str:

@@ -7,6 +7,7 @@ rows were not, so it is shown but not comparable.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 
 from semsts.corpora.published_encoders import DATASETS as TABLE5_DATASETS
@@ -14,7 +15,9 @@ from semsts.corpora.published_encoders import MTEB_CORE, MTEB_DATASETS, MTEB_NAM
 from semsts.corpora.published_encoders import NAME as TABLE5
 
 from . import aggregates
+from . import conventions as cv
 from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
+from .bench_intervals import Bootstrap
 from .ranking import common_task_rank, placed_rank
 from .results import Result, aligned, fmt, json_value, markdown
 
@@ -22,8 +25,33 @@ DAGGER = "†"
 NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
 
 
+CI_LABEL = "  95% CI"
+
+
 def name_of(row: BenchRow) -> str:
     return row.system + (f" {DAGGER}" if row.trained_on_sts else "")
+
+
+def fmt_ci(interval, *, x100: bool = False) -> str:
+    """A 95% interval as ``[lo, hi]``: two decimals for figures x 100, three for correlations; '-' when there is none."""
+    if interval is None or not all(isinstance(v, float) and math.isfinite(v) for v in interval):
+        return "-"
+    return "[{:.2f}, {:.2f}]".format(*interval) if x100 else "[{:.3f}, {:.3f}]".format(*interval)
+
+
+def ci_row(row: BenchRow, keys, *, x100: bool = False, lead=()) -> list:
+    """The interval line under a row of ours: one ``[lo, hi]`` per figure key (none for a key it lacks)."""
+    return [*lead, CI_LABEL, *(fmt_ci(row.ci.get(k), x100=x100) if k is not None else "" for k in keys)]
+
+
+def with_ci(rows, body, keys, *, x100: bool = False) -> list:
+    """``body`` (one line per row of ours) with each row's interval line under it, where it has intervals."""
+    out = []
+    for r, line in zip(rows, body):
+        out.append(line)
+        if r.ci:
+            out.append(ci_row(r, keys, x100=x100))
+    return out
 
 
 def datasets_of(rows) -> list[str]:
@@ -37,7 +65,7 @@ def datasets_of(rows) -> list[str]:
 def simcse_table(rows) -> tuple[list, list]:
     header = ["system", *(LABELS[d] for d in SIMCSE_DATASETS), "Avg."]
     body = [[name_of(r), *(fmt100(r.simcse(d)) for d in SIMCSE_DATASETS), fmt100(r.simcse_average)] for r in rows]
-    return header, body
+    return header, with_ci(rows, body, [*(("simcse", d) for d in SIMCSE_DATASETS), ("simcse", "Avg.")], x100=True)
 
 
 def _official_columns(rows) -> list[tuple[str, str]]:
@@ -53,7 +81,7 @@ def official_table(rows) -> tuple[list, list]:
     header = ["system", *(f"{LABELS.get(d, d)} {label}" for d, label in columns)]
     body = [[name_of(r), *(fmt(r.figures[d].official[label]) if d in r.figures else "-" for d, label in columns)]
             for r in rows]
-    return header, body
+    return header, with_ci(rows, body, [("official", d, label) for d, label in columns])
 
 
 def senteval_table(rows) -> tuple[list, list]:
@@ -65,14 +93,19 @@ def senteval_table(rows) -> tuple[list, list]:
                 s = r.figures[dataset].senteval
                 body.append([LABELS.get(dataset, dataset), name_of(r), fmt(s["pearson"]["mean"]),
                              fmt(s["pearson"]["wmean"]), fmt(s["spearman"]["mean"]), fmt(s["spearman"]["wmean"])])
+                if r.ci:
+                    body.append(ci_row(r, [("senteval", dataset, c, a) for c in ("pearson", "spearman")
+                                           for a in ("mean", "wmean")], lead=[""]))
     return header, body
 
 
 def mteb_table(rows) -> tuple[list, list]:
     datasets = datasets_of(rows)
     header = ["system", *(LABELS.get(d, d) for d in datasets)]
-    body = [[name_of(r), *(fmt100(r.figures[d].mteb) if d in r.figures else "-" for d in datasets)] for r in rows]
-    return header, body
+    header.append("mean")
+    body = [[name_of(r), *(fmt100(r.figures[d].mteb) if d in r.figures else "-" for d in datasets),
+             fmt100(r.mteb_mean)] for r in rows]
+    return header, with_ci(rows, body, [*(("mteb", d) for d in datasets), ("mteb", "mean")], x100=True)
 
 
 TABLES = {"simcse": simcse_table, "official": official_table, "senteval": senteval_table, "mteb": mteb_table}
@@ -91,6 +124,8 @@ def published_table(rows) -> tuple[list, list, list]:
     averages = sorted((c.average for c in published), reverse=True)
     for r in rows:
         body.append([name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)])
+        if r.ci:
+            body.append(ci_row(r, [*(("simcse", d) for d in TABLE5_DATASETS), ("simcse", "Avg.")], x100=True))
         if r.simcse_average is not None and not r.trained_on_sts:
             above = sum(a > round(r.simcse_average, 2) for a in averages)
             notes.append(f"{r.system}: Avg. {r.simcse_average:.2f} would rank {above + 1} of {len(averages) + 1} "
@@ -131,6 +166,9 @@ def mteb_published_table(rows) -> tuple[list, list, list]:
     for r in rows:
         ours = _mteb_of(r)
         body.append([name_of(r), *(fmt100(ours[d]) for d in MTEB_DATASETS), fmt100(_core_mean(ours))])
+        if r.ci:
+            core = ("mteb", "mean") if r.mteb_tasks == tuple(MTEB_CORE) else None
+            body.append(ci_row(r, [*(("mteb", d) for d in MTEB_DATASETS), core], x100=True))
         if r.trained_on_sts:
             continue
         notes += _mteb_rank_notes(r.system, ours, theirs, published)
@@ -190,7 +228,7 @@ class Section:
     ours: list  # per body row: is it one of ours (not a published row)?
 
 
-def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False) -> list[Section]:
+def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, bootstrap=None) -> list[Section]:
     """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these."""
     out = []
     for convention in conventions:
@@ -199,10 +237,57 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False) -
             header, body, notes = PUBLISHED_TABLES[convention](rows)
         else:
             (header, body), notes = TABLES[convention](rows), []
-        ours = [False] * (len(body) - len(rows)) + [True] * len(rows) if placed else [True] * len(body)
+        n_ours = sum(1 + bool(r.ci) for r in rows)
+        ours = [False] * (len(body) - n_ours) + [True] * n_ours if placed else [True] * len(body)
         signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
         out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours))
+    if bootstrap is not None and bootstrap.tests:
+        header, body, notes = tests_table(bootstrap, conventions)
+        out.append(Section("paired tests: each two rows of ours on the primary figures of each convention",
+                           header, body, notes, [], [True] * len(body)))
     return out
+
+
+CONVENTION_NAMES = {"official": "official", "senteval": "SentEval", "simcse": "SimCSE", "mteb": "MTEB"}
+
+
+def primary_figure(key: tuple) -> bool:
+    """Is ``key`` (:func:`semsts.scoring.bench.figure_values`) a figure the text's paired tests show? SimCSE's Avg.
+    (or its datasets where a row has no Avg.), MTEB's tasks and their mean, each dataset's first official
+    figure (STS12 ALL, else Mean or Pearson), SentEval's size-weighted Spearman."""
+    convention = key[0]
+    if convention == "official":
+        return key[2] == cv.official_figures(key[1])[0][0]
+    if convention == "senteval":
+        return key[2:] == ("spearman", "wmean")
+    return True
+
+
+def figure_label(key: tuple) -> str:
+    convention, *rest = key
+    return " ".join([CONVENTION_NAMES[convention], *(LABELS.get(k, k) for k in rest)])
+
+
+def tests_table(bootstrap, conventions) -> tuple[list, list, list]:
+    """The paired tests between our rows on the primary figures of the conventions asked for."""
+    tests = [t for t in bootstrap.tests if t["figure"][0] in conventions and primary_figure(tuple(t["figure"]))]
+    with_avg = {(t["a"], t["b"]) for t in tests if t["figure"] == ["simcse", "Avg."]}
+    tests = [t for t in tests if not (t["figure"][0] == "simcse" and t["figure"][1] != "Avg." and (t["a"], t["b"]) in with_avg)]
+    order = {c: i for i, c in enumerate(conventions)}
+    tests.sort(key=lambda t: order[t["figure"][0]])  # stable: pairs and datasets keep their order
+    header = ["figure", "row A", "row B", "A - B", "95% CI of A - B", "p"]
+    body = []
+    for t in tests:
+        x100 = t["figure"][0] in ("simcse", "mteb")
+        diff = t["difference"]
+        body.append([figure_label(tuple(t["figure"])), t["a"], t["b"],
+                     (f"{diff:+.2f}" if x100 else f"{diff:+.5f}") if math.isfinite(diff) else "n/a",
+                     fmt_ci(tuple(t["ci95"]), x100=x100), "n/a" if not math.isfinite(t["p"]) else f"{t['p']:.3f}"])
+    notes = [f"{bootstrap.method}; {bootstrap.resamples} resamples, seed {bootstrap.seed}; p = 0.000: no resample "
+             f"reversed the difference (p < {2 / bootstrap.resamples:.2g}); the JSON holds every figure's test",
+             "95% CI lines under our rows: the percentile interval of each figure over the same resamples; "
+             "published rows keep their printed figures alone"]
+    return header, body, notes
 
 
 def trailer(rows, absent=()) -> list[str]:
@@ -214,10 +299,11 @@ def trailer(rows, absent=()) -> list[str]:
     return lines
 
 
-def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False) -> str:
-    """The bench as text (or Markdown): one table per convention with its signature, then the notes."""
+def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False,
+           bootstrap=None) -> str:
+    """The bench as text (or Markdown): one table per convention with its signature, the paired tests, the notes."""
     out = []
-    for s in sections(rows, conventions=conventions, published=published):
+    for s in sections(rows, conventions=conventions, published=published, bootstrap=bootstrap):
         out += [f"## {s.title}", ""] if markdown_ else [s.title]
         out += markdown(s.header, s.body) if markdown_ else aligned(s.header, s.body)
         out += [""] + [f"- {n}" if markdown_ else f"  {n}" for n in s.notes] if s.notes else []
@@ -229,23 +315,43 @@ def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, abs
     return "\n".join(out).rstrip() + "\n"
 
 
-def bench_dict(rows, *, absent=()) -> dict:
-    """Every figure of every row, with the signatures."""
+def _dataset_ci(r: BenchRow, d: str, f) -> dict:
+    """A dataset's intervals, shaped as its figures are (``official``: label -> [lo, hi], …)."""
+    ci = {k: list(v) for k, v in r.ci.items()}
+    return {"official": {label: ci.get(("official", d, label)) for label in f.official},
+            "senteval": {c: {a: ci.get(("senteval", d, c, a)) for a in aggs} for c, aggs in f.senteval.items()},
+            "simcse": ci.get(("simcse", d)), "mteb": ci.get(("mteb", d))}
+
+
+def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
+    """Every figure of every row, with the signatures; with the bootstrap, each figure's 95% interval in a sibling
+    ``ci`` (``datasets[d]["ci"]``, ``simcse_avg_ci``, ``mteb_mean_ci``) and the paired tests."""
     doc = {"rows": [], "absent": [{"dataset": n, "how": h} for n, h in absent]}
     for r in rows:
-        doc["rows"].append({
+        row = {
             "system": r.system, "source": r.source, "trained_on_sts": r.trained_on_sts, "notes": list(r.notes),
-            "simcse_avg": r.simcse_average,
+            "simcse_avg": r.simcse_average, "mteb_mean": r.mteb_mean,
             "datasets": {d: {"n": f.n, "subsets": f.sizes, "missing": list(f.missing), "official": f.official,
                              "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n}
                          for d, f in r.figures.items()},
-            "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}})
+            "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}}
+        if r.ci:
+            for d, f in r.figures.items():
+                row["datasets"][d]["ci"] = _dataset_ci(r, d, f)
+            row["simcse_avg_ci"] = list(r.ci[("simcse", "Avg.")]) if ("simcse", "Avg.") in r.ci else None
+            row["mteb_mean_ci"] = list(r.ci[("mteb", "mean")]) if ("mteb", "mean") in r.ci else None
+        doc["rows"].append(row)
+    if bootstrap is not None:
+        doc["bootstrap"] = {"seed": bootstrap.seed, "resamples": bootstrap.resamples, "method": bootstrap.method,
+                            "level": 0.95}
+        doc["paired_tests"] = [dict(t) for t in bootstrap.tests]
     return doc
 
 
-def render_json(rows, *, absent=()) -> str:
+def render_json(rows, *, absent=(), bootstrap=None) -> str:
     """:func:`bench_dict` as JSON (undefined figures are null)."""
-    return json.dumps(json_value(bench_dict(rows, absent=absent)), indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(json_value(bench_dict(rows, absent=absent, bootstrap=bootstrap)), indent=1,
+                      ensure_ascii=False) + "\n"
 
 
 @dataclass(frozen=True)
@@ -256,25 +362,28 @@ class Bench(Result):
     conventions: tuple = ("simcse", "official", "senteval", "mteb")
     published: bool = False
     absent: tuple = ()
+    bootstrap: Bootstrap | None = None  # the intervals' resampling and the paired tests (None: --resamples 0)
 
     def title(self) -> str:
         return "sts bench: " + ", ".join(r.system for r in self.rows)
 
     def tables(self):
-        return [(s.header, s.body) for s in sections(self.rows, conventions=self.conventions, published=self.published)]
+        return [(s.header, s.body) for s in sections(self.rows, conventions=self.conventions, published=self.published,
+                                                     bootstrap=self.bootstrap)]
 
     def lines(self):
         return trailer(self.rows, self.absent)
 
     def as_dict(self):
-        return bench_dict(self.rows, absent=self.absent)
+        return bench_dict(self.rows, absent=self.absent, bootstrap=self.bootstrap)
 
     def to_text(self):
-        return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent)
+        return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
+                      bootstrap=self.bootstrap)
 
     def to_markdown(self):
         return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
-                      markdown_=True)
+                      markdown_=True, bootstrap=self.bootstrap)
 
     def to_json(self):
-        return render_json(self.rows, absent=self.absent)
+        return render_json(self.rows, absent=self.absent, bootstrap=self.bootstrap)

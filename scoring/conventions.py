@@ -56,7 +56,8 @@ def scored(gold, prediction) -> tuple[np.ndarray, np.ndarray]:
     return gold[keep], prediction[keep]
 
 
-def _scored_parts(parts: Parts) -> dict:
+def scored_parts(parts: Parts) -> dict:
+    """``parts`` with only their scored pairs, each checked (:func:`scored`)."""
     if not parts:
         raise ValueError("no subsets to aggregate")
     out = {}
@@ -70,17 +71,17 @@ def _scored_parts(parts: Parts) -> dict:
 
 def per_subset(parts: Parts, correlation: Correlation = pearson) -> dict:
     """Each subset's correlation over its scored pairs."""
-    return {name: correlation(p, g) for name, (g, p) in _scored_parts(parts).items()}
+    return {name: correlation(p, g) for name, (g, p) in scored_parts(parts).items()}
 
 
 def sizes(parts: Parts) -> dict:
     """Each subset's number of scored pairs (the weights of a size-weighted mean)."""
-    return {name: len(g) for name, (g, _) in _scored_parts(parts).items()}
+    return {name: len(g) for name, (g, _) in scored_parts(parts).items()}
 
 
 def aggregate(name: str, parts: Parts, correlation: Correlation = pearson) -> float:
     """The aggregate ``name`` (see :mod:`semsts.scoring.aggregates`) of ``parts``' scored pairs."""
-    return aggregates.of_parts(name, [(p, g) for g, p in _scored_parts(parts).values()], correlation)
+    return aggregates.of_parts(name, [(p, g) for g, p in scored_parts(parts).values()], correlation)
 
 
 def task_of(dataset: str) -> str:
@@ -97,25 +98,31 @@ def check_official(dataset: str) -> None:
         raise ValueError(f"no official convention known for {dataset!r}")
 
 
+# The task papers' figures: task -> (label, aggregate of Pearsons) in the paper's order.
+OFFICIAL_FIGURES = {"sts2012": (("ALL", "pooled"), ("ALLnorm", "normalized"), ("Mean", "weighted")),
+                    **{t: (("Mean", "weighted"),) for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
+                    # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
+                    **{t: (("Pearson", "pooled"),) for t in ("stsb", "sick2014", "sts2017")}}
+# SentEval's two figures of each correlation over the subsets, by its names.
+SENTEVAL_AGGREGATES = (("mean", "mean"), ("wmean", "weighted"))
+
+
+def official_figures(dataset: str) -> tuple:
+    """``(label, aggregate)`` of each of the task paper's figures for ``dataset``."""
+    check_official(dataset)
+    return OFFICIAL_FIGURES[task_of(dataset)]
+
+
 def official(dataset: str, parts: Parts) -> dict:
     """The task paper's own figures for ``dataset`` (see the module docstring), by the paper's labels."""
-    check_official(dataset)
-    task = task_of(dataset)
-    if task == "sts2012":
-        return {"ALL": aggregate("pooled", parts), "ALLnorm": aggregate("normalized", parts),
-                "Mean": aggregate("weighted", parts)}
-    if task in ("sts2013", "sts2014", "sts2015", "sts2016"):
-        return {"Mean": aggregate("weighted", parts)}
-    if task in ("stsb", "sick2014", "sts2017"):  # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
-        return {"Pearson": aggregate("pooled", parts)}
-    raise ValueError(f"no official convention known for {dataset!r}")
+    return {label: aggregate(rule, parts) for label, rule in official_figures(dataset)}
 
 
 def senteval(parts: Parts) -> dict:
     """SentEval's STS figures: per subset and ``all`` (``mean`` and ``wmean``), Pearson and Spearman."""
     out = {"subsets": {name: {"pearson": r, "spearman": rho, "n": n} for (name, r), rho, n in
                        zip(per_subset(parts).items(), per_subset(parts, spearman).values(), sizes(parts).values())}}
-    out["all"] = {corr: {"mean": aggregate("mean", parts, f), "wmean": aggregate("weighted", parts, f)}
+    out["all"] = {corr: {key: aggregate(rule, parts, f) for key, rule in SENTEVAL_AGGREGATES}
                   for corr, f in (("pearson", pearson), ("spearman", spearman))}
     return out
 

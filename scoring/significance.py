@@ -10,6 +10,7 @@ from .correlations import pearson
 
 Z95 = 1.959963984540054
 ALPHA = 0.05
+MAX_RESAMPLES = 100_000  # 1e9 would take days; 1e5 already pins a p-value to about 0.002
 _R_MAX = 0.9999999999  # keeps atanh finite for |r| = 1
 
 
@@ -90,19 +91,59 @@ def paired_bootstrap(gold, system_a, system_b, *, n_resamples: int = 1000, seed:
     a, b = np.asarray(system_a, dtype=float), np.asarray(system_b, dtype=float)
     if not len(gold) == len(a) == len(b):
         raise ValueError(f"gold, a and b differ in length: {len(gold)}, {len(a)}, {len(b)}")
-    rng = np.random.default_rng(seed)
     diffs = np.empty(n_resamples)
-    for i in range(n_resamples):
-        idx = rng.integers(0, len(gold), size=len(gold))
+    for i, (idx,) in enumerate(resample_indices([len(gold)], n_resamples, seed, chunk=1)):
+        idx = idx[0]
         diffs[i] = metric(a[idx], gold[idx]) - metric(b[idx], gold[idx])
     diffs = diffs[np.isfinite(diffs)]
     observed = metric(a, gold) - metric(b, gold)
     if len(diffs) == 0:
         return BootstrapResult(observed, (math.nan, math.nan), math.nan, n_resamples, seed)
-    tail = (1 - level) / 2
-    lo, hi = np.quantile(diffs, [tail, 1 - tail])
-    return BootstrapResult(float(observed), (float(lo), float(hi)), float(np.mean(diffs <= 0)),
+    return BootstrapResult(float(observed), percentile_ci(diffs, level), bootstrap_p(diffs),
                            n_resamples, seed)
+
+
+def resample_indices(sizes, n_resamples: int, seed: int, *, chunk: int | None = None):
+    """Bootstrap resamples of pairs, stratified: each stratum (a subset) resampled with replacement within itself.
+
+    Yields, per chunk of at most ``chunk`` resamples, one ``(resamples, size)`` array of indices per stratum.
+    The draws are made resample by resample, stratum by stratum, from ``numpy.random.default_rng(seed)``, so
+    the chunking never changes them; with one stratum they are the indices :func:`paired_bootstrap` uses.
+    """
+    sizes = [int(n) for n in sizes]
+    rng = np.random.default_rng(seed)
+    chunk = max(1, int(chunk or n_resamples))
+    for start in range(0, n_resamples, chunk):
+        count = min(chunk, n_resamples - start)
+        out = [np.empty((count, n), dtype=np.intp) for n in sizes]
+        for i in range(count):
+            for k, n in enumerate(sizes):
+                if n:
+                    out[k][i] = rng.integers(0, n, size=n)
+        yield out
+
+
+def percentile_ci(values, level: float = 0.95) -> tuple[float, float]:
+    """The percentile interval of resampled values (NaN ones left out; NaNs when none is left)."""
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return (math.nan, math.nan)
+    tail = (1 - level) / 2
+    lo, hi = np.quantile(values, [tail, 1 - tail])
+    return (float(lo), float(hi))
+
+
+def bootstrap_p(diffs, *, two_sided: bool = False) -> float:
+    """The bootstrap p-value of resampled differences a - b (NaN ones left out): one-tailed (a > b), the share
+    of resamples where a does not beat b; two-sided, twice the smaller share on either side of 0, at most 1."""
+    diffs = np.asarray(diffs, dtype=float)
+    diffs = diffs[np.isfinite(diffs)]
+    if not len(diffs):
+        return math.nan
+    if not two_sided:
+        return float(np.mean(diffs <= 0))
+    return float(min(1.0, 2 * min(np.mean(diffs <= 0), np.mean(diffs >= 0))))
 
 
 def aggregate_ci(rs, ns, rule: str, *, level: float = 0.95) -> tuple[float, float]:

@@ -21,6 +21,9 @@ unless it learns from gold: then it needs --train (fitted once) or is a saved --
 
 def bench_parser():
     import argparse
+
+    from semsts.corpora import argtypes
+    from semsts.scoring.significance import MAX_RESAMPLES
     p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Score systems over the STS family under the conventions papers use.")
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
@@ -47,6 +50,11 @@ def bench_parser():
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
                         "pip install 'semsts[plots]')")
+    p.add_argument("--seed", type=argtypes.int_at_least(0), default=0,
+                   help="seed of the bootstrap resamples behind the intervals and paired tests (default 0)")
+    p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
+                   help="bootstrap resamples of the pairs for the 95%% intervals and paired tests of our rows "
+                        f"(default 1000, at most {MAX_RESAMPLES:,}; 0: no intervals, no tests)")
     p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
@@ -69,8 +77,13 @@ def bench_main(argv) -> int:
             from semsts.scoring.html_report import pyplot
             pyplot()
         rows, absent = bench_rows(args)
+        from semsts.scoring.bench_intervals import bootstrap_rows
+        if args.resamples and not args.quiet:
+            print(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)",
+                  file=sys.stderr)
+        rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed)
         from semsts.scoring.bench_tables import Bench
-        text = Bench(tuple(rows), conventions, args.published, tuple(absent)).render(args.format)
+        text = Bench(tuple(rows), conventions, args.published, tuple(absent), boot).render(args.format)
     except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -13,12 +13,12 @@ from semsts.scoring.compare_tables import COMPARE_RENDERERS
 from semsts.scoring.html_report import write_compare_report
 from semsts.scoring.report import RENDERERS, UNDEFINED, InvalidRun, fmt
 from semsts.scoring.runs import file_signature, score_files, score_run, score_typed_files, typed_lines
+from semsts.scoring.significance import MAX_RESAMPLES
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 
 
 
-MAX_RESAMPLES = 100_000  # 1e9 would take days; 1e5 already pins a p-value to about 0.002
 
 
 def _significance_bar(pairs: list, desc: str):
