@@ -41,10 +41,10 @@ def _plot(plt, rows):
     return fig
 
 
-def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=()) -> Path:
+def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None) -> Path:
     """``out_dir/index.html``: the chart (inlined as PNG data, ``bench.png`` beside it), SimCSE's Table 5
     with our rows placed in it (what the chart draws), then the other conventions' tables, each with its
-    notes and signature, and how each row was made."""
+    notes and signature, the paired tests between our rows (``bootstrap``), and how each row was made."""
     plt = pyplot()
     out_dir = Path(out_dir)
     fig = _plot(plt, rows)
@@ -59,7 +59,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure><img alt="bar chart" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>']
     conventions = ("simcse", *(c for c in conventions if c != "simcse"))
-    for s in sections(rows, conventions=conventions, published=True):
+    for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap):
         page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []
         page += [f"<p>signature: <code>{html.escape(sig)}</code></p>" for sig in s.signatures]

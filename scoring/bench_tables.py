@@ -285,7 +285,7 @@ def tests_table(bootstrap, conventions) -> tuple[list, list, list]:
                      fmt_ci(tuple(t["ci95"]), x100=x100), "n/a" if not math.isfinite(t["p"]) else f"{t['p']:.3f}"])
     notes = [f"{bootstrap.method}; {bootstrap.resamples} resamples, seed {bootstrap.seed}; p = 0.000: no resample "
              f"reversed the difference (p < {2 / bootstrap.resamples:.2g}); the JSON holds every figure's test",
-             "95% CI lines under our rows: the percentile interval of each figure over the same resamples; "
+             "under each row of ours, its 95% CI: the percentile interval of each figure over the same resamples; "
              "published rows keep their printed figures alone"]
     return header, body, notes
 

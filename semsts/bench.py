@@ -92,7 +92,7 @@ def bench_main(argv) -> int:
     if args.report:  # the tables are out whatever happens to the report
         from semsts.scoring.bench_html import write_bench_report
         try:
-            path = write_bench_report(rows, args.report, conventions=conventions, absent=absent)
+            path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
         except (OSError, RuntimeError) as exc:
             print(f"error: the report: {exc}", file=sys.stderr)
             return 1
