@@ -100,4 +100,4 @@ def of_figure_rows(name: str, values, sizes) -> np.ndarray:
         raise ValueError(f"the aggregate {name!r} needs the pairs, not only each subset's figure; "
                          f"of figures: weighted, mean, sum")
     sizes = np.array(sizes if name == "weighted" else [1] * len(values), dtype=float)
-    return sizes @ values / sizes.sum()
+    return (sizes[:, None] * values).sum(axis=0) / sizes.sum()  # not a BLAS product: the same bits on every CPU

@@ -160,3 +160,10 @@ def test_sts_bench_prints_intervals_and_tests_and_keeps_its_json_figures(data_di
         out = capsys.readouterr().out
         assert re.search(r"95\\?% CI", out), form
         assert out.count("[") >= 3 and "0.000" in out, form  # two rows' intervals, the test's
+
+
+@pytest.mark.parametrize("argv", [["--resamples", "-1"], ["--resamples", "100001"], ["--seed", "-1"]])
+def test_resamples_and_seed_are_bounded_as_compare_bounds_them(argv, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["bench", "token-cosine", *argv])
+    assert exit_.value.code == 2 and "error:" in capsys.readouterr().err
