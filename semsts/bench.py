@@ -15,6 +15,8 @@ BENCH_EPILOG = """examples:
   sts bench --encoder mypkg.embed:encode --published --report bench-html
   sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)
 
+Every figure of our rows carries a 95% bootstrap interval (pairs resampled within each subset, --seed,
+--resamples; 0 turns them off) and each two rows a paired bootstrap test (two-sided p).
 Only gold-scored pairs are predicted (as SentEval does). A system is fitted on each test set's pairs
 unless it learns from gold: then it needs --train (fitted once) or is a saved --model."""
 
