@@ -163,6 +163,12 @@ SPECS = {s.name: s for s in [
     Spec("demo-test", STSB, "<demo>", "Demo: STS Benchmark captions (CC BY-SA), test", ("sts-test",), "test"),
     Spec("typed2013-train", TYPED, "typed2013/train", "*SEM 2013 TYPED pilot training pairs (Europeana records)", ("europeana",), "train"),
     Spec("typed2013-test", TYPED, "typed2013/test", "*SEM 2013 TYPED pilot test pairs (Europeana records)", ("europeana",), "test"),
+    Spec("biosses-test", KINDS["biosses"], "biosses",
+         "BIOSSES: 100 biomedical sentence pairs, scores 0-4 (MTEB's BIOSSES, mteb/biosses-sts)", ("biosses",), "test"),
+    Spec("sts2022-test", KINDS["sts22"], "sts2022/en",
+         "SemEval-2022 Task 8 English test pairs, scores 1-4 (MTEB's STS22 en, mteb/sts22-crosslingual-sts)", ("en",), "test"),
+    Spec("sts2022-v2-test", KINDS["sts22-v2"], "sts2022/en",
+         "MTEB's STS22.v2 en: sts2022-test without the pairs where a text is empty", ("en.v2",), "test"),
 ]}
 
 

@@ -26,8 +26,12 @@ _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 def read_lines(path) -> list[str]:
     """Lines of a UTF-8 file without their ends; a final line end does not add a line."""
     path = Path(path)
-    _check_regular(path)
-    data = path.read_bytes()
+    check_regular(path)
+    return split_lines(path.read_bytes(), path)
+
+
+def split_lines(data: bytes, path) -> list[str]:
+    """:func:`read_lines` of bytes already read from ``path`` (named in errors)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.split(b"\n")
@@ -44,7 +48,7 @@ def read_lines(path) -> list[str]:
     return out
 
 
-def _check_regular(path: Path) -> None:
+def check_regular(path: Path) -> None:
     """A data file must be a regular file: a dangling link, a folder or a FIFO (which would hang) is refused."""
     try:
         mode = path.stat().st_mode

@@ -1,5 +1,5 @@
-"""Dataset kinds: one object per kind of dataset (STS folder, STS Benchmark, SICK, CLSS, TYPED, a user's
-table), owning where its files are, how they are read, its score range and its output files.
+"""Dataset kinds: one object per kind of dataset (STS folder, STS Benchmark, SICK, CLSS, TYPED, MTEB's JSONL
+exports of BIOSSES and STS22, a user's table), owning where its files are, how they are read, its score range and its output files.
 
 Named datasets (:mod:`semsts.corpora.datasets`) and a user's files (:mod:`semsts.corpora.user_data`)
 read through the same objects; the scorer asks a dataset's kind (``scored_as``) how it is scored
@@ -14,7 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import formats, sick, tables, typed2013
+from . import formats, jsonl, sick, tables, typed2013
 from .errors import FormatError
 
 CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
@@ -260,6 +260,59 @@ class Typed(Kind):
         typed2013.write_typed_output(path, scores, bounds=bounds)
 
 
+class MTEBJsonl(Kind):
+    """One split of an STS task as MTEB's Hugging Face dataset holds it: a JSONL file (``FILE``, kept under the
+    name and compression it is published with) of sentence1, sentence2 and score; read by :mod:`.jsonl`."""
+
+    name = "mteb-jsonl"
+    file: ClassVar[str] = ""
+
+    def locate(self, spec, folder):
+        path = folder / self.file
+        return [(spec.expected[0], path, path)] if path.is_file() else []
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        pairs, gold, ids = jsonl.read_jsonl(inp, tuple(bounds) or self.score_range)
+        if not pairs:
+            raise FormatError(inp, None, "holds no pairs; expected one JSON object per line")
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+
+
+class BIOSSES(MTEBJsonl):
+    """BIOSSES (Soğancıoğlu et al. 2017): 100 biomedical sentence pairs, each the mean of five annotators' 0-4
+    scores, as ``mteb/biosses-sts`` holds them (``test.jsonl.gz``)."""
+
+    name = "biosses"
+    score_range = (0.0, 4.0)
+    file = "test.jsonl.gz"
+
+
+class STS22(MTEBJsonl):
+    """SemEval-2022 Task 8 (multilingual news article similarity), its English test pairs as
+    ``mteb/sts22-crosslingual-sts`` holds them (``en/test.jsonl``): scores 1-4, 4 the most similar (mteb inverted
+    the task's scale, where 1 was the most similar)."""
+
+    name = "sts22"
+    score_range = (1.0, 4.0)
+    file = "test.jsonl"
+
+
+class STS22V2(STS22):
+    """MTEB's ``STS22.v2``, derived from the STS22 file: its pairs without those where a text is empty (mteb's task
+    description: "removing pairs where one of entries contain empty sentences"; empty here: nothing but whitespace)."""
+
+    name = "sts22-v2"
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+        full = super().read(dataset, sub, inp, gold_path, split=split, bounds=bounds)
+        keep = np.array([bool(a.strip()) and bool(b.strip()) for a, b in full.pairs], dtype=bool)
+        if not keep.any():
+            raise FormatError(inp, None, "every pair has an empty text; STS22.v2 keeps none")
+        ids = [i for i, k in zip(full.ids, keep) if k] if full.ids else []
+        return self._subset(dataset, sub, [p for p, k in zip(full.pairs, keep) if k], full.gold[keep], inp, gold_path,
+                            ids, split, bounds)
+
+
 class Table(Kind):
     """A user's headed TSV/CSV of pairs (see :mod:`semsts.corpora.tables`), scored like the STS tasks."""
 
@@ -273,7 +326,8 @@ class Table(Kind):
                             table.ids, split, bounds)
 
 
-KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), Table())}
+KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),
+                              STS22V2(), Table())}
 
 
 def output_kind(path) -> Kind:

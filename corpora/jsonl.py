@@ -1,0 +1,73 @@
+"""MTEB's Hugging Face exports of STS tasks (``mteb/biosses-sts``'s ``test.jsonl.gz``, ``mteb/sts22-crosslingual-sts``'s
+``en/test.jsonl``): one JSON object a line with ``sentence1``, ``sentence2`` and ``score``, gzip-compressed or not.
+
+The official readers' rules hold (UTF-8, a BOM and CRLF tolerated, ``FILE:LINE`` errors); a score must be a JSON
+number in the task's range: a string, ``NaN``, ``Infinity`` or a missing score is an error, never a number.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from .errors import FormatError, quote
+from .formats import check_regular, split_lines
+
+MAX_BYTES = 256 << 20  # far more than any STS task's split (STS22's largest language: a few MB)
+FIELDS = ("sentence1", "sentence2", "score")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, decompressed when it is gzip (by its magic bytes, not its name)."""
+    check_regular(path)
+    data = path.read_bytes()
+    if not data.startswith(b"\x1f\x8b"):
+        return data
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            out = stream.read(MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise FormatError(path, None, f"a damaged or cut gzip file ({exc})") from None
+    if len(out) > MAX_BYTES:
+        raise FormatError(path, None, f"expands to more than {MAX_BYTES >> 20} MiB; not an STS task's split")
+    return out
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read_jsonl(path, bounds: tuple[float, float]) -> tuple[list[tuple[str, str]], np.ndarray, list[str]]:
+    """``(pairs, gold, ids)`` of an MTEB JSONL export; ``ids`` are the lines' ``id`` fields when every line has one."""
+    path = Path(path)
+    pairs, gold, ids = [], [], []
+    lo, hi = bounds
+    for number, line in enumerate(split_lines(read_bytes(path), path), 1):
+        try:
+            row = json.loads(line, parse_constant=_refuse_constant)
+        except ValueError as exc:
+            shown = "an empty line" if not line.strip() else quote(line)
+            raise FormatError(path, number, f"expected one JSON object per line, got {shown} ({exc})") from None
+        if not isinstance(row, dict):
+            raise FormatError(path, number, f"expected a JSON object with {', '.join(FIELDS)}, got {type(row).__name__}")
+        missing = [f for f in FIELDS if f not in row]
+        if missing:
+            raise FormatError(path, number, f"the object has no {', '.join(missing)} (expected {', '.join(FIELDS)})")
+        texts = row["sentence1"], row["sentence2"]
+        if not all(isinstance(t, str) for t in texts):
+            raise FormatError(path, number, "expected sentence1 and sentence2 as JSON strings")
+        score = row["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+            raise FormatError(path, number, f"expected a score as a JSON number, got {quote(json.dumps(score))}")
+        if not lo <= score <= hi:
+            raise FormatError(path, number, f"score {score!r} is outside [{lo:g}, {hi:g}]")
+        pairs.append(texts)
+        gold.append(float(score))
+        ids.append(row.get("id"))
+    keep_ids = all(i is not None for i in ids)
+    return pairs, np.asarray(gold, dtype=float), [str(i) for i in ids] if keep_ids and ids else []
