@@ -32,6 +32,10 @@ STSWIKI = "http://ixa2.si.ehu.es/stswiki/images"
 SEMEVAL2017 = "http://alt.qcri.org/semeval2017/task1/data/uploads"
 SEMEVAL2014_TASK1 = "http://alt.qcri.org/semeval2014/task1/data/uploads"  # SICK as the task released it
 CLSS_PAGE = "http://alt.qcri.org/semeval2014/task3/index.php?id=data-and-tools"
+# MTEB's Hugging Face datasets, at pinned revisions: BIOSSES at the revision mteb's BIOSSES task pins; STS22 at the
+# revision that inverted the scores to 1-4 (4 most similar), the last whose file layout (en/test.jsonl) we could check
+HF_BIOSSES = "https://huggingface.co/datasets/mteb/biosses-sts/resolve/d3fb88f8f02e40887cd149695127462bbcf29b4a"
+HF_STS22 = "https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/6d1ba47164174a496b7fa5d3569dae26a6813b80"
 
 
 class FetchError(RuntimeError):
@@ -50,6 +54,7 @@ class Source(NamedTuple):
     datasets: tuple = ()
     page: str = ""  # where to download by hand when ``urls`` is empty
     derived: tuple = ()  # datasets derived from the release's files (not checked against the archive)
+    plain: bool = False  # each address is one of ``files`` itself, not an archive holding it
 
 
 SOURCES = {s.name: s for s in [
@@ -75,6 +80,10 @@ SOURCES = {s.name: s for s in [
            datasets=("sick2014-train", "sick2014-trial", "sick2014-test")),
     Source("clss2014", "clss2014", (), holds=("data", "keys"),
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
+    Source("biosses", "biosses", (f"{HF_BIOSSES}/test.jsonl.gz",), files=("test.jsonl.gz",),
+           datasets=("biosses-test",), plain=True),
+    Source("sts2022", "sts2022/en", (f"{HF_STS22}/en/test.jsonl",), files=("test.jsonl",),
+           datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True),
 ]}
 
 # Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
@@ -132,7 +141,7 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         trees, left = [], budget
         for i, archive in enumerate(paths):
             trees.append(tmp / f"x{i}")
-            left -= extract(archive, trees[-1], left)
+            left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
         staged_root = tmp / "root"
         staged = staged_root / source.target
         _arrange(source, paths, trees, staged)
@@ -254,6 +263,21 @@ def extract(archive, dest: Path, limit: int = BUDGET_FLOOR) -> int:
         return _extract_tar(archive, dest, limit)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError) as exc:
         raise FetchError(f"{archive}: not a readable zip or tar archive ({exc}); an HTML page or a cut download?") from None
+
+
+def copy_plain(path, dest: Path, source: Source, limit: int = BUDGET_FLOOR) -> int:
+    """A release published as plain files (no archive): the file goes into ``dest`` under its published name
+    (a downloaded or hand-given file of another name takes the name of the one file the release needs)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FetchError(f"{path}: no such file")
+    size = path.stat().st_size
+    if size > limit:
+        raise FetchError(f"{path}: {_mib(size)}, far more than the release needs (at most {_mib(limit)}); refused")
+    name = path.name if path.name in source.files or len(source.files) != 1 else source.files[0]
+    dest.mkdir(parents=True)
+    shutil.copyfile(path, dest / name)
+    return size
 
 
 def _check_sizes(archive: Path, name: str, size: int, packed: int | None, total: int, limit: int) -> None:
