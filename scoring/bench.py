@@ -16,7 +16,7 @@ from .tasks import missing_subsets
 
 # The test sets a bench can cover, in the SimCSE table's order; sts2017-test only when present.
 FAMILY = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
-          "sick2014-test", "sts2017-test", "stsb-v2-test")
+          "sick2014-test", "sts2017-test", "stsb-v2-test", "biosses-test", "sts2022-test", "sts2022-v2-test")
 OPTIONAL = ("sts2017-test",)
 # Named selections (``sts bench --suite``). classic: SimCSE's seven and STS17 when present. mteb-eng-v2: the STS
 # tasks of MTEB's "MTEB(eng, v2)" benchmark (mteb's benchmarks definition: STS12-15, STS17 en-en, STSBenchmark,
@@ -25,11 +25,8 @@ SUITES = {
     "classic": ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
                 "sick2014-test", "sts2017-test"),
     "mteb-eng-v2": ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "stsb-test", "sick2014-test",
-                    "sts2017-test"),
+                    "sts2017-test", "biosses-test", "sts2022-v2-test"),
 }
-# A suite's tasks the registry does not hold yet: said with the results, never left out silently.
-SUITE_UNSUPPORTED = {"mteb-eng-v2": (("BIOSSES", "not a registered dataset yet"),
-                                     ("STS22.v2 en", "not a registered dataset yet"))}
 # MTEB's SICK-R "test" split is all of SICK: its figure needs these datasets' predictions too.
 MTEB_POOLS = {"sick2014-test": ("sick2014-train", "sick2014-trial")}
 # SimCSE's Table 5 columns, in its order; Avg. is their plain mean.
@@ -37,7 +34,7 @@ SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test
                    "sick2014-test")
 LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R",
-          "stsb-v2-test": "STS-B v2"}
+          "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en"}
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
@@ -48,7 +45,8 @@ CONVENTIONS = {  # name -> (title, the signature's fields before the data)
                "Avg. = the mean of the seven printed figures",
                [("convention", "simcse"), ("corr", "spearman"), ("agg", "pooled"), ("scale", "100"),
                 ("avg", "mean-of-7-printed")]),
-    "mteb": ("MTEB: main score, cosine Spearman x 100 of the task's test split (SICK-R: all of SICK)",
+    "mteb": ("MTEB: main score, cosine Spearman x 100 of the task's test split (SICK-R: all of SICK; BIOSSES and "
+             "STS22 are scored by this convention only)",
              [("convention", "mteb"), ("corr", "spearman"), ("agg", "pooled-test-split"),
               ("sick-r", "train+trial+test"), ("scale", "100")]),
 }
@@ -60,9 +58,9 @@ class DatasetFigures:
 
     dataset: str
     sizes: dict  # subset -> scored pairs
-    official: dict  # the paper's label -> value
-    senteval: dict  # "pearson" | "spearman" -> {"mean": …, "wmean": …}
-    simcse: float
+    official: dict  # the paper's label -> value (empty: an MTEB-only task)
+    senteval: dict | None  # "pearson" | "spearman" -> {"mean": …, "wmean": …} (None: an MTEB-only task)
+    simcse: float | None
     mteb: float | None
     missing: tuple = ()  # subsets the task published that are absent (2013's SMT)
     mteb_n: int | None = None  # pairs behind the MTEB figure
@@ -79,11 +77,12 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     """The figures of ``parts`` (subset -> (gold, prediction)) of ``dataset``. MTEB's SICK-R pools all
     of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
     pool = mteb_parts if dataset in MTEB_POOLS else parts
-    senteval = cv.senteval(parts)["all"]
+    only = cv.mteb_only(dataset)
     scored = cv.scored_parts(parts)
     return DatasetFigures(
-        dataset=dataset, sizes=cv.sizes(parts), official=cv.official(dataset, parts), senteval=senteval,
-        simcse=cv.simcse(parts), mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
+        dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
+        senteval=None if only else cv.senteval(parts)["all"], simcse=None if only else cv.simcse(parts),
+        mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
         mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
         mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None)
 
@@ -153,7 +152,7 @@ def data_field(figures) -> str:
 def signature(convention: str, figures) -> Signature:
     """The signature of one convention's figures over ``figures`` (DatasetFigures of one run)."""
     fields = list(CONVENTIONS[convention][1])
-    figures = list(figures)
+    figures = [f for f in figures if convention == "mteb" or not cv.mteb_only(f.dataset)]
     if convention == "mteb":
         pooled = [f for f in figures if f.mteb_n is not None and f.mteb_n != f.n]
         fields += [("sick-r-n", str(f.mteb_n)) for f in pooled]

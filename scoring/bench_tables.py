@@ -89,7 +89,7 @@ def senteval_table(rows) -> tuple[list, list]:
     body = []
     for dataset in datasets_of(rows):
         for r in rows:
-            if dataset in r.figures:
+            if dataset in r.figures and r.figures[dataset].senteval is not None:
                 s = r.figures[dataset].senteval
                 body.append([LABELS.get(dataset, dataset), name_of(r), fmt(s["pearson"]["mean"]),
                              fmt(s["pearson"]["wmean"]), fmt(s["spearman"]["mean"]), fmt(s["spearman"]["wmean"])])

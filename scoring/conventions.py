@@ -30,7 +30,10 @@ this module picks which ones each convention reports. Conventions (checked again
   STS12 3,108, STS13 1,500 i.e. without SMT, STS14 3,750, STS15 3,000, STS16 1,186, STSBenchmark
   1,379 pairs), so on STS12-16 and STS-B it equals SimCSE's "all"; its SICK-R ``test`` split is all
   of SICK (9,927 pairs = train 4,500 + trial 500 + test 4,927), so pass the three SICK parts to
-  reproduce it. The leaderboard shows the score x 100, as returned here.
+  reproduce it. The leaderboard shows the score x 100, as returned here. BIOSSES (100 pairs, gold 0-4) and
+  STS22 en (gold 1-4; STS22.v2 without the pairs where a text is empty) are scored the same way: the gold's
+  normalization by its task's ``min_score``/``max_score`` is affine, so it does not change Spearman. They are MTEB
+  tasks only: SentEval, SimCSE's table and the official tables here do not score them (:func:`mteb_only`).
 """
 from __future__ import annotations
 
@@ -90,6 +93,14 @@ def task_of(dataset: str) -> str:
 
 
 OFFICIAL_TASKS = ("sts2012", "sts2013", "sts2014", "sts2015", "sts2016", "sts2017", "stsb", "sick2014")
+# MTEB's tasks beyond the STS family (BIOSSES, STS22 en): neither SentEval, SimCSE's table nor the tasks' figures in
+# this module's official tables cover them, so only the MTEB convention scores them.
+MTEB_ONLY_TASKS = ("biosses", "sts2022")
+
+
+def mteb_only(dataset: str) -> bool:
+    """Whether only the MTEB convention scores ``dataset`` (see :data:`MTEB_ONLY_TASKS`)."""
+    return task_of(dataset) in MTEB_ONLY_TASKS
 
 
 def check_official(dataset: str) -> None:
