@@ -1,6 +1,8 @@
 """Build a data root holding more than ours: a copy of the official root plus, in their official formats,
 fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs; the *SEM 2013
-TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py). `.ci/run` runs
+TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py;
+BIOSSES and STS22 en as MTEB's Hugging Face files hold them, from the demo pairs with their gold moved affinely
+onto the tasks' scales, 0-4 and 1-4: fixtures, not the tasks' data). `.ci/run` runs
 the whole suite on it too, so that the tests pass whichever datasets a root holds.
 
     python tests/full_root.py SOURCE DEST
@@ -41,6 +43,36 @@ def typed2013(dest: Path) -> None:
                 (folder / "text" / typed.record_filename(number, side, rid)).write_bytes(R[rid].encode("utf-8"))
 
 
+def _demo_rows(n: int, lo: float, hi: float) -> list[dict]:
+    """``n`` demo-test pairs as MTEB JSONL rows, the gold moved from [0, 5] onto [lo, hi]."""
+    from semsts import corpora
+    demo = corpora.load("demo-test")
+    return [{"sentence1": a, "sentence2": b, "score": round(lo + (hi - lo) * float(g) / 5, 4)}
+            for (a, b), g in zip(demo.pairs[:n], demo.subsets[0].gold[:n])]
+
+
+def biosses(dest: Path) -> None:
+    """biosses/test.jsonl.gz, as mteb/biosses-sts publishes it (gzip, one object a line): 100 pairs, scores 0-4."""
+    import gzip
+    import json
+    folder = dest / "biosses"
+    folder.mkdir(parents=True)
+    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in _demo_rows(100, 0.0, 4.0))
+    (folder / "test.jsonl.gz").write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+
+def sts2022(dest: Path) -> None:
+    """sts2022/en/test.jsonl, as mteb/sts22-crosslingual-sts publishes en/test.jsonl: scores 1-4, one pair with an
+    empty text (which STS22.v2 drops)."""
+    import json
+    folder = dest / "sts2022" / "en"
+    folder.mkdir(parents=True)
+    rows = [{**row, "lang": "en"} for row in _demo_rows(120, 1.0, 4.0)]
+    rows[7]["sentence2"] = ""
+    (folder / "test.jsonl").write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows),
+                                       encoding="utf-8")
+
+
 def main(argv=None) -> int:
     source, dest = (Path(a) for a in (argv if argv is not None else sys.argv[1:]))
     if dest.exists():
@@ -53,6 +85,10 @@ def main(argv=None) -> int:
         sts2017(dest)
     if not (dest / "typed2013").exists():
         typed2013(dest)
+    if not (dest / "biosses").exists():
+        biosses(dest)
+    if not (dest / "sts2022").exists():
+        sts2022(dest)
     print(dest)
     return 0
 

@@ -250,3 +250,77 @@ def test_stsb_v2_rule_on_a_tiny_root(tmp_path):
     (folder / "sts-train.csv").unlink()  # the rule needs all three splits: without one the dataset is absent
     with pytest.raises(corpora.DatasetNotFound):
         corpora.load("stsb-v2-test", tmp_path)
+
+
+# --- Issue 24, part 3c: BIOSSES and STS22 en, in MTEB's Hugging Face files, work in every command (fixtures from
+# tests/full_root.py, in the layout `sts data fetch` installs).
+
+
+@pytest.fixture
+def mteb_root(tmp_path):
+    from full_root import biosses, sts2022
+    root = tmp_path / "root"
+    biosses(root)
+    sts2022(root)
+    return root
+
+
+def test_biosses_and_sts22_list_run_eval_and_bench(mteb_root, tmp_path, capsys):
+    import json
+
+    from scipy.stats import spearmanr
+
+    from semsts import cli
+    from semsts.scoring.runs import run_predictions
+    root = ["--data-dir", str(mteb_root)]
+    assert cli.main(["data", "list", *root]) == 0
+    out = capsys.readouterr().out
+    assert "biosses-test     present     100 pairs: biosses (100)" in out
+    assert "sts2022-test     present     120 pairs: en (120)" in out
+    assert "sts2022-v2-test  present     119 pairs: en.v2 (119)" in out
+    runs, ranges = {}, {"biosses-test": (0, 4), "sts2022-test": (1, 4), "sts2022-v2-test": (1, 4)}
+    for name, (lo, hi) in ranges.items():
+        ds = corpora.load(name, mteb_root)
+        assert ds.subsets[0].score_range == (lo, hi) and lo <= ds.gold.min() and ds.gold.max() <= hi
+        runs[name] = tmp_path / name
+        assert cli.main(["run", "token-cosine", "--test", name, "--out", str(runs[name]), "--quiet", *root]) == 0
+        written = run_predictions(ds, runs[name])[ds.subsets[0].name]
+        assert len(written) == len(ds.pairs) and lo <= written.min() and written.max() <= hi  # in the gold's range
+        assert cli.main(["eval", "--dataset", name, "--run", str(runs[name]), *root]) == 0
+        assert f"{ds.subsets[0].name}={len(ds.pairs)}" in capsys.readouterr().out
+    names = ",".join(ranges)
+    assert cli.main(["bench", "token-cosine", "--datasets", names, "--format", "json", "--quiet", *root]) == 0
+    doc = json.loads(capsys.readouterr().out)["rows"][0]
+    for name in ranges:
+        ds = corpora.load(name, mteb_root)
+        written = run_predictions(ds, runs[name])[ds.subsets[0].name]
+        figures = doc["datasets"][name]
+        assert figures["mteb"] == pytest.approx(100 * spearmanr(ds.gold, written)[0], abs=1e-7)  # MTEB: cosine Spearman
+        assert figures["official"] == {} and figures["senteval"] is None and figures["simcse"] is None  # MTEB only
+    assert "biosses" not in doc["signatures"]["simcse"] and "biosses-test=100" in doc["signatures"]["mteb"]
+    assert cli.main(["bench", "token-cosine", "--suite", "mteb-eng-v2", "--convention", "mteb", "--quiet", *root]) == 0
+    out = capsys.readouterr().out
+    assert "BIOSSES" in out and "STS22.v2 en" in out and "data:biosses-test=100,sts2022-v2-test=119" in out
+    assert "absent: sts2012-test" in out
+
+
+def test_sts22_v2_drops_only_the_pairs_with_an_empty_text(mteb_root):
+    full, v2 = corpora.load("sts2022-test", mteb_root), corpora.load("sts2022-v2-test", mteb_root)
+    empty = [i for i, (a, b) in enumerate(full.pairs) if not a.strip() or not b.strip()]
+    assert empty == [7]
+    assert v2.pairs == full.pairs[:7] + full.pairs[8:]
+    assert v2.gold.tolist() == np.delete(full.gold, 7).tolist()
+
+
+def test_a_score_outside_the_tasks_own_range_is_refused(mteb_root):
+    import gzip
+    path = mteb_root / "biosses" / "test.jsonl.gz"
+    text = gzip.decompress(path.read_bytes()).decode().splitlines()
+    text[2] = text[2].rsplit('"score": ', 1)[0] + '"score": 4.5}'  # BIOSSES is 0-4 (STS's 0-5 would take it)
+    path.write_bytes(gzip.compress(("\n".join(text) + "\n").encode()))
+    with pytest.raises(FormatError, match=r"test\.jsonl\.gz:3: score 4\.5 is outside \[0, 4\]"):
+        corpora.load("biosses-test", mteb_root)
+    sts22 = mteb_root / "sts2022" / "en" / "test.jsonl"
+    sts22.write_text(sts22.read_text().replace('"score": ', '"score": 0.5, "was": ', 1), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"test\.jsonl:1: score 0\.5 is outside \[1, 4\]"):
+        corpora.load("sts2022-test", mteb_root)

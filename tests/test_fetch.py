@@ -266,7 +266,7 @@ def test_fetch_all_takes_every_release_with_an_address(tmp_path, monkeypatch, ca
     monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
     assert data_main("--data-dir", tmp_path, "fetch", "all") == 0
     assert asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
-                     "sts2016-test", "sts2017-test", "stsbenchmark", "sick2014"]
+                     "sts2016-test", "sts2017-test", "stsbenchmark", "sick2014", "biosses", "sts2022"]
     assert "clss2014" not in capsys.readouterr().out
 
 
@@ -483,3 +483,48 @@ def test_a_bad_mirror_is_one_error_line(tmp_path, capsys, mirror, said):
     assert cli.main(["data", "--data-dir", str(tmp_path), "fetch", "stsbenchmark", "--mirror", mirror]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"error: mirror {mirror!r} {said}"], err
+
+
+# --- Issue 24, part 3c: BIOSSES and STS22 en come from MTEB's Hugging Face datasets as plain files, not archives.
+
+JSONL_ROW = '{{"sentence1": "Cells divide.", "sentence2": "A cell divides.", "score": {score}}}\n'
+
+
+def test_mteb_files_have_pinned_addresses_and_no_invented_checksum():
+    biosses, sts22 = fetch.source_of("biosses-test"), fetch.source_of("sts2022-v2-test")
+    assert biosses.urls == ("https://huggingface.co/datasets/mteb/biosses-sts/resolve/"
+                            "d3fb88f8f02e40887cd149695127462bbcf29b4a/test.jsonl.gz",)
+    assert sts22.urls == ("https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/"
+                          "6d1ba47164174a496b7fa5d3569dae26a6813b80/en/test.jsonl",)
+    assert sts22 is fetch.source_of("sts2022-test") and biosses.plain and sts22.plain
+    known = corpora.manifest.load_manifest()
+    assert not [rel for rel in known if rel.startswith(("biosses/", "sts2022/"))]
+
+
+def test_biosses_is_fetched_from_a_mirror_as_the_file_itself(server, tmp_path, capsys):
+    import gzip
+    served, url = server
+    (served / "test.jsonl.gz").write_bytes(gzip.compress("".join(JSONL_ROW.format(score=s) for s in (0, 2.2, 4)).encode()))
+    root = tmp_path / "root"
+    assert data_main("--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet") == 0
+    assert "biosses-test: biosses (3)" in capsys.readouterr().out
+    assert [p.name for p in (root / "biosses").iterdir()] == ["test.jsonl.gz"]
+    assert corpora.load("biosses-test", root).gold.tolist() == [0.0, 2.2, 4.0]
+    assert leftovers(root) == []
+    assert fetch.fetch("biosses-test", root, mirror=url) is None  # there already
+
+
+def test_sts22_by_hand_takes_its_published_name_and_a_bad_file_installs_nothing(tmp_path):
+    root = tmp_path / "root"
+    bad = tmp_path / "downloaded.jsonl"
+    bad.write_text(JSONL_ROW.format(score=1) + JSONL_ROW.format(score=5))  # 5: outside STS22's 1-4
+    with pytest.raises(fetch.FetchError, match=r"do not parse: .*test\.jsonl:2: score 5 is outside \[1, 4\]"):
+        fetch.fetch("sts2022-test", root, archives=[bad])
+    assert not (root / "sts2022").exists() and leftovers(root) == []
+    good = tmp_path / "downloaded2.jsonl"
+    good.write_text(JSONL_ROW.format(score=1) + JSONL_ROW.format(score=3.5))
+    assert fetch.fetch("sts2022-v2-test", root, archives=[good]) == root / "sts2022" / "en"
+    assert [p.name for p in (root / "sts2022" / "en").iterdir()] == ["test.jsonl"]
+    assert len(corpora.load("sts2022-v2-test", root).pairs) == 2
+    with pytest.raises(fetch.FetchError, match="no such file"):
+        fetch.fetch("biosses-test", root, archives=[tmp_path / "nope.gz"])
