@@ -13,11 +13,12 @@ from semsts.scoring import STS, TASKS, Signature, task_for
 
 
 def test_every_dataset_kind_is_scored_by_a_task():
-    assert set(corpora.KINDS) == {"sts", "stsb", "stsb-v2", "sick", "clss", "typed", "table"}
+    assert set(corpora.KINDS) == {"sts", "stsb", "stsb-v2", "sick", "clss", "typed", "biosses", "sts22", "sts22-v2",
+                                  "table"}
     assert {s.kind.name for s in SPECS.values()} == set(corpora.KINDS) - {"table"}  # a table is a user's file
     by_task = {name: type(task_for(SimpleNamespace(kind=kind))).__name__ for name, kind in corpora.KINDS.items()}
     assert by_task == {"sts": "STS", "stsb": "STS", "stsb-v2": "STS", "sick": "STS", "table": "STS", "clss": "CLSS",
-                       "typed": "TYPED"}
+                       "typed": "TYPED", "biosses": "STS", "sts22": "STS", "sts22-v2": "STS"}
     assert set(TASKS) == {"sts", "clss", "typed"}  # one per way of scoring, no empty subclasses
     with pytest.raises(ValueError, match="unknown task 'nope'; known: sts, clss, typed"):
         task_for(SimpleNamespace(kind=SimpleNamespace(scored_as="nope")))
@@ -25,8 +26,9 @@ def test_every_dataset_kind_is_scored_by_a_task():
 
 def test_each_kind_owns_its_range_and_output_names():
     k = corpora.KINDS
-    assert [k[n].score_range for n in ("sts", "stsb", "sick", "clss", "typed", "table")] == [
-        (0.0, 5.0), (0.0, 5.0), (1.0, 5.0), (0.0, 4.0), (0.0, 5.0), (0.0, 5.0)]
+    assert [k[n].score_range for n in ("sts", "stsb", "sick", "clss", "typed", "table", "biosses", "sts22", "sts22-v2")] == [
+        (0.0, 5.0), (0.0, 5.0), (1.0, 5.0), (0.0, 4.0), (0.0, 5.0), (0.0, 5.0), (0.0, 4.0), (1.0, 4.0), (1.0, 4.0)]
+    assert k["biosses"].output_name("biosses") == "STS.output.biosses.txt"
     assert k["clss"].output_name("word2sense", "test") == "word2sense.test.output.tsv"
     assert k["typed"].output_name("europeana", "test") == "STS.output.europeana.txt"
     assert k["sick"].output_name("SICK_test_annotated") == "STS.output.SICK_test_annotated.txt"
