@@ -127,8 +127,9 @@ def figure_values(row: BenchRow) -> dict:
     out = {}
     for d, f in row.figures.items():
         out.update({("official", d, label): v for label, v in f.official.items()})
-        out.update({("senteval", d, corr, agg): v for corr, aggs in f.senteval.items() for agg, v in aggs.items()})
-        out[("simcse", d)] = f.simcse
+        if f.senteval is not None:  # None where the MTEB convention alone scores the dataset (BIOSSES, STS22)
+            out.update({("senteval", d, corr, agg): v for corr, aggs in f.senteval.items() for agg, v in aggs.items()})
+            out[("simcse", d)] = f.simcse
         if f.mteb is not None:
             out[("mteb", d)] = f.mteb
     if row.simcse_average is not None:

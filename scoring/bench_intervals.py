@@ -107,17 +107,21 @@ class _RowResampler:
             sizes = [len(f.parts[n][0]) for n in f.parts]
             pearsons = [pearson_rows(p, g) for p, g in raw]
             spearmans = [_spearman(gold_ranks, (d, n))(p, g) for n, (p, g) in zip(names, coded)]
-            for label, rule in cv.official_figures(d):
-                out[("official", d, label)] = aggregates.of_resamples(rule, raw, pearson_rows) \
-                    if rule in ("pooled", "normalized") else aggregates.of_figure_rows(rule, pearsons, sizes)
-            for corr, values in (("pearson", pearsons), ("spearman", spearmans)):
-                for key, rule in cv.SENTEVAL_AGGREGATES:
-                    out[("senteval", d, corr, key)] = aggregates.of_figure_rows(rule, values, sizes)
-            out[("simcse", d)] = 100 * aggregates.of_resamples("pooled", coded, _spearman(gold_ranks, (d, "pooled")))
+            if not cv.mteb_only(d):  # BIOSSES and STS22: the MTEB convention alone scores them
+                for label, rule in cv.official_figures(d):
+                    out[("official", d, label)] = aggregates.of_resamples(rule, raw, pearson_rows) \
+                        if rule in ("pooled", "normalized") else aggregates.of_figure_rows(rule, pearsons, sizes)
+                for corr, values in (("pearson", pearsons), ("spearman", spearmans)):
+                    for key, rule in cv.SENTEVAL_AGGREGATES:
+                        out[("senteval", d, corr, key)] = aggregates.of_figure_rows(rule, values, sizes)
+                out[("simcse", d)] = _pooled_spearman(coded, d, gold_ranks)
             if f.mteb is not None:
                 pool = self.pool_codes.get(d)
-                out[("mteb", d)] = out[("simcse", d)] if pool is None else 100 * aggregates.of_resamples(
-                    "pooled", _drawn(pool, idx, list(pool)), _spearman(gold_ranks, (d, "mteb-pool")))
+                if pool is not None:  # SICK-R: all of SICK
+                    out[("mteb", d)] = 100 * aggregates.of_resamples(
+                        "pooled", _drawn(pool, idx, list(pool)), _spearman(gold_ranks, (d, "mteb-pool")))
+                else:  # the task's test split pooled: SimCSE's figure where that convention scores it
+                    out[("mteb", d)] = out[("simcse", d)] if ("simcse", d) in out else _pooled_spearman(coded, d, gold_ranks)
         count = len(next(iter(out.values())))
         if self.row.simcse_average is not None:
             out[("simcse", "Avg.")] = np.array([cv.simcse_average([out[("simcse", d)][i] for d in SIMCSE_DATASETS])
@@ -126,6 +130,11 @@ class _RowResampler:
         if tasks:
             out[("mteb", "mean")] = np.array([aggregates.mean([out[("mteb", d)][i] for d in tasks]) for i in range(count)])
         return out
+
+
+def _pooled_spearman(coded, dataset: str, gold_ranks: dict):
+    """Spearman x 100 of the year's subsets pooled, per resample (SimCSE's figure; MTEB's for a task's test split)."""
+    return 100 * aggregates.of_resamples("pooled", coded, _spearman(gold_ranks, (dataset, "pooled")))
 
 
 def resampled_figures(rows, *, resamples: int, seed: int) -> list[dict]:

@@ -319,7 +319,8 @@ def _dataset_ci(r: BenchRow, d: str, f) -> dict:
     """A dataset's intervals, shaped as its figures are (``official``: label -> [lo, hi], …)."""
     ci = {k: list(v) for k, v in r.ci.items()}
     return {"official": {label: ci.get(("official", d, label)) for label in f.official},
-            "senteval": {c: {a: ci.get(("senteval", d, c, a)) for a in aggs} for c, aggs in f.senteval.items()},
+            "senteval": None if f.senteval is None else {c: {a: ci.get(("senteval", d, c, a)) for a in aggs}
+                                                         for c, aggs in f.senteval.items()},
             "simcse": ci.get(("simcse", d)), "mteb": ci.get(("mteb", d))}
 
 
