@@ -53,8 +53,8 @@ def main(argv=None) -> int:
         diff = None if theirs is None else ours - 100 * theirs
         out.append({"dataset": dataset, "pairs": figures.get("mteb_n"), "ours": ours,
                     "mteb": None if theirs is None else 100 * theirs, "difference": diff})
-        print(f"| {board.label(dataset)} | {figures.get('mteb_n') or figures.get('n'):,} | {ours:.2f} | "
-              + (f"{100 * theirs:.2f} | {diff:+.2f} |" if theirs is not None else "– | – |"))
+        print(f"| {board.label(dataset)} | {figures.get('mteb_n') or figures.get('n'):,} | {ours:.4f} | "
+              + (f"{100 * theirs:.4f} | {diff:+.4f} |" if theirs is not None else "– | – |"))
     if args.json:
         Path(args.json).write_text(json.dumps({"row": row, "comparison": out}, indent=1), encoding="utf-8")
     return 0
