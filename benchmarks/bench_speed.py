@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per command; the fastest is reported")
     args = parser.parse_args(argv)
-    sts = [sys.executable, "-c", "import sys, sts; sys.exit(sts.main())"]
+    sts = [sys.executable, "-m", "semsts"]
     n = pairs_predicted(args.data_dir)
     print(f"{time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"Python {platform.python_version()}; {n:,} scored pairs predicted per command")
