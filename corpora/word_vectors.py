@@ -72,6 +72,7 @@ class Glove:
         new = [w for w in dict.fromkeys(words) if w not in self._seen]
         if new and len(self._seen) + len(new) > SEEN_LIMIT:  # bounded: a user's data may hold any number of words
             self._seen.clear()
+            new = list(dict.fromkeys(words))  # the words seen before the clearing are looked up again
         if new:
             width = self.words.dtype.itemsize
             encoded = [w.encode("utf-8") for w in new]
