@@ -1,8 +1,6 @@
 """Scoring what a system wrote: a run directory for a named dataset, or one output file against a gold file."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from semsts import corpora
@@ -10,7 +8,7 @@ from semsts.corpora import formats
 
 from .correlations import pearson
 from .report import InvalidRun, Report
-from .signature import Signature
+from .signature import Signature, gold_sys_signature
 from .tasks import TASKS, score_typed, task_for
 
 
@@ -51,8 +49,7 @@ def score_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> float:
 def file_signature(sys_path, gold) -> Signature:
     """The signature of a GOLD SYS score: the file, the pairs scored and the choices made."""
     unscored = int(np.count_nonzero(np.isnan(gold)))
-    return Signature([("file", Path(sys_path).name), ("n", len(gold) - unscored), ("unscored", f"dropped({unscored})"),
-                      ("corr", "pearson"), ("conf", "ignored"), ("nan", "error")])
+    return gold_sys_signature(sys_path, len(gold) - unscored, unscored)
 
 
 def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:

@@ -1,6 +1,8 @@
 """One reproducibility signature, as sacrebleu has: ``key:value|…|version:X``."""
 from __future__ import annotations
 
+from pathlib import PurePath
+
 VERSION = "1.0.0"
 
 
@@ -28,3 +30,9 @@ class Signature:
     def get(self, key: str) -> str | None:
         """The value of one field, or None."""
         return dict(self.fields).get(key)
+
+
+def gold_sys_signature(sys_path, n_scored: int, n_unscored: int) -> Signature:
+    """The signature of a GOLD SYS score: the file, the pairs scored and the choices made."""
+    return Signature([("file", PurePath(sys_path).name), ("n", n_scored), ("unscored", f"dropped({n_unscored})"),
+                      ("corr", "pearson"), ("conf", "ignored"), ("nan", "error")])

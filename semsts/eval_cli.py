@@ -6,19 +6,12 @@ import math
 import sys
 from typing import Callable
 
-from semsts import corpora
-from semsts.corpora import argtypes, formats
-from semsts.scoring.compare import compare_runs
-from semsts.scoring.compare_tables import COMPARE_RENDERERS
-from semsts.scoring.html_report import write_compare_report
-from semsts.scoring.report import RENDERERS, UNDEFINED, InvalidRun, fmt
-from semsts.scoring.runs import file_signature, score_files, score_run, score_typed_files, typed_lines
-from semsts.scoring.significance import MAX_RESAMPLES
+from semsts.scoring.gold_sys import score_plain_files
+from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
-
-
-
+# The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
+# files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.gold_sys).
 
 
 def _significance_bar(pairs: list, desc: str):
@@ -29,14 +22,16 @@ def _significance_bar(pairs: list, desc: str):
     return tqdm(pairs, desc=desc, file=sys.stderr, leave=False)
 
 def _columns(text: str) -> tuple:
+    from semsts import corpora
     try:
         return corpora.tables.parse_columns(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _dataset(args) -> corpora.Dataset:
+def _dataset(args):
     """``--dataset`` (a name or a path) with ``--columns`` for a plain table."""
+    from semsts import corpora
     (dataset,) = corpora.resolve_all([args.dataset], args.data_dir, columns=args.columns)
     return dataset
 
@@ -64,7 +59,7 @@ def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
     parser.add_argument("--run", help="directory holding the official output files of one run")
     parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
     parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
-    parser.add_argument("--format", choices=list(RENDERERS), default="text", help="report format (default text)")
+    parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
     parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
     return parser
 
@@ -77,6 +72,8 @@ def _print_errors(errors, limit: int = 20) -> None:
 
 
 def _cmd_check(args) -> int:
+    from semsts import corpora
+    from semsts.corpora import formats
     n_expected, bounds = None, args.range or formats.STS_RANGE
     if args.dataset:
         sub = _dataset(args).subset(args.subset)
@@ -100,6 +97,8 @@ def _check_hint(errors, dataset) -> str:
 
 
 def _cmd_run(args) -> int:
+    from semsts.scoring.report import InvalidRun
+    from semsts.scoring.runs import score_run
     dataset = _dataset(args)
     try:
         report = score_run(dataset, args.run)
@@ -113,6 +112,10 @@ def _cmd_run(args) -> int:
 
 def _cmd_files(args) -> int:
     """``GOLD SYS``: correlation.pl, or correlation-typed.pl when the gold has eight columns."""
+    from semsts import corpora
+    from semsts.corpora import formats
+    from semsts.scoring.report import InvalidRun
+    from semsts.scoring.runs import file_signature, score_files, score_typed_files, typed_lines
     gold_path, sys_path = args.files
     bounds = args.range or formats.STS_RANGE
     try:
@@ -129,8 +132,12 @@ def _cmd_files(args) -> int:
         _print_errors(exc.errors)
         return 1
     r = score_files(gold_path, sys_path, bounds=bounds)
+    return _print_pearson(r, file_signature(sys_path, gold))
+
+
+def _print_pearson(r: float, signature) -> int:
     print(f"Pearson: {fmt(r) if math.isfinite(r) else UNDEFINED + ' (undefined: a constant side)'}")
-    print(f"signature: {file_signature(sys_path, gold)}", file=sys.stderr)
+    print(f"signature: {signature}", file=sys.stderr)
     return 0
 
 
@@ -138,6 +145,11 @@ def main(argv=None, prog: str = "evaluate.py") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
+    if len(argv) == 2 and not any(a.startswith("-") for a in argv):
+        plain = score_plain_files(*argv)  # GOLD SYS on plain files, without numpy; None: the full way below
+        if plain is not None:
+            return _print_pearson(*plain)
+    from semsts import corpora
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.check:
@@ -168,6 +180,13 @@ def _run_spec(text: str) -> tuple[str, str]:
 
 def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     """``compare --dataset D --run NAME=DIR … [--published] [--format F] [--report DIR]``."""
+    from semsts import corpora
+    from semsts.corpora import argtypes
+    from semsts.scoring.compare import compare_runs
+    from semsts.scoring.compare_tables import COMPARE_RENDERERS
+    from semsts.scoring.html_report import write_compare_report
+    from semsts.scoring.report import InvalidRun
+    from semsts.scoring.significance import MAX_RESAMPLES
     parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
                                      "with 95% intervals and significance tests.")
     parser.add_argument("--dataset", required=True, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
