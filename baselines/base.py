@@ -16,6 +16,9 @@ class PairError(ValueError):
         self.message = message
         super().__init__(f"pair {index + 1}: {message}")
 
+    def __reduce__(self):  # raised in a worker process, it comes back whole
+        return type(self), (self.index, self.message)
+
 
 def check_pairs(X) -> list[tuple[str, str]]:
     """Accept any sequence of ``(text_a, text_b)``; refuse anything else with a clear message."""

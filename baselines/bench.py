@@ -13,7 +13,8 @@ import numpy as np
 
 from semsts import corpora
 
-from .run import check_kinds, predict_subset
+from .base import PairError
+from .run import check_kinds, predict_subset, scale_for, system_units
 
 
 def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
@@ -71,12 +72,48 @@ def present_datasets(names, data_dir=None, *, optional=()) -> tuple[list, list]:
 def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=None) -> tuple[dict, dict]:
     """``(parts, pool_parts)``: ``dataset name -> subset -> (gold, prediction)`` for ``datasets``, and the
     same for the extra datasets ``pools`` (e.g. the rest of SICK, which MTEB's SICK-R pools with its test set).
-    ``progress(items, desc)``, when given, wraps the loop over datasets."""
+    ``progress(items, desc)``, when given, wraps the loop over datasets (or over the saved models' batches).
+
+    A :class:`SubsetModels` predicts all the subsets each of its models scores in one call: a pair's
+    prediction does not depend on the others, and one call of 20,000 pairs keeps every worker busy where
+    one call per subset (many of a few hundred pairs) would not."""
     todo = [(ds, False) for ds in datasets] + [(ds, True) for ds in (pools or ())]
+    if hasattr(system, "for_subset"):
+        predicted = _predict_batched(system, [sub for ds, _ in todo for sub in ds], progress)
+        by_dataset = {ds.name: {sub.name: predicted[id(sub)] for sub in ds} for ds, _ in todo}
+        return ({ds.name: by_dataset[ds.name] for ds, extra in todo if not extra},
+                {ds.name: by_dataset[ds.name] for ds, extra in todo if extra})
     parts, pool_parts = {}, {}
     for ds, extra in (progress(todo, "datasets") if progress else todo):
         (pool_parts if extra else parts)[ds.name] = predict_dataset(system, ds, fit=fit)
     return parts, pool_parts
+
+
+def _predict_batched(models, subsets, progress=None) -> dict:
+    """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, each model predicting the pairs of all
+    the subsets it scores at once; the same figures as :func:`predict_scored` of each subset."""
+    groups: dict = {}
+    for sub in subsets:
+        groups.setdefault(models.model_name(sub.name), []).append(sub)
+    out = {}
+    for name, group in (progress(list(groups.items()), "models") if progress else groups.items()):
+        model = models.models[name]
+        cut = [scored_subset(sub) for sub in group]
+        pairs = [p for part, _ in cut for p in part.pairs]
+        try:
+            scores = model.predict(pairs)
+        except PairError as exc:  # back to the subset and file line of the pair
+            for sub, (part, keep) in zip(group, cut):
+                if exc.index < len(part.pairs):
+                    raise corpora.FormatError(sub.input_path, int(keep[exc.index]) + 1, exc.message) from None
+                exc.index -= len(part.pairs)
+            raise
+        start = 0
+        for sub, (part, _) in zip(group, cut):
+            raw = scores[start:start + len(part.pairs)]
+            start += len(part.pairs)
+            out[id(sub)] = part.gold, as_written(scale_for(part, raw, system_units(model)))
+    return out
 
 
 def _pair_key(pair) -> tuple:

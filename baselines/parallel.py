@@ -5,6 +5,7 @@ featurization and the CV fits on two workers, with the same result as one.
 """
 from __future__ import annotations
 
+import os
 from contextlib import ExitStack, contextmanager
 
 from joblib import parallel_config
@@ -13,6 +14,14 @@ from threadpoolctl import threadpool_limits
 from semsts.features.featurizer import reporting
 
 BACKENDS = ("loky", "threading", "dask")
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, which a container or ``taskset`` narrows)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
 
 
 @contextmanager

@@ -129,7 +129,8 @@ def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) ->
     features = featurizer.transform(list(pairs) + list(dev_pairs))
     model, grid = system.build_model()
     folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev_pairs))])
-    fold_data = fold_matrices(featurizer, list(pairs) + list(dev_pairs), features, folds)
+    fold_data = fold_matrices(featurizer, list(pairs) + list(dev_pairs), features, folds,
+                              fitted_on=np.arange(len(pairs)))
     best, score = search(model, grid, fold_data, np.r_[gold, dev_gold])
     return best, score, featurizer, features[:len(pairs)]
 

@@ -5,6 +5,8 @@ then the best pipeline is refitted on all of them; predictions are clipped to th
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
@@ -15,7 +17,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from semsts.features.featurizer import PairFeaturizer, announce, tracked
+from semsts.features.featurizer import PairFeaturizer, announce, map_chunks, tracked, worth_workers
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
@@ -150,7 +152,18 @@ class FeatureRegression(PairRegressor):
         # in the gold's units, clipped to ``score_range`` or else to the range of the gold it learned from
         lo, hi = getattr(self, "clip_range_", None) or self.score_range
         announce(f"predicting {len(pairs)} pairs")
-        return np.clip(self.pipeline_.predict(pairs), lo, hi)
+        pairs, features = [tuple(p) for p in pairs], self.pipeline_.named_steps["features"]
+        features.note_long_sides(pairs)
+        # featurized and regressed chunk by chunk, so that workers share both (the SVR is a fifth of the time)
+        chunks = map_chunks(partial(_predict_rows, self.pipeline_), pairs, features.chunk_size,
+                            workers=features.in_workers())
+        scores = np.concatenate([np.zeros(0), *chunks])
+        return np.clip(scores, lo, hi)
+
+
+def _predict_rows(pipeline: Pipeline, pairs: list) -> np.ndarray:
+    """The fitted pipeline's predictions of one chunk of pairs, featurized here."""
+    return pipeline[1:].predict(pipeline.named_steps["features"].rows(pairs))
 
 
 def make_folds(cv, seed: int):
@@ -162,15 +175,17 @@ CHUNK = 500
 MIN_FOLD = 10  # held-out pairs below which a fold's Pearson is not reported as a CV figure
 
 
-def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds) -> list:
+def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds, *, fitted_on=None) -> list:
     """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
-    on the fold's training pairs only, so that CV never scores a model that saw held-out text."""
+    on the fold's training pairs only, so that CV never scores a model that saw held-out text.
+    ``fitted_on``: the indices of the pairs ``featurizer`` was fitted on, in order; a fold that trains on
+    exactly those keeps ``features`` (a refit on the same pairs would give the same columns)."""
     columns, learned = featurizer.learned_part()
     out = []
     splits = list(folds.split(features))
     for number, (train, held_out) in enumerate(splits, 1):
         matrix = features
-        if columns:
+        if columns and not (fitted_on is not None and np.array_equal(train, fitted_on)):
             announce(f"CV fold {number}/{len(splits)}: refitting the features that learn from text")
             matrix = features.copy()
             learned.fit([pairs[i] for i in train])
@@ -226,25 +241,41 @@ def _gamma(gamma, x) -> float:
 
 
 def _svr_grid_means(model, points, fold_data, y) -> np.ndarray:
-    """Each point's mean held-out Pearson, its SVRs fitted on RBF kernels computed once per fold and gamma
-    (libsvm would compute them anew for every point): the scores of fitting each point's pipeline, to about 1e-14."""
-    from sklearn.metrics.pairwise import euclidean_distances
+    """Each point's mean held-out Pearson, its SVRs fitted on RBF kernels computed once per fold, gamma and C
+    (libsvm would compute them anew for every point): the scores of fitting each point's pipeline, to about
+    1e-14. The (fold, gamma, C) groups run through joblib, as the caller's ``parallel_config`` says."""
     regress = model.named_steps["regress"]
-    scores = np.zeros((len(points), len(fold_data)))
-    for f, (train, held_out, matrix) in enumerate(tracked(fold_data, f"grid search ({len(points)} points, kernels "
-                                                                      f"once per gamma) x {len(fold_data)} folds")):
+    tasks = []
+    for f, (train, held_out, matrix) in enumerate(fold_data):
         scale = clone(model.named_steps["scale"]).fit(matrix[train])
         fit_x, held_x = scale.transform(matrix[train]), scale.transform(matrix[held_out])
-        fit_d = euclidean_distances(fit_x, squared=True)
-        held_d = euclidean_distances(held_x, fit_x, squared=True)
-        by_gamma: dict = {}  # the points of each gamma, so that one kernel is held at a time
+        groups: dict = {}  # the points of each gamma and C share one kernel
         for i, point in enumerate(points):
             params = {**regress.get_params(), **{k.removeprefix("regress__"): v for k, v in point.items()}}
-            by_gamma.setdefault(_gamma(params["gamma"], fit_x), []).append((i, params))
-        for gamma, group in by_gamma.items():
-            fit_k, held_k = np.exp(-gamma * fit_d), np.exp(-gamma * held_d)
-            for i, params in group:
-                svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
-                          shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
-                scores[i, f] = pearson_score(y[held_out], svr.fit(fit_k, y[train]).predict(held_k))
+            groups.setdefault((_gamma(params["gamma"], fit_x), params["C"]), []).append((i, params))
+        tasks += [(f, fit_x, held_x, y[train], y[held_out], gamma, group) for (gamma, _), group in groups.items()]
+    desc = f"grid search ({len(points)} points, a kernel per gamma and C) x {len(fold_data)} folds"
+    scores = np.zeros((len(points), len(fold_data)))
+    if worth_workers(max(len(train) for train, _, _ in fold_data)):
+        done = Parallel(return_as="generator")(delayed(_svr_group_scores)(*task[1:]) for task in tracked(tasks, desc))
+    else:  # a small grid: workers would take longer to start than the fits
+        done = (_svr_group_scores(*task[1:]) for task in tracked(tasks, desc))
+    for (f, *_), group_scores in zip(tasks, done):
+        for i, score in group_scores:
+            scores[i, f] = score
     return scores.mean(axis=1)
+
+
+def _svr_group_scores(fit_x, held_x, y_fit, y_held, gamma: float, group) -> list:
+    """``(point index, held-out Pearson)`` of each SVR of ``group``, all fitted on the one RBF kernel of ``gamma``."""
+    from sklearn.metrics.pairwise import euclidean_distances
+    fit_k, held_k = euclidean_distances(fit_x, squared=True), euclidean_distances(held_x, fit_x, squared=True)
+    for k in (fit_k, held_k):  # exp(-gamma * d), in place: two matrices of the training size, not four
+        np.multiply(k, -gamma, out=k)
+        np.exp(k, out=k)
+    out = []
+    for i, params in group:
+        svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
+                  shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
+        out.append((i, pearson_score(y_held, svr.fit(fit_k, y_fit).predict(held_k))))
+    return out

@@ -164,8 +164,11 @@ class NonFiniteEmbedding(ValueError):
     """The encoder gave NaN or inf for ``text``."""
 
     def __init__(self, encoder: str, text: str):
-        self.text = text
+        self.encoder, self.text = encoder, text
         super().__init__(f"encoder {encoder} gave a NaN or infinite embedding for {text!r:.80}")
+
+    def __reduce__(self):  # raised in a worker process, it comes back whole
+        return type(self), (self.encoder, self.text)
 
 
 def resolve(encode):

@@ -3,13 +3,15 @@
 How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
 :func:`reporting` for a progress hook. The transformer itself holds only what defines the features.
+Fewer than :data:`PARALLEL_MIN_PAIRS` pairs are featurized in the calling process whatever the workers:
+a worker spends about 3 s starting (imports, WordNet, word vectors), more than it would save them.
 """
 from __future__ import annotations
 
 import warnings
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -57,11 +59,27 @@ def _note_long_sides(union, pairs) -> None:
         warnings.warn(Note(
             f"{len(cut):,} of {len(pairs):,} pairs (the first: pair {cut[0] + 1:,}) have a side over {MAX_CHARS:,} "
             f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others all of it"),
-            stacklevel=3)
+            stacklevel=4)
 
 
-def _transform(union, chunk) -> np.ndarray:
-    return union.transform(chunk)
+PARALLEL_MIN_PAIRS = 4_000  # 2 workers: 1.4 ms a pair on one core, ~3 s to start each worker (2026-11-26)
+
+
+def worth_workers(pairs: int) -> bool:
+    """Whether work over this many pairs goes to worker processes (when the caller's ``parallel_config`` has them)."""
+    return pairs >= PARALLEL_MIN_PAIRS
+
+
+def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True) -> Iterator:
+    """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
+    progress hook: through joblib (as the caller's ``parallel_config`` says) for :data:`PARALLEL_MIN_PAIRS`
+    items or more, in this process for fewer or when not ``workers``."""
+    chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
+    progress = _PROGRESS.get()
+    wrapped = progress(chunks) if progress else chunks
+    if not workers or len(chunks) == 1 or not worth_workers(len(items)):
+        return map(func, wrapped)
+    return Parallel(return_as="generator")(delayed(func)(chunk) for chunk in wrapped)
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
@@ -99,12 +117,23 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self, "union_")
         pairs = [tuple(p) for p in X]
-        if not pairs:
-            return np.zeros((0, len(self.feature_names_)))
+        self.note_long_sides(pairs)
+        out = np.empty((len(pairs), len(self.feature_names_)))  # filled chunk by chunk: never held twice
+        start = 0
+        for rows in map_chunks(self.rows, pairs, self.chunk_size, workers=self.in_workers()):
+            out[start:start + len(rows)] = rows
+            start += len(rows)
+        return out
+
+    def rows(self, pairs: list) -> np.ndarray:
+        """The feature matrix of ``pairs`` computed here, in one piece (what :meth:`transform` does per chunk)."""
+        return self.union_.transform(pairs) if pairs else np.zeros((0, len(self.feature_names_)))
+
+    def in_workers(self) -> bool:
+        """Whether chunks may go to worker processes: not with an encoder, which brings its own threads and
+        memory (a model loaded in every worker) and is best run in one process, batch after batch."""
+        return self.encoder is None
+
+    def note_long_sides(self, pairs: list) -> None:
+        """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
         _note_long_sides(self.union_, pairs)
-        chunks = [pairs[i:i + self.chunk_size] for i in range(0, len(pairs), self.chunk_size)]
-        progress = _PROGRESS.get()
-        wrapped = progress(chunks) if progress else chunks
-        if len(chunks) == 1:
-            return np.vstack([_transform(self.union_, chunk) for chunk in wrapped])
-        return np.vstack(Parallel()(delayed(_transform)(self.union_, chunk) for chunk in wrapped))

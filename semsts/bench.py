@@ -25,6 +25,7 @@ def bench_parser():
     import argparse
 
     from semsts.corpora import argtypes
+    from semsts.options import add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
     p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Score systems over the STS family under the conventions papers use.")
@@ -59,7 +60,7 @@ def bench_parser():
                    help="bootstrap resamples of the pairs for the 95%% intervals and paired tests of our rows "
                         f"(default 1000, at most {MAX_RESAMPLES:,}; 0: no intervals, no tests)")
     p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
-    p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
+    add_n_jobs(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
     return p
 

@@ -8,11 +8,18 @@ import threading
 import time
 
 from semsts import corpora
-from semsts.baselines.parallel import BACKENDS, run_settings
+from semsts.baselines.parallel import BACKENDS, available_cores, run_settings
+from semsts.corpora import argtypes
+
+
+def add_n_jobs(p) -> None:
+    p.add_argument("--n-jobs", type=argtypes.int_at_least(1), default=available_cores(), metavar="N",
+                   help="worker processes for featurizing (4,000 pairs or more) and the grid search "
+                        f"(default: the cores this process may use, {available_cores()} here)")
 
 
 def add_parallel_options(p) -> None:
-    p.add_argument("--n-jobs", type=int, default=1, help="featurization workers (default 1)")
+    add_n_jobs(p)
     p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (dask: a cluster)")
     p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
 

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from conftest import write
 from semsts import cli, corpora
 from semsts.scoring.bench import FAMILY, bench_row, dataset_figures, signature
 from semsts.scoring.bench_tables import published_table, render
@@ -301,3 +302,47 @@ def test_stsb_v2_works_in_every_command(data_dir, tmp_path, capsys):
     written = run_predictions(corpora.load("stsb-v2-test", data_dir), out)["sts-test.v2"]
     assert figures["n"] == 1362 and figures["mteb"] == pytest.approx(
         100 * _pearson(_ranks(list(written)), _ranks(list(sub.gold))), abs=1e-6)  # json keeps 7 decimals
+
+
+# --- Issue 22: a saved model predicts every subset it scores in one call, with the figures of one call per subset.
+
+
+def test_a_saved_model_predicts_its_subsets_at_once_as_one_by_one():
+    from pathlib import Path
+
+    from semsts.baselines.bench import predict_family, predict_scored
+    from semsts.baselines.model_file import load_model
+    models, _ = load_model(Path(__file__).resolve().parents[1] / "models" / "sts2012.skops")
+    dataset = corpora.load("sts2012-test")
+    assert len({models.model_name(sub.name) for sub in dataset}) >= 3  # MSRpar, MSRvid, SMTeuroparl, all
+    batched, _ = predict_family(models, [dataset])
+    for sub in dataset:
+        gold, scores = predict_scored(models.for_subset(sub.name), sub)
+        assert np.array_equal(batched[dataset.name][sub.name][0], gold)
+        assert np.array_equal(batched[dataset.name][sub.name][1], scores), sub.name
+
+
+def test_a_bad_pair_in_a_batch_is_named_at_its_subsets_file_line(tmp_path):
+    from semsts.baselines.base import PairError
+    from semsts.baselines.bench import predict_family
+    from semsts.baselines.subset_models import SubsetModels
+
+    class Refuses:
+        score_range = (0.0, 5.0)
+
+        def predict(self, pairs):
+            for i, (a, _) in enumerate(pairs):
+                if a == "bad":
+                    raise PairError(i, "cannot be scored")
+            return np.full(len(pairs), 2.5)
+
+    root = tmp_path / "data"
+    write(root / "sts2015/test/STS.input.answers-forums.txt", "fine\tx\nsecond\ty\nthird\tz\n")
+    write(root / "sts2015/test/STS.gs.answers-forums.txt", "1\n2\n3\n")
+    write(root / "sts2015/test/STS.input.belief.txt", "fine\tx\nsecond\ty\nbad\tz\n")  # after an unscored line
+    write(root / "sts2015/test/STS.gs.belief.txt", "1\n\n3\n")
+    dataset = corpora.load("sts2015-test", root)
+    assert [sub.name for sub in dataset] == ["answers-forums", "belief"]
+    with pytest.raises(corpora.FormatError) as caught:
+        predict_family(SubsetModels({"all": Refuses()}), [dataset])
+    assert str(caught.value) == f"{root}/sts2015/test/STS.input.belief.txt:3: cannot be scored"

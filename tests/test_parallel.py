@@ -13,7 +13,9 @@ distributed = pytest.importorskip("dask.distributed")  # a declared dev dependen
 
 
 @pytest.mark.slow  # about 20 s: starts a dask cluster
-def test_dask_local_cluster_gives_identical_predictions():
+def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)  # the cluster's workers even for 60 pairs
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold, unseen = train.pairs[:200], train.gold[:200], test.pairs[:60]
     grid = {"C": [2.0], "gamma": [0.003], "epsilon": [0.1]}
@@ -27,3 +29,58 @@ def test_dask_local_cluster_gives_identical_predictions():
             on_cluster = remote.predict(unseen)
     assert np.array_equal(on_cluster, local.predict(unseen))
     assert remote.best_params_ == local.best_params_ and remote.cv_score_ == local.cv_score_
+
+
+# --- Issue 22: workers only where they pay, every result in order, the default the cores a run was given.
+
+
+def test_chunks_run_here_below_the_threshold_and_through_joblib_above(monkeypatch):
+    import joblib
+
+    from semsts.features import featurizer
+    items = list(range(10))
+    calls = []
+    monkeypatch.setattr(featurizer, "Parallel", lambda **kw: calls.append(kw) or joblib.Parallel(**kw))
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 11)
+    assert [list(c) for c in featurizer.map_chunks(list, items, 3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    assert not calls  # ten items: in this process
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 10)
+    assert len(list(featurizer.map_chunks(list, items, 3, workers=False))) == 4 and not calls  # an encoder's
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        assert [list(c) for c in featurizer.map_chunks(list, items, 3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
+    assert calls == [{"return_as": "generator"}]
+
+
+def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
+    import os
+
+    from semsts.baselines import parallel
+    from semsts.bench import bench_parser
+    from semsts.run_cli import build_parser
+    cores = len(os.sched_getaffinity(0))
+    assert parallel.available_cores() == cores
+    parsers = {"bench": (bench_parser(), ["token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
+                                                                                    "--out", "o"]),
+               "train": (build_parser(), ["train", "regression", "--regime", "stsb", "--save", "m.skops"])}
+    for name, (parser, argv) in parsers.items():
+        assert parser.parse_args(argv).n_jobs == cores, name
+        assert parser.parse_args([*argv, "--n-jobs", "3"]).n_jobs == 3, name
+        for bad in ("0", "-1", "two"):
+            with pytest.raises(SystemExit):
+                parser.parse_args([*argv, "--n-jobs", bad])
+            assert "--n-jobs" in capsys.readouterr().err, name
+
+
+def test_errors_raised_in_a_worker_come_back_whole():
+    import pickle
+
+    from semsts.baselines.base import PairError
+    from semsts.features.encoders import NonFiniteEmbedding
+    for error in (PairError(4, "cannot be scored"), NonFiniteEmbedding("mine:encode", "a text")):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error) and vars(back) == vars(error)
+
+
+def test_a_featurizer_with_an_encoder_stays_in_this_process():
+    from semsts.features.featurizer import PairFeaturizer
+    assert PairFeaturizer().in_workers() and not PairFeaturizer(encoder="glove-mean").in_workers()

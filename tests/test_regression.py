@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from joblib import Parallel
 from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
@@ -192,11 +193,13 @@ def test_fit_featurized_checks_its_scores_like_fit(demo):
         system.fit_featurized(pairs[:20], np.r_[gold[:19], np.nan], featurizer, features)
 
 
-def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted, tmp_path):
+def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted, tmp_path, monkeypatch):
     """Workers and progress are set around a call, never stored: predicting and saving mutate nothing."""
     import pickle
 
     from semsts.baselines.parallel import run_settings
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)  # workers even for 80 pairs
     _, _, test, _ = demo
     before = pickle.dumps(fitted)
     alone = fitted.predict(test)
@@ -212,11 +215,13 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     assert pickle.dumps(fitted) == before
 
 
-def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted):
+def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, monkeypatch):
     """No part of a model is fitted in a worker (a worker's copy pickles differently): same file whatever --n-jobs."""
     import pickle
 
     from semsts.baselines.parallel import run_settings
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)
     pairs, gold, _, _ = demo
     with run_settings(n_jobs=2):
         twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)
@@ -286,3 +291,47 @@ def test_the_svr_grid_on_precomputed_kernels_scores_as_fitting_each_pipeline():
     assert np.abs(fast - plain).max() < 1e-9 and len(set(np.round(plain, 6))) > 3
     best, score = search(model, grid, fold_data, y)
     assert best == points[int(np.argmax(plain))] and score == pytest.approx(plain.max(), abs=1e-9)
+
+
+def test_the_svr_grid_on_two_workers_scores_as_on_one(monkeypatch):
+    """Issue 22: the grid's (fold, gamma, C) groups run through joblib; two workers give the same means, bit for bit."""
+    from joblib import parallel_config
+    from sklearn.model_selection import KFold, ParameterGrid
+
+    from semsts.baselines import regression
+    from semsts.baselines.regression import _svr_grid_means
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)  # workers even for 60 training pairs
+    used = []
+    monkeypatch.setattr(regression, "Parallel", lambda **kw: used.append(kw) or Parallel(**kw))
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(90, 5))
+    y = x[:, 0] + rng.normal(scale=0.5, size=90)
+    model, grid = FeatureRegression().build_model()
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    points = list(ParameterGrid(grid))
+    one = _svr_grid_means(model, points, fold_data, y)
+    with parallel_config(backend="loky", n_jobs=2):
+        two = _svr_grid_means(model, points, fold_data, y)
+    assert np.array_equal(one, two) and len(set(np.round(one, 6))) > 3 and len(used) == 2
+
+
+def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
+    """Issue 22: tuning on dev, the one fold trains on the pairs the featurizer was fitted on; refitting the
+    families that learn from text on them gives the same columns, so the matrix is kept (not recomputed)."""
+    from sklearn.model_selection import PredefinedSplit
+
+    from semsts.baselines.regression import fold_matrices
+    pairs, _, dev, _ = demo
+    featurizer = FeatureRegression(feature_set="all").build_featurizer().fit(pairs)
+    both = list(pairs) + list(dev)
+    features = featurizer.transform(both)
+    folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev))])
+    (_, _, kept), = fold_matrices(featurizer, both, features, folds, fitted_on=np.arange(len(pairs)))
+    (_, _, refit), = fold_matrices(featurizer, both, features, folds)
+    columns, _ = featurizer.learned_part()
+    assert columns and kept is features and refit is not features
+    assert np.array_equal(kept, refit)
+    shifted = PredefinedSplit(np.r_[np.full(len(pairs) - 1, -1), np.zeros(len(dev) + 1)])  # other training pairs
+    (_, _, other), = fold_matrices(featurizer, both, features, shifted, fitted_on=np.arange(len(pairs)))
+    assert other is not features
