@@ -17,7 +17,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from semsts.features.featurizer import PairFeaturizer, announce, map_chunks, tracked, worth_workers
+from semsts.features.featurizer import PairFeaturizer, announce, map_chunks, tracked
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
@@ -241,41 +241,38 @@ def _gamma(gamma, x) -> float:
 
 
 def _svr_grid_means(model, points, fold_data, y) -> np.ndarray:
-    """Each point's mean held-out Pearson, its SVRs fitted on RBF kernels computed once per fold, gamma and C
+    """Each point's mean held-out Pearson, its SVRs fitted on RBF kernels computed once per fold and gamma
     (libsvm would compute them anew for every point): the scores of fitting each point's pipeline, to about
-    1e-14. The (fold, gamma, C) groups run through joblib, as the caller's ``parallel_config`` says."""
+    1e-14. The fits of one kernel share it in threads (libsvm releases the GIL), as many as the caller's
+    ``parallel_config`` has workers: processes would each need a copy of the kernel, or to compute it again."""
+    from sklearn.metrics.pairwise import euclidean_distances
     regress = model.named_steps["regress"]
-    tasks = []
-    for f, (train, held_out, matrix) in enumerate(fold_data):
+    scores = np.zeros((len(points), len(fold_data)))
+    threads = Parallel(backend="threading")  # the number from the caller's parallel_config, whatever its backend
+    for f, (train, held_out, matrix) in enumerate(tracked(fold_data, f"grid search ({len(points)} points, kernels "
+                                                                      f"once per gamma) x {len(fold_data)} folds")):
         scale = clone(model.named_steps["scale"]).fit(matrix[train])
         fit_x, held_x = scale.transform(matrix[train]), scale.transform(matrix[held_out])
-        groups: dict = {}  # the points of each gamma and C share one kernel
+        fit_d = euclidean_distances(fit_x, squared=True)
+        held_d = euclidean_distances(held_x, fit_x, squared=True)
+        by_gamma: dict = {}  # the points of each gamma, so that one kernel is held at a time
         for i, point in enumerate(points):
             params = {**regress.get_params(), **{k.removeprefix("regress__"): v for k, v in point.items()}}
-            groups.setdefault((_gamma(params["gamma"], fit_x), params["C"]), []).append((i, params))
-        tasks += [(f, fit_x, held_x, y[train], y[held_out], gamma, group) for (gamma, _), group in groups.items()]
-    desc = f"grid search ({len(points)} points, a kernel per gamma and C) x {len(fold_data)} folds"
-    scores = np.zeros((len(points), len(fold_data)))
-    if worth_workers(max(len(train) for train, _, _ in fold_data)):
-        done = Parallel(return_as="generator")(delayed(_svr_group_scores)(*task[1:]) for task in tracked(tasks, desc))
-    else:  # a small grid: workers would take longer to start than the fits
-        done = (_svr_group_scores(*task[1:]) for task in tracked(tasks, desc))
-    for (f, *_), group_scores in zip(tasks, done):
-        for i, score in group_scores:
-            scores[i, f] = score
+            by_gamma.setdefault(_gamma(params["gamma"], fit_x), []).append((i, params))
+        fit_k, held_k = np.empty_like(fit_d), np.empty_like(held_d)
+        for gamma, group in by_gamma.items():
+            for d, k in ((fit_d, fit_k), (held_d, held_k)):  # exp(-gamma * d), into one buffer for every gamma
+                np.multiply(d, -gamma, out=k)
+                np.exp(k, out=k)
+            group = sorted(group, key=lambda item: -item[1]["C"])  # the longest fits (largest C) first
+            done = threads(delayed(_svr_score)(fit_k, held_k, y[train], y[held_out], params) for _, params in group)
+            for (i, _), score in zip(group, done):
+                scores[i, f] = score
     return scores.mean(axis=1)
 
 
-def _svr_group_scores(fit_x, held_x, y_fit, y_held, gamma: float, group) -> list:
-    """``(point index, held-out Pearson)`` of each SVR of ``group``, all fitted on the one RBF kernel of ``gamma``."""
-    from sklearn.metrics.pairwise import euclidean_distances
-    fit_k, held_k = euclidean_distances(fit_x, squared=True), euclidean_distances(held_x, fit_x, squared=True)
-    for k in (fit_k, held_k):  # exp(-gamma * d), in place: two matrices of the training size, not four
-        np.multiply(k, -gamma, out=k)
-        np.exp(k, out=k)
-    out = []
-    for i, params in group:
-        svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
-                  shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
-        out.append((i, pearson_score(y_held, svr.fit(fit_k, y_fit).predict(held_k))))
-    return out
+def _svr_score(fit_k, held_k, y_fit, y_held, params) -> float:
+    """The held-out Pearson of an SVR of ``params`` fitted on the precomputed kernel ``fit_k``."""
+    svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
+              shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
+    return pearson_score(y_held, svr.fit(fit_k, y_fit).predict(held_k))
