@@ -91,7 +91,8 @@ def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=
 
 def _predict_batched(models, subsets, progress=None) -> dict:
     """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, each model predicting the pairs of all
-    the subsets it scores at once; the same figures as :func:`predict_scored` of each subset."""
+    the subsets it scores at once, each distinct pair once (STS-B's test pairs come from the STS tasks'): the
+    same figures as :func:`predict_scored` of each subset."""
     groups: dict = {}
     for sub in subsets:
         groups.setdefault(models.model_name(sub.name), []).append(sub)
@@ -100,14 +101,18 @@ def _predict_batched(models, subsets, progress=None) -> dict:
         model = models.models[name]
         cut = [scored_subset(sub) for sub in group]
         pairs = [p for part, _ in cut for p in part.pairs]
+        distinct = list(dict.fromkeys(pairs))
         try:
-            scores = model.predict(pairs)
-        except PairError as exc:  # back to the subset and file line of the pair
+            scores = model.predict(distinct)
+        except PairError as exc:  # back to the subset and file line of the pair's first copy
+            at = pairs.index(distinct[exc.index])
             for sub, (part, keep) in zip(group, cut):
-                if exc.index < len(part.pairs):
-                    raise corpora.FormatError(sub.input_path, int(keep[exc.index]) + 1, exc.message) from None
-                exc.index -= len(part.pairs)
+                if at < len(part.pairs):
+                    raise corpora.FormatError(sub.input_path, int(keep[at]) + 1, exc.message) from None
+                at -= len(part.pairs)
             raise
+        row = {pair: i for i, pair in enumerate(distinct)}
+        scores = scores[[row[p] for p in pairs]]
         start = 0
         for sub, (part, _) in zip(group, cut):
             raw = scores[start:start + len(part.pairs)]

@@ -5,9 +5,11 @@ each lemma's highest cosine to a lemma of the other side (1 for the same lemma),
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-from .base import PairFeatures, clipped_cosines, weighted_mean
+from .base import SHARED_CELLS, SHARED_PAIRS, PairFeatures, clipped_cosines, weighted_mean
 from .exact import cosine, weighted_sum
 from .gloss_space import gloss_space
 from .weighted import information_content
@@ -16,11 +18,26 @@ from .wordnet_features import harmonic
 
 def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cosines between the lemmas of ``la`` (rows) and ``lb`` (columns): 1 for the same lemma, 0
-    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors."""
+    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors (read-only:
+    a sentence pair's are computed once for the families that read them, gloss then alignment)."""
+    if len(la) * len(lb) > SHARED_CELLS:
+        return _matrix(la, lb)
+    return _shared_matrix(tuple(la), tuple(lb))
+
+
+@lru_cache(maxsize=SHARED_PAIRS)
+def _shared_matrix(la: tuple, lb: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _matrix(la, lb)
+
+
+def _matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     index, vectors = gloss_space()
     va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
     vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])
-    return clipped_cosines(la, lb, va, vb), va, vb
+    out = clipped_cosines(la, lb, va, vb), va, vb
+    for array in out:
+        array.setflags(write=False)
+    return out
 
 
 class GlossSimilarity(PairFeatures):

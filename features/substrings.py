@@ -10,7 +10,7 @@ from rapidfuzz import distance, process
 
 from .base import PairFeatures
 from .edit import as_symbols
-from .strings.gst import gst_similarity_many
+from .strings.gst import gst_similarity_many, gst_similarity_ways
 from .strings.lcs import lcs_similarity_many
 
 
@@ -29,10 +29,8 @@ class CommonSubstrings(PairFeatures):
         analyses = self.analyses(X)
         chars = [(" ".join(a.words), " ".join(b.words)) for a, b in analyses]
         words = [as_symbols(a.lemmas, b.lemmas) for a, b in analyses]
-        swapped = [(b, a) for a, b in chars]
         subsequence = process.cpdist([a for a, _ in chars], [b for _, b in chars],
                                      scorer=distance.LCSseq.normalized_similarity, dtype=np.float64)
         return np.column_stack([
             lcs_similarity_many(chars), np.asarray(subsequence, dtype=float),
-            gst_similarity_many(chars, 3), gst_similarity_many(swapped, 3),
-            gst_similarity_many(chars, 3, symmetric=True), gst_similarity_many(words, 2, symmetric=True)])
+            gst_similarity_ways(chars, 3), gst_similarity_many(words, 2, symmetric=True)])

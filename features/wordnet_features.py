@@ -6,16 +6,29 @@ path similarity; the best matches are averaged, plain and weighted by informatio
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from semsts.corpora.wordnet import word_similarity
 
-from .base import PairFeatures, ratio
+from .base import SHARED_CELLS, SHARED_PAIRS, PairFeatures, ratio
 from .weighted import information_content
 
 
-def similarity_table(left, right) -> list[list[float]]:
-    """WordNet similarity of every lemma of ``left`` (rows) to every lemma of ``right`` (columns)."""
-    return [[word_similarity(w, v) for v in right] for w in left]
+def similarity_table(left, right) -> tuple[tuple[float, ...], ...]:
+    """WordNet similarity of every lemma of ``left`` (rows) to every lemma of ``right`` (columns); a sentence
+    pair's table is computed once for the families that read it (WordNet overlap, then alignment)."""
+    if len(left) * len(right) > SHARED_CELLS:
+        return _table(left, right)
+    return _shared_table(tuple(left), tuple(right))
+
+
+def _table(left, right) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(word_similarity(w, v) for v in right) for w in left)
+
+
+@lru_cache(maxsize=SHARED_PAIRS)
+def _shared_table(left: tuple, right: tuple) -> tuple[tuple[float, ...], ...]:
+    return _table(left, right)
 
 
 def best_matches(left, right) -> tuple[list[float], list[float]]:

@@ -346,3 +346,28 @@ def test_a_bad_pair_in_a_batch_is_named_at_its_subsets_file_line(tmp_path):
     with pytest.raises(corpora.FormatError) as caught:
         predict_family(SubsetModels({"all": Refuses()}), [dataset])
     assert str(caught.value) == f"{root}/sts2015/test/STS.input.belief.txt:3: cannot be scored"
+
+
+def test_pairs_shared_between_subsets_are_predicted_once_each_where_it_stands(tmp_path):
+    from semsts.baselines.bench import predict_family, predict_scored
+    from semsts.baselines.subset_models import SubsetModels
+
+    class Counts:
+        score_range = (0.0, 5.0)
+        seen: list = []
+
+        def predict(self, pairs):
+            self.seen.append(len(pairs))
+            return np.asarray([len(a) % 5 + len(b) % 3 / 10 for a, b in pairs], dtype=float)
+
+    root = tmp_path / "data"
+    write(root / "sts2015/test/STS.input.answers-forums.txt", "a\tbb\nccc\td\neeee\tff\n")
+    write(root / "sts2015/test/STS.gs.answers-forums.txt", "1\n2\n3\n")
+    write(root / "sts2015/test/STS.input.belief.txt", "eeee\tff\nxy\tz\na\tbb\n")  # two pairs of the other subset
+    write(root / "sts2015/test/STS.gs.belief.txt", "1\n2\n3\n")
+    dataset = corpora.load("sts2015-test", root)
+    model = Counts()
+    batched, _ = predict_family(SubsetModels({"all": model}), [dataset])
+    assert model.seen == [4]  # six scored pairs, four distinct
+    for sub in dataset:
+        assert np.array_equal(batched[dataset.name][sub.name][1], predict_scored(model, sub)[1]), sub.name

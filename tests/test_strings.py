@@ -149,3 +149,15 @@ def test_a_repetitive_pair_is_tiled_on_bounded_prefixes_with_a_warning(monkeypat
         covered = gst.gst_coverage(a, b, 6)
     assert enumerated and max(enumerated) <= limit
     assert 0 < covered <= exact
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.text("abAB c", max_size=14), st.text("abAB c", max_size=14)), max_size=6),
+       st.integers(1, 4))
+def test_gst_both_ways_and_symmetric_are_the_three_single_calls(pairs, k):
+    """Issue 22: the common-substring family tiles each pair twice, not three times; the symmetric figure is the
+    tiling of the longer side (then the larger text) against the other, which one of the two ways already is."""
+    from semsts.features.strings.gst import gst_similarity_ways
+    pairs += [("Ab", ""), ("", ""), ("aB aB", "ab ab"), ("ba", "ab")]  # empty sides, case, equal lengths
+    expected = [[gst_similarity(a, b, k), gst_similarity(b, a, k), gst_similarity(a, b, k, True)] for a, b in pairs]
+    assert np.array_equal(gst_similarity_ways(pairs, k), np.asarray(expected, dtype=float).reshape(len(pairs), 3))

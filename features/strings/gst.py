@@ -130,6 +130,19 @@ def gst_similarity(a: str, b: str, min_match: int = 6, symmetric: bool = False) 
     return gst_coverage(a, b, min_match) / len(a)
 
 
+def gst_similarity_ways(pairs, min_match: int = 6) -> np.ndarray:
+    """``(n, 3)``: :func:`gst_similarity` of each pair as ``(a, b)``, as ``(b, a)`` and symmetric, each the same
+    number as its own call gives; two tilings a pair, not three (the symmetric one is one of the others)."""
+    out = np.zeros((len(pairs), 3))
+    for row, (a, b) in zip(out, pairs):
+        a, b = a.lower(), b.lower()
+        if not a or not b:
+            continue
+        ab, ba = gst_coverage(a, b, min_match), gst_coverage(b, a, min_match)
+        row[:] = ab / len(a), ba / len(b), 2.0 * (ba if (len(b), b) > (len(a), a) else ab) / (len(a) + len(b))
+    return out
+
+
 def gst_similarity_many(pairs, min_match: int = 6, symmetric: bool = False) -> np.ndarray:
     """Batched :func:`gst_similarity` over ``(a, b)`` pairs."""
     return np.fromiter((gst_similarity(a, b, min_match, symmetric) for a, b in pairs),
