@@ -1,13 +1,16 @@
 """Wall-clock seconds of the commands users wait on, before and after a change, in one run (issue 22).
 
-    python benchmarks/speed.py [--before VENV_BIN CHECKOUT] [--perl correlation.pl] [--skip train]
+    python benchmarks/speed.py [--before VENV_BIN CHECKOUT] [--perl benchmarks/correlation.pl] [--skip train]
+                               [--jobs]
 
 Each command runs as a fresh process with ``STS_DATA`` as set, from the checkout it belongs to: this one
 (with the ``sts`` and ``python`` beside ``sys.executable``) and, with ``--before``, another checkout and
 the bin folder of a venv that has it installed. The pairs alternate (before, after) so that a change of
 load hits both. The outputs are compared: the trained model file's SHA-256 and the printed or written
-results must be identical on both sides. ``--perl`` times the organizers' correlation script on the same
-750 pairs as ``python evaluate.py GOLD SYS`` (the median of five runs each).
+results must be identical on both sides. ``--perl`` times the organizers' correlation script (or
+benchmarks/correlation.pl, a stand-in that loads the same Perl modules) on the same 750 pairs as
+``python evaluate.py GOLD SYS`` (the median of five runs each). ``--jobs`` also times this checkout's commands
+that take ``--n-jobs`` with one worker and with the default (the cores this process may use), outputs compared.
 """
 from __future__ import annotations
 
@@ -100,11 +103,41 @@ def cases(bin_dir: Path, checkout: Path, tmp: Path, skip) -> dict:
     return out
 
 
+def jobs_cases(bin_dir: Path, tmp: Path, n_jobs: str) -> dict:
+    """``name -> (seconds, what must be identical)`` of the commands that take ``--n-jobs``, with ``n_jobs``
+    workers (``default``: the option left out)."""
+    sts = str(bin_dir / "sts")
+    extra = [] if n_jobs == "default" else ["--n-jobs", n_jobs]
+    out = {}
+    model = tmp / f"stsb-{n_jobs}.skops"
+    seconds, _ = timed([sts, "train", "regression", "--regime", "stsb", "--save", str(model), "--quiet", *extra], HERE)
+    out["sts train regression --regime stsb"] = (seconds, zip_digest(model))
+    seconds, printed = timed([sts, "bench", "--model", "models/stsb.skops", "--quiet", "--format", "json", *extra], HERE)
+    out["sts bench --model models/stsb.skops (7 sets)"] = (seconds, figures_digest(printed))
+    for test in ("stsb-test", "sick2014-test"):
+        run = tmp / f"run-{test}-{n_jobs}"
+        seconds, _ = timed([sts, "run", "regression", "--model", "models/stsb.skops", "--test", test, "--out", str(run),
+                            "--quiet", *extra], HERE)
+        out[f"sts run regression --model … --test {test}"] = (seconds, digest(run))
+    return out
+
+
+def print_table(results: dict, names: list, unit: str = "seconds") -> None:
+    print("| command | " + " | ".join(f"{n}: {unit}" for n in names) + " | outputs |")
+    print("|---|" + "---:|" * len(names) + "---|")
+    first = results[names[-1]]
+    for case in first:
+        figures = [results[n][case] for n in names]
+        same = "identical" if len({f[1] for f in figures}) == 1 else "DIFFER: " + ", ".join(f[1] for f in figures)
+        print(f"| {case} | " + " | ".join(f"{f[0]:.2f}" for f in figures) + f" | {same} |")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", nargs=2, metavar=("VENV_BIN", "CHECKOUT"))
     parser.add_argument("--perl", help="the organizers' correlation.pl, timed on the same files")
     parser.add_argument("--skip", nargs="*", default=[], choices=["train", "bench", "demo", "run", "evaluate"])
+    parser.add_argument("--jobs", action="store_true", help="also time --n-jobs 1 against the default, here")
     args = parser.parse_args(argv)
     if "STS_DATA" not in os.environ:
         parser.error("set STS_DATA to the data root")
@@ -123,17 +156,21 @@ def main(argv=None) -> int:
     print(f"# {platform.machine()}, {os.cpu_count()} cores, load {load:.1f} at the start and "
           f"{os.getloadavg()[0]:.1f} at the end, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}")
     names = [n for n, _, _ in sides]
-    print("| command | " + " | ".join(f"{n}: seconds" for n in names) + " | outputs |")
-    print("|---|" + "---:|" * len(names) + "---|")
-    for case in results["after"]:
-        figures = [results[n][case] for n in names]
-        same = "identical" if len({f[1] for f in figures}) == 1 else "DIFFER: " + ", ".join(f[1] for f in figures)
-        print(f"| {case} | " + " | ".join(f"{f[0]:.2f}" for f in figures) + f" | {same} |")
+    print_table(results, names)
     if args.perl:
         data = Path(os.environ["STS_DATA"])
         perl = statistics.median(timed(["perl", args.perl, str(data / GOLD), str(data / SYS)], HERE)[0]
                                  for _ in range(5))
         print("| perl correlation.pl GOLD SYS (median of 5) | " + " | ".join(f"{perl:.2f}" for _ in names) + " | |")
+    if args.jobs:
+        tmp = Path(tempfile.mkdtemp(prefix="sts-jobs-"))
+        try:
+            jobs = {n: jobs_cases(Path(sys.executable).parent, tmp, n) for n in ("1", "default")}
+        finally:
+            shutil.rmtree(tmp)
+        from semsts.baselines.parallel import available_cores
+        print(f"\n--n-jobs 1 against the default ({available_cores()} here), load {os.getloadavg()[0]:.1f} at the end:\n")
+        print_table({"--n-jobs 1": jobs["1"], "default": jobs["default"]}, ["--n-jobs 1", "default"])
     return 0
 
 

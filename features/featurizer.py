@@ -79,7 +79,23 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True) -> I
     wrapped = progress(chunks) if progress else chunks
     if not workers or len(chunks) == 1 or not worth_workers(len(items)):
         return map(func, wrapped)
-    return Parallel(return_as="generator")(delayed(func)(chunk) for chunk in wrapped)
+    return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(func, chunk) for chunk in wrapped))
+
+
+def _warnings_kept(func, chunk):
+    """``func(chunk)`` and the warnings it raised (in a worker, whose stderr knows nothing of the caller's notes)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = func(chunk)
+    return out, [(w.category, str(w.message)) for w in caught]
+
+
+def _rewarned(results) -> Iterator:
+    """The results of :func:`_warnings_kept`, their warnings raised again here, where the caller shows them."""
+    for out, caught in results:
+        for category, message in caught:
+            warnings.warn(category(message), stacklevel=2)
+        yield out
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):

@@ -84,3 +84,25 @@ def test_errors_raised_in_a_worker_come_back_whole():
 def test_a_featurizer_with_an_encoder_stays_in_this_process():
     from semsts.features.featurizer import PairFeaturizer
     assert PairFeaturizer().in_workers() and not PairFeaturizer(encoder="glove-mean").in_workers()
+
+
+def _warns(chunk):
+    import warnings
+
+    from semsts.corpora.errors import Note
+    warnings.warn(Note(f"chunk of {len(chunk)} starting at {chunk[0]}"), stacklevel=1)
+    return list(chunk)
+
+
+def test_a_workers_notes_reach_the_caller(monkeypatch):
+    """A note raised in a worker process (e.g. GST's CappedPair) is raised again in the calling process, where the
+    command line prints it as a `note:` line, instead of going to the worker's stderr in Python's raw form."""
+    import joblib
+
+    from semsts.corpora.errors import Note
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)
+    with joblib.parallel_config(backend="loky", n_jobs=2), pytest.warns(Note) as caught:
+        assert [list(c) for c in featurizer.map_chunks(_warns, list(range(5)), 2)] == [[0, 1], [2, 3], [4]]
+    assert sorted(str(w.message) for w in caught) == ["chunk of 1 starting at 4", "chunk of 2 starting at 0",
+                                                      "chunk of 2 starting at 2"]
