@@ -81,11 +81,16 @@ def bench_main(argv) -> int:
             from semsts.scoring.html_report import pyplot
             pyplot()
         rows, absent = bench_rows(args)
+        from semsts.options import progress_bar
         from semsts.scoring.bench_intervals import bootstrap_rows
-        if args.resamples and not args.quiet:
-            print(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)",
-                  file=sys.stderr)
-        rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed)
+        bar = progress_bar(args) if args.resamples else None
+        if bar:  # a step line, its elapsed time redrawn while the resamples run (seconds for the whole family)
+            bar.step(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)")
+        try:
+            rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed)
+        finally:
+            if bar:
+                bar.close()
         from semsts.scoring.bench_tables import Bench
         text = Bench(tuple(rows), conventions, args.published, tuple(absent), boot).render(args.format)
     except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
