@@ -155,10 +155,10 @@ def read_output(path, n_expected: int | None = None, bounds: tuple[float, float]
 
 
 def output_lines(path) -> list[str]:
-    """The lines of a system output file; a FormatError if it is missing or unreadable."""
-    if not Path(path).is_file():
+    """The lines of a system output file; a FormatError if it is missing, unreadable or no regular file."""
+    if not Path(path).exists() and not Path(path).is_symlink():
         raise FormatError(path, None, "output file is missing")
-    return read_lines(path)
+    return read_lines(path)  # a folder, FIFO, device or dangling link is refused there, saying which
 
 
 def check_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE) -> Iterator[FormatError]:

@@ -115,7 +115,7 @@ def test_a_fifo_is_left_to_the_full_way_without_a_hang(tmp_path, capsys):
     os.mkfifo(fifo)
     assert score_plain_files(g, fifo) is None
     assert evaluate.main([str(g), str(fifo)]) == 1
-    assert str(fifo) in capsys.readouterr().err
+    assert capsys.readouterr().err == f"{fifo}: is a FIFO (named pipe), not a regular file\n"
 
 
 def test_gold_sys_starts_without_numpy(tmp_path):
@@ -130,3 +130,14 @@ def test_gold_sys_starts_without_numpy(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"Pearson: {8.5 / math.sqrt(75):.5f}\n[]\n"
     assert "unscored:dropped(1)" in done.stderr
+
+
+def test_a_folder_or_a_dangling_link_as_sys_is_named_for_what_it_is(tmp_path, capsys):
+    g = tmp_path / "gold.txt"
+    g.write_text("1\n2\n3\n")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "nowhere")
+    for name, said in (("folder", "is a folder, not a regular file"), ("link", "a link to nothing (dangling)"),
+                       ("missing", "output file is missing")):
+        assert evaluate.main([str(g), str(tmp_path / name)]) == 1
+        assert capsys.readouterr().err == f"{tmp_path / name}: {said}\n", name
