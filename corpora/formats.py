@@ -71,7 +71,8 @@ def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, flo
             finite = True
         if not finite:
             raise FormatError(path, line, f"expected a finite {what}, got {quote(text)}")
-        raise FormatError(path, line, f"expected a {what} as a number, got {quote(text)}")
+        article = "an" if what[:1] in "aeiou" else "a"
+        raise FormatError(path, line, f"expected {article} {what} as a number, got {quote(text)}")
     value = float(text)
     if not math.isfinite(value):
         raise FormatError(path, line, f"expected a finite {what}, got {quote(text)}")

@@ -4,7 +4,7 @@ How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
 :func:`reporting` for a progress hook. The transformer itself holds only what defines the features.
 Fewer than :data:`PARALLEL_MIN_PAIRS` pairs are featurized in the calling process whatever the workers:
-a worker spends about 3 s starting (imports, WordNet, word vectors), more than it would save them.
+a worker spends about 3 s starting (imports, WordNet, word vectors), about what it would save them.
 """
 from __future__ import annotations
 
@@ -62,7 +62,9 @@ def _note_long_sides(union, pairs) -> None:
             stacklevel=4)
 
 
-PARALLEL_MIN_PAIRS = 4_000  # 2 workers: 1.4 ms a pair on one core, ~3 s to start each worker (2026-11-26)
+# 2 workers, 2026-11-26: about 1.5 ms a pair (features and SVR) on one core, about 3 s to start a worker; from
+# 6,000 pairs two workers save a fifth of the time at low load (4,927 pairs: a tenth, and nothing under load)
+PARALLEL_MIN_PAIRS = 6_000
 
 
 def worth_workers(pairs: int) -> bool:

@@ -14,8 +14,9 @@ from semsts.corpora import argtypes
 
 def add_n_jobs(p) -> None:
     p.add_argument("--n-jobs", type=argtypes.int_at_least(1), default=available_cores(), metavar="N",
-                   help="worker processes for featurizing (4,000 pairs or more) and the grid search "
-                        f"(default: the cores this process may use, {available_cores()} here)")
+                   help="worker processes that featurize and predict 6,000 pairs or more, and threads for the "
+                        "SVR grid's fits (default and most: the cores this process may use, "
+                        f"{available_cores()} here)")
 
 
 def add_parallel_options(p) -> None:
@@ -37,15 +38,27 @@ def _columns(text: str) -> tuple:
 
 
 def settings(args, progress=None):
-    """The run settings the command line asks for (``--n-jobs``, ``--backend``, ``--scheduler``)."""
-    return run_settings(n_jobs=args.n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
+    """The run settings the command line asks for (``--n-jobs``, ``--backend``, ``--scheduler``); on this machine,
+    no more workers than the cores the process may use (each would only slow the others, and hold its own memory)."""
+    n_jobs = args.n_jobs
+    if args.backend != "dask" and n_jobs > available_cores():
+        import warnings
+
+        from semsts.corpora.errors import Note
+        warnings.warn(Note(f"--n-jobs {n_jobs}: this process may use {available_cores()} core(s); "
+                           f"running {available_cores()} worker(s)"), stacklevel=2)
+        n_jobs = available_cores()
+    return run_settings(n_jobs=n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
 
 
 def progress_bar(args):
+    """The command's progress hook on stderr (None with ``--quiet``); its step lines count the seconds from the
+    first hook the command made, whichever bar shows them."""
     if args.quiet:
         return None
     from tqdm import tqdm
-    return _Bar(tqdm)
+    args.started = getattr(args, "started", None) or time.monotonic()
+    return _Bar(tqdm, start=args.started)
 
 
 class _Bar:
@@ -53,9 +66,9 @@ class _Bar:
     folds, and one line per step (loading, final fit, predicting). While a step or a bar waits on one
     long item (an SVR fit), the elapsed time is redrawn every ``tick`` seconds, so stderr never stays still."""
 
-    def __init__(self, tqdm, tick: float = 2.0):
+    def __init__(self, tqdm, tick: float = 2.0, start: float | None = None):
         self.tqdm, self.tick = tqdm, tick
-        self.start = time.monotonic()
+        self.start = time.monotonic() if start is None else start
         self._beat = None
 
     def __getstate__(self):

@@ -106,3 +106,20 @@ def test_a_workers_notes_reach_the_caller(monkeypatch):
         assert [list(c) for c in featurizer.map_chunks(_warns, list(range(5)), 2)] == [[0, 1], [2, 3], [4]]
     assert sorted(str(w.message) for w in caught) == ["chunk of 1 starting at 4", "chunk of 2 starting at 0",
                                                       "chunk of 2 starting at 2"]
+
+
+def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note():
+    import argparse
+
+    import joblib
+
+    from semsts.baselines.parallel import available_cores
+    from semsts.corpora.errors import Note
+    from semsts.options import settings
+    args = argparse.Namespace(n_jobs=available_cores() + 7, backend="loky", scheduler=None)
+    with pytest.warns(Note, match=f"--n-jobs {available_cores() + 7}: this process may use {available_cores()}"):
+        with settings(args):
+            assert joblib.parallel.get_active_backend()[1] == available_cores()
+    args.n_jobs = available_cores()
+    with settings(args):
+        assert joblib.parallel.get_active_backend()[1] == available_cores()
