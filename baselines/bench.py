@@ -13,8 +13,8 @@ import numpy as np
 
 from semsts import corpora
 
-from .base import PairError
-from .run import check_kinds, predict_subset, scale_for, system_units
+from .run import check_kinds, predict_subset
+from .subset_models import predict_all
 
 
 def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
@@ -79,7 +79,7 @@ def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=
     one call per subset (many of a few hundred pairs) would not."""
     todo = [(ds, False) for ds in datasets] + [(ds, True) for ds in (pools or ())]
     if hasattr(system, "for_subset"):
-        predicted = _predict_batched(system, [sub for ds, _ in todo for sub in ds], progress)
+        predicted = _predict_batched(system, [sub for ds, _ in todo for sub in ds])
         by_dataset = {ds.name: {sub.name: predicted[id(sub)] for sub in ds} for ds, _ in todo}
         return ({ds.name: by_dataset[ds.name] for ds, extra in todo if not extra},
                 {ds.name: by_dataset[ds.name] for ds, extra in todo if extra})
@@ -89,36 +89,18 @@ def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=
     return parts, pool_parts
 
 
-def _predict_batched(models, subsets, progress=None) -> dict:
-    """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, each model predicting the pairs of all
-    the subsets it scores at once, each distinct pair once (STS-B's test pairs come from the STS tasks'): the
-    same figures as :func:`predict_scored` of each subset."""
-    groups: dict = {}
-    for sub in subsets:
-        groups.setdefault(models.model_name(sub.name), []).append(sub)
-    out = {}
-    for name, group in (progress(list(groups.items()), "models") if progress else groups.items()):
-        model = models.models[name]
-        cut = [scored_subset(sub) for sub in group]
-        pairs = [p for part, _ in cut for p in part.pairs]
-        distinct = list(dict.fromkeys(pairs))
-        try:
-            scores = model.predict(distinct)
-        except PairError as exc:  # back to the subset and file line of the pair's first copy
-            at = pairs.index(distinct[exc.index])
-            for sub, (part, keep) in zip(group, cut):
-                if at < len(part.pairs):
-                    raise corpora.FormatError(sub.input_path, int(keep[at]) + 1, exc.message) from None
-                at -= len(part.pairs)
-            raise
-        row = {pair: i for i, pair in enumerate(distinct)}
-        scores = scores[[row[p] for p in pairs]]
-        start = 0
-        for sub, (part, _) in zip(group, cut):
-            raw = scores[start:start + len(part.pairs)]
-            start += len(part.pairs)
-            out[id(sub)] = part.gold, as_written(scale_for(part, raw, system_units(model)))
-    return out
+def _predict_batched(models, subsets) -> dict:
+    """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, predicted by
+    :func:`~semsts.baselines.subset_models.predict_all`: the same figures as :func:`predict_scored` of each subset."""
+    cut = [(sub, *scored_subset(sub)) for sub in subsets]
+    try:
+        predicted = predict_all(models, [part for _, part, _ in cut])
+    except corpora.FormatError as exc:  # a line of the scored pairs: the line of the file
+        for sub, part, keep in cut:
+            if exc.line and exc.path == str(part.input_path):
+                raise corpora.FormatError(sub.input_path, int(keep[exc.line - 1]) + 1, exc.message) from None
+        raise
+    return {id(sub): (part.gold, as_written(predicted[id(part)])) for sub, part, _ in cut}
 
 
 def _pair_key(pair) -> tuple:

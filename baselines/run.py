@@ -79,7 +79,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
     with_training_units(system, train)
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
-    return write_outputs(test, out_dir, lambda sub: system, name=name or name_of(system))
+    return write_outputs(test, out_dir, lambda sub: predict_subset(system, sub), name=name or name_of(system))
 
 
 def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:
@@ -92,9 +92,10 @@ def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray 
     return scores, confidences
 
 
-def write_outputs(test: corpora.Dataset, out_dir, system_for, *, name: str = "unnamed",
+def write_outputs(test: corpora.Dataset, out_dir, predict, *, name: str = "unnamed",
                   model_sha256: str | None = None) -> list[Path]:
-    """One official output file per subset, each predicted by the fitted ``system_for(subset)``.
+    """One official output file per subset, holding ``predict(subset)``: ``(scores, confidences or None)`` on
+    the subset's range, as :func:`predict_subset` gives them.
 
     The run owns ``out_dir`` while it writes (corpora.runrecord): a lock, then a record of the
     system ``name``, the model's hash, the dataset and every file written, completed last.
@@ -103,7 +104,7 @@ def write_outputs(test: corpora.Dataset, out_dir, system_for, *, name: str = "un
     written = []
     with runrecord.owned(out_dir, name, test.name, model_sha256, test.sha256) as run:
         for sub in test:
-            scores, confidences = predict_subset(system_for(sub), sub)
+            scores, confidences = predict(sub)
             path = out_dir / sub.output_name
             sub.kind.write_output(path, scores, confidences, bounds=sub.score_range)
             run.add(path)

@@ -334,3 +334,18 @@ def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
     shifted = PredefinedSplit(np.r_[np.full(len(pairs) - 1, -1), np.zeros(len(dev) + 1)])  # other training pairs
     (_, _, other), = fold_matrices(featurizer, both, features, shifted, fitted_on=np.arange(len(pairs)))
     assert other is not features
+
+
+def test_a_saved_model_writes_every_subset_at_once_as_one_by_one(tmp_path):
+    """Issue 22: `sts run regression --model` predicts all the subsets each sub-model scores in one call (workers
+    then share them), each distinct pair once; the files are those of predicting each subset on its own."""
+    from semsts.baselines.run import predict_subset
+    from semsts.baselines.subset_models import write_outputs
+    from semsts.corpora import formats
+    models, _ = load_model(MODELS / "sts2012.skops")
+    dataset = corpora.load("sts2012-test")
+    written = write_outputs(models, dataset, tmp_path / "run")
+    assert len(written) == len(list(dataset)) == 5
+    for sub, path in zip(dataset, written):
+        one, _ = predict_subset(models.for_subset(sub.name), sub)
+        assert formats.read_lines(path) == [formats.format_score(v) for v in one], sub.name
