@@ -61,7 +61,7 @@ def predict_all(models: SubsetModels, subsets) -> dict:
     out = {}
     for name, group in groups.items():
         model = models.models[name]
-        pairs = [p for sub in group for p in sub.pairs]
+        pairs = [tuple(p) for sub in group for p in sub.pairs]  # hashable, whatever sequence a subset holds
         distinct = list(dict.fromkeys(pairs))
         try:
             scores = model.predict(distinct)
