@@ -6,6 +6,7 @@ import pytest
 from semsts import corpora
 from semsts import data_cli as cli
 from semsts.corpora import wordnet
+from semsts.corpora.errors import FormatError
 
 POS_OF_CATEGORY = {1: "n", 2: "v", 3: "as", 4: "r"}
 
@@ -172,3 +173,19 @@ def test_the_reader_indexes_wordnet_as_nltk_does():
         {k: dict(v) for k, v in nltk._lemma_pos_offset_map.items()}
     assert ours.satellite_offsets == nltk.satellite_offsets and len(ours.satellite_offsets) == 10693
     assert ours.map30 is None and ours._exception_map == nltk._exception_map
+
+
+def test_the_lemma_index_parses_a_lemma_when_first_read_as_nltks_defaultdict_would():
+    """Issue 22: each lemma's index lines are parsed on first lookup; an unknown lemma gets an empty entry
+    (as from NLTK's ``defaultdict``), a malformed line is a FormatError at its line when its lemma is read."""
+    lines_adj = ["  licence line", "glad a 2 1 & 2 0 00001 00002"]
+    lines_noun = ["dog n 1 1 @ 1 0 02084071", "bad n x"]
+    files = [("index.adj", lines_adj, {"glad": 1}), ("index.noun", lines_noun, {"dog": 0, "bad": 1})]
+    index = wordnet.LemmaIndex(files, {2})
+    assert "glad" in index and "cat" not in index
+    assert index["glad"] == {"a": [1, 2], "s": [2]} and list(index["glad"]) == ["a", "s"]
+    assert index["cat"] == {} and "cat" in index
+    assert list(index) == ["glad", "dog", "bad", "cat"]
+    with pytest.raises(FormatError, match="not a WordNet index line") as info:
+        index["bad"]
+    assert info.value.line == 2 and str(info.value.path) == "index.noun"
