@@ -15,6 +15,7 @@ import platform
 import stat
 import warnings
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
@@ -236,17 +237,19 @@ def load_model(path) -> tuple[SubsetModels, dict]:
     if card["sha256"] != actual:
         raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {card['sha256']}; "
                             "the file was changed or belongs to another card")
-    models = _read_skops(path)
-    check_features(path, models, card)
-    check_behaviour(path, models, card)
+    # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        resources = pool.submit(resource_hashes, card["feature_names"])
+        models = _read_skops(path)
+        check_features(path, models, card)
+        check_behaviour(path, models, card, resources.result())
     return models, card
 
 
-def check_behaviour(path, models: SubsetModels, card: dict) -> None:
-    """Under the card's versions and resources, nothing to check; else the canaries decide."""
+def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> None:
+    """Under the card's versions and ``resources`` (:func:`resource_hashes`), nothing to check; else the canaries decide."""
     here = versions()
     differ = [f"{k} {card['versions'].get(k)} (here {v})" for k, v in here.items() if card["versions"].get(k) != v]
-    resources = resource_hashes(card["feature_names"])
     differ += [f"{k} resource {card['resources'].get(k, 'unrecorded')[:12]} (here {v[:12]})"
                for k, v in resources.items() if card["resources"].get(k) != v]
     if not differ:
