@@ -66,6 +66,9 @@ class Glove:
     def __init__(self, words: np.ndarray, rows: np.ndarray, vectors: np.ndarray):
         self.words, self.rows, self.vectors = words, rows, vectors
         self._seen: dict = {}  # the rows of the words looked up so far (a corpus' vocabulary, not GloVe's)
+        # the unit vectors of the rows looked up so far: row r's is _unit[_slot[r]], slot 0 a zero row
+        self._slot = np.zeros(len(vectors), dtype=np.int64)
+        self._unit, self._used = np.zeros((1 << 10, vectors.shape[1]), dtype=np.float32), 1
 
     def rows_of(self, words) -> np.ndarray:
         """Each word's row in ``vectors``, -1 for a word GloVe does not know."""
@@ -81,6 +84,29 @@ class Glove:
             found = (self.words[at] == keys) & (keys != b"")
             self._seen.update(zip(new, np.where(found, self.rows[at], -1).tolist()))
         return np.asarray([self._seen[w] for w in words], dtype=np.int64)
+
+
+    def unit_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The unit-length vectors of GloVe ``rows`` (float32, a zero row for -1), each row normalized once in
+        this process and kept (at most :data:`SEEN_LIMIT` rows; row by row the same as normalizing them here)."""
+        slots = np.where(rows >= 0, self._slot[rows], 0)
+        new = np.unique(rows[(rows >= 0) & (slots == 0)])
+        if len(new):
+            if self._used + len(new) > SEEN_LIMIT + 1:  # bounded: start again from the zero row
+                self._slot[:] = 0
+                self._used = 1
+                new = np.unique(rows[rows >= 0])
+            if self._used + len(new) > len(self._unit):  # room doubled, as a list grows
+                grown = np.zeros((max(2 * len(self._unit), self._used + len(new)), self._unit.shape[1]), dtype=np.float32)
+                grown[:self._used] = self._unit[:self._used]
+                self._unit = grown
+            block = np.array(self.vectors[new], dtype=np.float32)
+            block /= np.maximum(np.linalg.norm(block, axis=1, keepdims=True), 1e-12)
+            self._unit[self._used:self._used + len(new)] = block
+            self._slot[new] = np.arange(self._used, self._used + len(new))
+            self._used += len(new)
+            slots = np.where(rows >= 0, self._slot[rows], 0)
+        return self._unit[slots]
 
 
 SEEN_LIMIT = 1 << 17  # words whose rows are kept between lookups
@@ -101,10 +127,4 @@ def glove() -> Glove:
 def unit_vectors(words) -> np.ndarray:
     """Unit-length vectors of ``words`` as rows; a word GloVe does not know gets a zero row."""
     table = glove()
-    out = np.zeros((len(words), SHAPE[1]), dtype=np.float32)
-    rows = table.rows_of(words)
-    known = rows >= 0
-    if known.any():
-        out[known] = table.vectors[rows[known]]
-        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    return out
+    return table.unit_rows(table.rows_of(words))

@@ -27,6 +27,23 @@ def test_glove_table_and_unit_vectors():
     assert v[0] @ v[1] > 0.8 > 0.2 > v[0] @ v[2]  # cat~dog close, cat~economy far
 
 
+
+def test_unit_vectors_are_kept_per_row_within_their_bound_and_equal_normalizing_them_at_once(monkeypatch):
+    """Issue 22: each row is normalized once and kept (at most SEEN_LIMIT rows, then started again); whatever
+    was kept, a text's unit vectors are bit for bit those of normalizing its rows together, as before."""
+    table = word_vectors.Glove(*(getattr(word_vectors.glove(), k) for k in ("words", "rows", "vectors")))
+    monkeypatch.setattr(word_vectors, "SEEN_LIMIT", 40)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        pool = np.concatenate([[-1], rng.integers(0, 400_000, size=60)])  # repeats, unknown words, new rows
+        rows = rng.choice(pool, size=int(rng.integers(0, 25)))
+        direct = np.zeros((len(rows), 50), dtype=np.float32)
+        direct[rows >= 0] = table.vectors[rows[rows >= 0]]
+        direct /= np.maximum(np.linalg.norm(direct, axis=1, keepdims=True), 1e-12)
+        got = table.unit_rows(rows)
+        assert got.dtype == np.float32 and got.tobytes() == direct.tobytes()
+        assert table._used <= 41
+
 @pytest.mark.parametrize("damage", ["cut", "emptied", "altered", "manifest gone"])
 def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tmp_path, monkeypatch, damage):
     from semsts.corpora.errors import Note
