@@ -15,8 +15,9 @@ from wordfreq import word_frequency
 
 from semsts.corpora.word_vectors import unit_vectors
 
-from .base import MATCHED, PairFeatures, clipped_cosines, weighted_mean
-from .exact import cosine, weighted_sum
+from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
+from .batched import Sides, Tables
+from .exact import cosine, products, weighted_sum
 from .weighted import information_content
 from .wordnet_features import harmonic
 
@@ -45,7 +46,15 @@ class EmbeddingSimilarity(PairFeatures):
     def _names(self):
         return [f"{level}_{m}" for level in self.LEVELS for m in self.MEASURES]
 
+    def transform(self, X):
+        analyses = self.analyses(X)
+        out = np.empty((len(analyses), len(self._names())))
+        for k, level in enumerate(self.LEVELS):
+            out[:, 5 * k:5 * k + 5] = _level_rows([(list(getattr(a, level)), list(getattr(b, level))) for a, b in analyses])
+        return out
+
     def _row(self, a, b):
+        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
         row = []
         for level in self.LEVELS:
             la, lb = list(getattr(a, level)), list(getattr(b, level))
@@ -65,3 +74,55 @@ class EmbeddingSimilarity(PairFeatures):
                     harmonic(weighted_mean(ma, wa), weighted_mean(mb, wb)),
                     math.log1p(float(wa[ma < MATCHED].sum() + wb[mb < MATCHED].sum()))]
         return row
+
+
+def _level_rows(sides: list) -> np.ndarray:
+    """The five measures of each pair ``(words of a, words of b)``: :meth:`EmbeddingSimilarity._row`'s, a chunk at once."""
+    rows = np.empty((len(sides), 5))
+    full = []
+    for i, (la, lb) in enumerate(sides):
+        if la and lb:
+            full.append(i)
+        else:
+            same = float(la == lb)
+            rows[i] = [same] * 4 + [math.log1p(math.fsum(map(information_content, la + lb)))]
+    if not full:
+        return rows
+    a, b = Sides.of([sides[i][0] for i in full]), Sides.of([sides[i][1] for i in full])
+    va, vb = unit_vectors(a.words), unit_vectors(b.words)
+    sif_a = np.asarray([sif_weight(w) for w in a.words])
+    sif_b = np.asarray([sif_weight(w) for w in b.words])
+    wa = np.asarray([information_content(w) for w in a.words])
+    wb = np.asarray([information_content(w) for w in b.words])
+    width = (va.shape[1],)
+    mean_a, mean_b = (s.reduced(v, lambda x: x.mean(axis=1), width) for s, v in ((a, va), (b, vb)))
+    sum_a, sum_b = (s.reduced(products(w[:, None], v), lambda x: x.sum(axis=1), width)
+                    for s, w, v in ((a, sif_a, va), (b, sif_b, vb)))
+    tables = Tables(a, b)
+    cells = np.clip(tables.dots(va, vb), 0.0, 1.0)
+    ids: dict = {}
+    same = np.asarray([ids.setdefault(w, len(ids)) for w in a.words])[tables.rows] == \
+        np.asarray([ids.setdefault(w, len(ids)) for w in b.words])[tables.cols]
+    cells[same] = 1.0
+    ma, mb = tables.row_max(cells), tables.col_max(cells)
+    mean_ma, mean_mb = a.reduced(ma, lambda x: x.mean(axis=1)), b.reduced(mb, lambda x: x.mean(axis=1))
+    dot_a, dot_b = a.reduced(products(ma, wa), lambda x: x.sum(axis=1)), b.reduced(products(mb, wb), lambda x: x.sum(axis=1))
+    ic_a, ic_b = a.reduced(wa, lambda x: x.sum(axis=1)), b.reduced(wb, lambda x: x.sum(axis=1))
+    left_a, left_b = a.masked_sums(wa, ma < MATCHED), b.masked_sums(wb, mb < MATCHED)
+    means = _cosines(mean_a, mean_b)
+    sifs = _cosines(sum_a, sum_b)
+    for k, i in enumerate(full):
+        rows[i] = [means[k], sifs[k], harmonic(float(mean_ma[k]), float(mean_mb[k])),
+                   harmonic(ratio(float(dot_a[k]), float(ic_a[k])), ratio(float(dot_b[k]), float(ic_b[k]))),
+                   math.log1p(float(left_a[k] + left_b[k]))]
+    return rows
+
+
+def _cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
+    """:func:`semsts.features.exact.cosine` of each row of ``x`` with the same row of ``y``."""
+    xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
+    out = []
+    for dxx, dyy, dxy in zip(xx, yy, xy):
+        norm = math.sqrt(dxx) * math.sqrt(dyy)
+        out.append(dxy / norm if norm else 0.0)
+    return out

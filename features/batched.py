@@ -1,0 +1,95 @@
+"""A chunk's word-by-word arithmetic in a few numpy calls, bit for bit what the families do pair by pair.
+
+A family's per-pair reductions (a side's mean vector, a best-match mean, an IC-weighted dot) run here over
+every pair of a chunk at once, stacked by length: numpy reduces each row of a stacked array exactly as it
+reduces that row alone, while padding the rows to one length would change its summation order. The cells of
+all the pairs' similarity tables are one flat array, each pair's table row-major within it.
+``tests/test_batched.py`` checks every family against its one-pair reference (``_row``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .exact import BLOCK, products
+
+
+class Sides:
+    """One side of many pairs, flattened: pair ``p``'s rows of a per-word array are ``starts[p]:starts[p] + lengths[p]``."""
+
+    def __init__(self, lengths: np.ndarray, words: list | None = None):
+        self.lengths = np.asarray(lengths, dtype=np.int64)
+        self.starts = np.concatenate([[0], np.cumsum(self.lengths)[:-1]]).astype(np.int64)
+        self.words = words
+        self._groups = None
+
+    @classmethod
+    def of(cls, sides: list) -> Sides:
+        """The sides (lists of words) of the pairs, their words in one list."""
+        return cls(np.fromiter(map(len, sides), dtype=np.int64, count=len(sides)), [w for side in sides for w in side])
+
+    def groups(self) -> list:
+        """``(length, pair indices)`` for each length among the pairs (empty sides left out)."""
+        if self._groups is None:
+            order = np.argsort(self.lengths, kind="stable")
+            bounds = np.flatnonzero(np.diff(self.lengths[order])) + 1
+            self._groups = [(int(self.lengths[g[0]]), g) for g in np.split(order, bounds) if len(g) and self.lengths[g[0]]]
+        return self._groups
+
+    def stacked(self, flat: np.ndarray, pairs: np.ndarray, length: int) -> np.ndarray:
+        """The rows of ``flat`` (one per word) of ``pairs``, all ``length`` long, as a ``(pairs, length, ...)`` array."""
+        return flat[self.starts[pairs][:, None] + np.arange(length)]
+
+    def reduced(self, flat: np.ndarray, reduce, width: tuple = ()) -> np.ndarray:
+        """``reduce(stack)`` of each length's stack of the pairs' rows of ``flat``, one result per pair (of shape
+        ``width``; zeros for an empty side): ``lambda s: s.sum(axis=1)`` gives each pair's ``flat[rows].sum(axis=0)``."""
+        out = np.zeros((len(self.lengths), *width))
+        for length, pairs in self.groups():
+            out[pairs] = reduce(self.stacked(flat, pairs, length))
+        return out
+
+    def masked_sums(self, values: np.ndarray, keep: np.ndarray) -> np.ndarray:
+        """Each pair's ``values[rows][keep[rows]].sum()`` (0.0 where none is kept)."""
+        counts = np.zeros(len(self.lengths), dtype=np.int64)
+        nonempty = self.lengths > 0
+        if nonempty.any():
+            counts[nonempty] = np.add.reduceat(keep.astype(np.int64), self.starts[nonempty])
+        return Sides(counts).reduced(values[keep], lambda s: s.sum(axis=1))
+
+
+class Tables:
+    """The cells of each pair's ``len(a) x len(b)`` table, row-major per pair, all pairs in one flat array."""
+
+    def __init__(self, a: Sides, b: Sides):
+        self.a, self.b = a, b
+        m, n = a.lengths, b.lengths
+        cells = m * n
+        self.size = int(cells.sum())
+        self.starts = np.concatenate([[0], np.cumsum(cells)[:-1]]).astype(np.int64)
+        pair = np.repeat(np.arange(len(m)), cells)
+        local = np.arange(self.size) - self.starts[pair]
+        i, j = local // n[pair], local % n[pair]
+        self.rows, self.cols = a.starts[pair] + i, b.starts[pair] + j  # each cell's word of side a, of side b
+        self._by_column = self.starts[pair] + j * m[pair] + i  # where a cell goes in the column-major order
+        first_rows = self.starts[pair][j == 0] + i[j == 0] * n[pair][j == 0]
+        first_cols = self.starts[pair][i == 0] + j[i == 0] * m[pair][i == 0]
+        self._row_starts, self._col_starts = first_rows, first_cols
+
+    def dots(self, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
+        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.exact.cross_dots`' entries."""
+        out = np.empty(self.size)
+        step = max(1, BLOCK // max(1, va.shape[1]))
+        for s in range(0, self.size, step):
+            out[s:s + step] = products(va[self.rows[s:s + step]], vb[self.cols[s:s + step]]).sum(axis=-1)
+        return out
+
+    def row_max(self, cells: np.ndarray) -> np.ndarray:
+        """Each word of side a: its best cell (``table.max(axis=1)``), in the order of ``a.words``."""
+        return np.maximum.reduceat(cells, self._row_starts) if self.size else np.zeros(0)
+
+    def col_max(self, cells: np.ndarray) -> np.ndarray:
+        """Each word of side b: its best cell (``table.max(axis=0)``), in the order of ``b.words``."""
+        if not self.size:
+            return np.zeros(0)
+        by_column = np.empty_like(cells)
+        by_column[self._by_column] = cells
+        return np.maximum.reduceat(by_column, self._col_starts)
