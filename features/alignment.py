@@ -8,9 +8,13 @@ import math
 
 import numpy as np
 
+from semsts.corpora.word_vectors import unit_vectors
+
 from .base import MATCHED, PairFeatures, ratio, weighted_mean
+from .batched import Sides, Tables, same_words
 from .embedding import aligned_cosines
-from .gloss_features import similarity_matrix
+from .exact import products
+from .gloss_features import gloss_cells, similarity_matrix
 from .weighted import information_content
 from .wordnet_features import harmonic, similarity_table
 
@@ -28,13 +32,31 @@ class Alignment(PairFeatures):
                 "matched_share", "matched_ic_share", "worst_min", "worst_max", "two_worst_min",
                 "two_worst_max", "worst_ic_gap_min", "worst_ic_gap_max", "unmatched_count"]
 
+    def transform(self, X):
+        sides = [(sorted(set(a.content)), sorted(set(b.content))) for a, b in self.analyses(X)]
+        rows = np.empty((len(sides), len(self._names())))
+        full = []
+        for i, (la, lb) in enumerate(sides):
+            if la and lb:
+                full.append(i)
+            else:
+                rows[i] = self._unmatched_side(la, lb)
+        if full:
+            rows[full] = _aligned_rows([sides[i] for i in full])
+        return rows
+
+    @staticmethod
+    def _unmatched_side(la, lb) -> list:
+        same = float(la == lb)
+        return [same, same, 0.0, math.log1p(math.fsum(map(information_content, la + lb))), same, same,
+                same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
+                float(len(la + lb))]
+
     def _row(self, a, b):
+        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la or not lb:
-            same = float(la == lb)
-            return [same, same, 0.0, math.log1p(math.fsum(map(information_content, la + lb))), same, same,
-                    same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
-                    float(len(la + lb))]
+            return self._unmatched_side(la, lb)
         gloss, _, _ = similarity_matrix(la, lb)
         wordnet = np.asarray(similarity_table(la, lb))
         sims = np.maximum(np.maximum(gloss, wordnet), aligned_cosines(la, lb))
@@ -52,3 +74,40 @@ class Alignment(PairFeatures):
                 *sorted((float(np.sort(ma)[:2].mean()), float(np.sort(mb)[:2].mean()))),
                 *sorted((float((wa * (1 - ma)).max()), float((wb * (1 - mb)).max()))),
                 float(unmatched)]
+
+
+def _aligned_rows(sides: list) -> np.ndarray:
+    """:meth:`Alignment._row` of pairs whose two sides both have content lemmas, a chunk at once."""
+    a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
+    tables = Tables(a, b)
+    glove = np.clip(tables.dots(unit_vectors(a.words), unit_vectors(b.words)), 0.0, 1.0)
+    glove[same_words(tables)] = 1.0
+    wordnet = np.concatenate([np.asarray(similarity_table(la, lb), dtype=float).ravel() for la, lb in sides])
+    cells = np.maximum(np.maximum(gloss_cells(tables), wordnet), glove)
+    ma, mb = tables.row_max(cells), tables.col_max(cells)
+    wa = np.asarray([information_content(w) for w in a.words])
+    wb = np.asarray([information_content(w) for w in b.words])
+    sums = lambda x: x.sum(axis=1)  # noqa: E731
+    two_worst = lambda x: np.sort(x, axis=1)[:, :2].mean(axis=1)  # noqa: E731
+    mean_ma, mean_mb = a.reduced(ma, lambda x: x.mean(axis=1)), b.reduced(mb, lambda x: x.mean(axis=1))
+    dot_a, dot_b = a.reduced(products(ma, wa), sums), b.reduced(products(mb, wb), sums)
+    ic_a, ic_b = a.reduced(wa, sums), b.reduced(wb, sums)
+    left_a, left_b = a.masked_sums(wa, ma < MATCHED), b.masked_sums(wb, mb < MATCHED)
+    lost_a, lost_b = a.reduced((ma < MATCHED).astype(np.int64), sums), b.reduced((mb < MATCHED).astype(np.int64), sums)
+    min_a, min_b = np.minimum.reduceat(ma, a.starts), np.minimum.reduceat(mb, b.starts)
+    two_a, two_b = a.reduced(ma, two_worst), b.reduced(mb, two_worst)
+    gap_a, gap_b = np.maximum.reduceat(wa * (1 - ma), a.starts), np.maximum.reduceat(wb * (1 - mb), b.starts)
+    rows = []
+    for k, (la, lb) in enumerate(sides):
+        ua, ub = float(left_a[k]), float(left_b[k])
+        unmatched = int(lost_a[k]) + int(lost_b[k])
+        rows.append([harmonic(float(mean_ma[k]), float(mean_mb[k])),
+                     harmonic(ratio(float(dot_a[k]), float(ic_a[k])), ratio(float(dot_b[k]), float(ic_b[k]))),
+                     math.log1p(min(ua, ub)), math.log1p(max(ua, ub)),
+                     1.0 - ratio(unmatched, len(la) + len(lb)),
+                     1.0 - ratio(ua + ub, float(ic_a[k] + ic_b[k])),
+                     *sorted((float(min_a[k]), float(min_b[k]))),
+                     *sorted((float(two_a[k]), float(two_b[k]))),
+                     *sorted((float(gap_a[k]), float(gap_b[k]))),
+                     float(unmatched)])
+    return np.asarray(rows, dtype=float)

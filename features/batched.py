@@ -93,3 +93,11 @@ class Tables:
         by_column = np.empty_like(cells)
         by_column[self._by_column] = cells
         return np.maximum.reduceat(by_column, self._col_starts)
+
+
+def same_words(tables: Tables) -> np.ndarray:
+    """Which cells pair a word with the same word (a family's similarity is 1 there, whatever its vectors say)."""
+    ids: dict = {}
+    a = np.asarray([ids.setdefault(w, len(ids)) for w in tables.a.words], dtype=np.int64)
+    b = np.asarray([ids.setdefault(w, len(ids)) for w in tables.b.words], dtype=np.int64)
+    return a[tables.rows] == b[tables.cols]

@@ -16,7 +16,7 @@ from wordfreq import word_frequency
 from semsts.corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables
+from .batched import Sides, Tables, same_words
 from .exact import cosine, products, weighted_sum
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -100,10 +100,7 @@ def _level_rows(sides: list) -> np.ndarray:
                     for s, w, v in ((a, sif_a, va), (b, sif_b, vb)))
     tables = Tables(a, b)
     cells = np.clip(tables.dots(va, vb), 0.0, 1.0)
-    ids: dict = {}
-    same = np.asarray([ids.setdefault(w, len(ids)) for w in a.words])[tables.rows] == \
-        np.asarray([ids.setdefault(w, len(ids)) for w in b.words])[tables.cols]
-    cells[same] = 1.0
+    cells[same_words(tables)] = 1.0
     ma, mb = tables.row_max(cells), tables.col_max(cells)
     mean_ma, mean_mb = a.reduced(ma, lambda x: x.mean(axis=1)), b.reduced(mb, lambda x: x.mean(axis=1))
     dot_a, dot_b = a.reduced(products(ma, wa), lambda x: x.sum(axis=1)), b.reduced(products(mb, wb), lambda x: x.sum(axis=1))

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from .base import SHARED_CELLS, SHARED_PAIRS, PairFeatures, clipped_cosines, weighted_mean
+from .batched import Tables, same_words
 from .exact import cosine, weighted_sum
 from .gloss_space import gloss_space
 from .weighted import information_content
@@ -28,6 +29,22 @@ def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @lru_cache(maxsize=SHARED_PAIRS)
 def _shared_matrix(la: tuple, lb: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return _matrix(la, lb)
+
+
+def gloss_vectors(words) -> np.ndarray:
+    """The gloss-space vectors of ``words`` as float32 rows (exactly the space's float16), zeros for unknown words."""
+    index, vectors = gloss_space()
+    rows = np.asarray([index.get(w, -1) for w in words], dtype=np.int64)
+    out = np.asarray(vectors[rows], dtype=np.float32).reshape(len(rows), vectors.shape[1])
+    out[rows < 0] = 0.0
+    return out
+
+
+def gloss_cells(tables: Tables) -> np.ndarray:
+    """The cells of :func:`similarity_matrix` of every pair of ``tables``, flat (see :class:`semsts.features.batched.Tables`)."""
+    cells = np.clip(tables.dots(gloss_vectors(tables.a.words), gloss_vectors(tables.b.words)), 0.0, 1.0)
+    cells[same_words(tables)] = 1.0
+    return cells
 
 
 def _matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

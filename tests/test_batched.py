@@ -5,6 +5,7 @@ import pytest
 
 from semsts import corpora
 from semsts.features.batched import Sides, Tables
+from semsts.features.alignment import Alignment
 from semsts.features.embedding import EmbeddingSimilarity
 
 EDGES = [
@@ -20,7 +21,7 @@ def pairs():
     return demo + EDGES
 
 
-@pytest.mark.parametrize("family", [EmbeddingSimilarity], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("family", [EmbeddingSimilarity, Alignment], ids=lambda f: f.__name__)
 def test_a_family_computes_a_chunk_as_its_one_pair_reference_does(family):
     data = pairs()
     f = family().fit(data)
