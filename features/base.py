@@ -55,8 +55,8 @@ def text_input_tags(tags, *, requires_fit: bool):
 
 
 MATCHED = 0.5  # in the aligning families, a best similarity below this leaves a word unmatched
-# A pair's word-by-word tables that two families read in turn (WordNet overlap and alignment, gloss and alignment)
-# are shared through a memo of a chunk's pairs (1,024), for pairs of up to 32 x 32 lemmas: a few MB at most.
+# A pair's WordNet table that two families read in turn (WordNet overlap, then alignment)
+# is shared through a memo of a chunk's pairs (1,024), for pairs of up to 32 x 32 lemmas: a few MB at most.
 SHARED_PAIRS, SHARED_CELLS = 1 << 10, 1 << 10
 
 

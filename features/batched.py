@@ -8,6 +8,8 @@ all the pairs' similarity tables are one flat array, each pair's table row-major
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .exact import BLOCK, products
@@ -101,3 +103,13 @@ def same_words(tables: Tables) -> np.ndarray:
     a = np.asarray([ids.setdefault(w, len(ids)) for w in tables.a.words], dtype=np.int64)
     b = np.asarray([ids.setdefault(w, len(ids)) for w in tables.b.words], dtype=np.int64)
     return a[tables.rows] == b[tables.cols]
+
+
+def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
+    """:func:`semsts.features.exact.cosine` of each row of ``x`` with the same row of ``y``."""
+    xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
+    out = []
+    for dxx, dyy, dxy in zip(xx, yy, xy):
+        norm = math.sqrt(dxx) * math.sqrt(dyy)
+        out.append(dxy / norm if norm else 0.0)
+    return out

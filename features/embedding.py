@@ -16,7 +16,7 @@ from wordfreq import word_frequency
 from semsts.corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables, same_words
+from .batched import Sides, Tables, cosines, same_words
 from .exact import cosine, products, weighted_sum
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -106,20 +106,11 @@ def _level_rows(sides: list) -> np.ndarray:
     dot_a, dot_b = a.reduced(products(ma, wa), lambda x: x.sum(axis=1)), b.reduced(products(mb, wb), lambda x: x.sum(axis=1))
     ic_a, ic_b = a.reduced(wa, lambda x: x.sum(axis=1)), b.reduced(wb, lambda x: x.sum(axis=1))
     left_a, left_b = a.masked_sums(wa, ma < MATCHED), b.masked_sums(wb, mb < MATCHED)
-    means = _cosines(mean_a, mean_b)
-    sifs = _cosines(sum_a, sum_b)
+    means = cosines(mean_a, mean_b)
+    sifs = cosines(sum_a, sum_b)
     for k, i in enumerate(full):
         rows[i] = [means[k], sifs[k], harmonic(float(mean_ma[k]), float(mean_mb[k])),
                    harmonic(ratio(float(dot_a[k]), float(ic_a[k])), ratio(float(dot_b[k]), float(ic_b[k]))),
                    math.log1p(float(left_a[k] + left_b[k]))]
     return rows
 
-
-def _cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
-    """:func:`semsts.features.exact.cosine` of each row of ``x`` with the same row of ``y``."""
-    xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
-    out = []
-    for dxx, dyy, dxy in zip(xx, yy, xy):
-        norm = math.sqrt(dxx) * math.sqrt(dyy)
-        out.append(dxy / norm if norm else 0.0)
-    return out

@@ -5,13 +5,11 @@ each lemma's highest cosine to a lemma of the other side (1 for the same lemma),
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
-from .base import SHARED_CELLS, SHARED_PAIRS, PairFeatures, clipped_cosines, weighted_mean
-from .batched import Tables, same_words
-from .exact import cosine, weighted_sum
+from .base import PairFeatures, clipped_cosines, ratio, weighted_mean
+from .batched import Sides, Tables, cosines, same_words
+from .exact import cosine, products, weighted_sum
 from .gloss_space import gloss_space
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -19,16 +17,12 @@ from .wordnet_features import harmonic
 
 def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cosines between the lemmas of ``la`` (rows) and ``lb`` (columns): 1 for the same lemma, 0
-    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors (read-only:
-    a sentence pair's are computed once for the families that read them, gloss then alignment)."""
-    if len(la) * len(lb) > SHARED_CELLS:
-        return _matrix(la, lb)
-    return _shared_matrix(tuple(la), tuple(lb))
-
-
-@lru_cache(maxsize=SHARED_PAIRS)
-def _shared_matrix(la: tuple, lb: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return _matrix(la, lb)
+    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors
+    (one pair's: what the one-pair references read; a chunk's are :func:`gloss_cells`)."""
+    index, vectors = gloss_space()
+    va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
+    vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])
+    return clipped_cosines(la, lb, va, vb), va, vb
 
 
 def gloss_vectors(words) -> np.ndarray:
@@ -47,16 +41,6 @@ def gloss_cells(tables: Tables) -> np.ndarray:
     return cells
 
 
-def _matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    index, vectors = gloss_space()
-    va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
-    vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])
-    out = clipped_cosines(la, lb, va, vb), va, vb
-    for array in out:
-        array.setflags(write=False)
-    return out
-
-
 class GlossSimilarity(PairFeatures):
     """Weighted-sum cosine, best-match alignment both ways (plain and IC-weighted) and their harmonic means."""
 
@@ -65,7 +49,21 @@ class GlossSimilarity(PairFeatures):
     def _names(self):
         return ["sum_cosine", "aligned_ab", "aligned_ba", "aligned_harmonic", "ic_aligned_harmonic", "known_share"]
 
+    def transform(self, X):
+        sides = [(sorted(set(a.content)), sorted(set(b.content))) for a, b in self.analyses(X)]
+        rows = np.empty((len(sides), len(self._names())))
+        full = []
+        for i, (la, lb) in enumerate(sides):
+            if la and lb:
+                full.append(i)
+            else:
+                rows[i] = [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
+        if full:
+            rows[full] = _gloss_rows([sides[i] for i in full])
+        return rows
+
     def _row(self, a, b):
+        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la or not lb:
             return [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
@@ -77,3 +75,30 @@ class GlossSimilarity(PairFeatures):
         ica, icb = weighted_mean(ma, wa), weighted_mean(mb, wb)
         known = sum(w in gloss_space()[0] for w in la + lb)
         return [cosine(weighted_sum(wa, va), weighted_sum(wb, vb)), ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]
+
+
+def _gloss_rows(sides: list) -> np.ndarray:
+    """:meth:`GlossSimilarity._row` of pairs whose two sides both have content lemmas, a chunk at once."""
+    a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
+    tables = Tables(a, b)
+    va, vb = gloss_vectors(a.words), gloss_vectors(b.words)
+    cells = np.clip(tables.dots(va, vb), 0.0, 1.0)
+    cells[same_words(tables)] = 1.0
+    ma, mb = tables.row_max(cells), tables.col_max(cells)
+    wa = np.asarray([information_content(w) for w in a.words], dtype=np.float32)
+    wb = np.asarray([information_content(w) for w in b.words], dtype=np.float32)
+    sums = lambda x: x.sum(axis=1)  # noqa: E731
+    width = (va.shape[1],)
+    sum_a, sum_b = a.reduced(products(wa[:, None], va), sums, width), b.reduced(products(wb[:, None], vb), sums, width)
+    mean_ma, mean_mb = a.reduced(ma, lambda x: x.mean(axis=1)), b.reduced(mb, lambda x: x.mean(axis=1))
+    dot_a, dot_b = a.reduced(products(ma, wa), sums), b.reduced(products(mb, wb), sums)
+    ic_a, ic_b = a.reduced(wa, sums), b.reduced(wb, sums)  # float32 sums, as the reference's
+    index = gloss_space()[0]
+    sums_cosine = cosines(sum_a, sum_b)
+    rows = []
+    for k, (la, lb) in enumerate(sides):
+        ab, ba = float(mean_ma[k]), float(mean_mb[k])
+        ica, icb = ratio(float(dot_a[k]), float(ic_a[k])), ratio(float(dot_b[k]), float(ic_b[k]))
+        known = sum(w in index for w in la + lb)
+        rows.append([sums_cosine[k], ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))])
+    return np.asarray(rows, dtype=float)

@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from semsts import corpora
-from semsts.features.batched import Sides, Tables
 from semsts.features.alignment import Alignment
+from semsts.features.batched import Sides, Tables
 from semsts.features.embedding import EmbeddingSimilarity
+from semsts.features.gloss_features import GlossSimilarity
 
 EDGES = [
     ("", ""), ("", "A dog."), ("The cat.", ""), ("...", "!!!"), ("a", "a"), ("Dog", "dog"),
@@ -21,7 +22,7 @@ def pairs():
     return demo + EDGES
 
 
-@pytest.mark.parametrize("family", [EmbeddingSimilarity, Alignment], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("family", [EmbeddingSimilarity, Alignment, GlossSimilarity], ids=lambda f: f.__name__)
 def test_a_family_computes_a_chunk_as_its_one_pair_reference_does(family):
     data = pairs()
     f = family().fit(data)

@@ -153,22 +153,17 @@ def test_alignment_counts_what_stays_unmatched():
     assert values["alignment__log_unmatched_ic_max"] == pytest.approx(math.log1p(information_content("zanzibar")))
 
 
-def test_a_pairs_tables_are_shared_between_families_only_for_sentences():
-    """Issue 22: the WordNet table and the gloss cosines of a sentence pair are computed once for the families that
-    read them in turn (read-only, so no family changes another's); a longer pair's are not kept."""
-    from semsts.features import gloss_features, wordnet_features
+def test_a_pairs_wordnet_table_is_shared_between_families_only_for_sentences():
+    """Issue 22: the WordNet table of a sentence pair is computed once for the families that read it in turn
+    (read-only, so no family changes another's); a longer pair's is not kept."""
+    from semsts.features import wordnet_features
     from semsts.features.base import SHARED_CELLS
     la, lb = ["car", "dog", "run"], ["automobile", "cat", "walk", "house"]
     table = wordnet_features.similarity_table(la, lb)
     assert table is wordnet_features.similarity_table(list(la), list(lb))
     assert table == wordnet_features._table(la, lb) and len(table) == 3 and len(table[0]) == 4
-    sims, va, vb = gloss_features.similarity_matrix(la, lb)
-    assert sims is gloss_features.similarity_matrix(la, lb)[0]
-    assert np.array_equal(sims, gloss_features._matrix(la, lb)[0]) and not sims.flags.writeable
     big = [f"w{i}" for i in range(40)]
     assert len(big) * len(big) > SHARED_CELLS
-    before = (wordnet_features._shared_table.cache_info().currsize, gloss_features._shared_matrix.cache_info().currsize)
+    before = wordnet_features._shared_table.cache_info().currsize
     wordnet_features.similarity_table(big, big)
-    gloss_features.similarity_matrix(big, big)
-    assert before == (wordnet_features._shared_table.cache_info().currsize,
-                      gloss_features._shared_matrix.cache_info().currsize)
+    assert before == wordnet_features._shared_table.cache_info().currsize
