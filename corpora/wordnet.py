@@ -378,7 +378,5 @@ def word_similarity(a: str, b: str) -> float:
 @functools.lru_cache(maxsize=1 << 18)  # bounded: a pair memo grows with the square of the vocabulary
 def _similarity(a: str, b: str) -> float:
     da, db = ancestors(a), ancestors(b)
-    if len(da) > len(db):
-        da, db = db, da
-    best = min((d + db[s] for s, d in da.items() if s in db), default=None)
-    return 0.0 if best is None else 1.0 / (1.0 + best)
+    shared = da.keys() & db.keys()
+    return 1.0 / (1.0 + min([da[s] + db[s] for s in shared])) if shared else 0.0
