@@ -11,6 +11,8 @@ figures, a test's p the two-sided bootstrap p of the resampled differences
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 
 import numpy as np
@@ -137,28 +139,43 @@ def _pooled_spearman(coded, dataset: str, gold_ranks: dict):
     return 100 * aggregates.of_resamples("pooled", coded, _spearman(gold_ranks, (dataset, "pooled")))
 
 
-def resampled_figures(rows, *, resamples: int, seed: int) -> list[dict]:
+def resampled_figures(rows, *, resamples: int, seed: int, threads: int = 1) -> list[dict]:
     """Every figure of every row on each of ``resamples`` stratified resamples (the same for every row):
-    per row, figure key -> ``(resamples,)`` array."""
+    per row, figure key -> ``(resamples,)`` array. Chunks of resamples go to ``threads`` threads (numpy lets
+    go of the GIL), at most two per thread in memory; the figures do not depend on how many."""
     pairs = strata(rows)
     names = list(pairs)
     chunk = max(1, CHUNK_PAIRS // max(1, sum(len(g) for g in pairs.values())))
     resamplers = [_RowResampler(r) for r in rows]
-    drawn: list = [{} for _ in rows]
-    for indices in resample_indices([len(pairs[n]) for n in names], resamples, seed, chunk=chunk):
+
+    def chunk_figures(indices) -> list:
         idx, gold_ranks = dict(zip(names, indices)), {}
-        for out, resampler in zip(drawn, resamplers):
-            for key, values in resampler.figures(idx, gold_ranks).items():
+        return [resampler.figures(idx, gold_ranks) for resampler in resamplers]
+
+    drawn: list = [{} for _ in rows]
+
+    def keep(per_row) -> None:
+        for out, figures in zip(drawn, per_row):
+            for key, values in figures.items():
                 out.setdefault(key, []).append(values)
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        waiting: deque = deque()
+        for indices in resample_indices([len(pairs[n]) for n in names], resamples, seed, chunk=chunk):
+            waiting.append(pool.submit(chunk_figures, indices))
+            if len(waiting) >= 2 * max(1, threads):
+                keep(waiting.popleft().result())
+        while waiting:
+            keep(waiting.popleft().result())
     return [{key: np.concatenate(chunks) for key, chunks in out.items()} for out in drawn]
 
 
-def bootstrap_rows(rows, *, resamples: int = 1000, seed: int = 0) -> tuple[tuple, Bootstrap]:
-    """``rows`` with their 95% intervals (``BenchRow.ci``) and the paired tests between each two of them."""
+def bootstrap_rows(rows, *, resamples: int = 1000, seed: int = 0, threads: int = 1) -> tuple[tuple, Bootstrap]:
+    """``rows`` with their 95% intervals (``BenchRow.ci``) and the paired tests between each two of them
+    (resampled in ``threads`` threads: the same figures whatever their number)."""
     rows = tuple(rows)
     if not resamples or not rows:
         return rows, None
-    drawn = resampled_figures(rows, resamples=resamples, seed=seed)
+    drawn = resampled_figures(rows, resamples=resamples, seed=seed, threads=threads)
     with_ci = tuple(dataclasses.replace(r, ci={k: percentile_ci(v) for k, v in d.items()}) for r, d in zip(rows, drawn))
     values = [figure_values(r) for r in rows]
     tests = []

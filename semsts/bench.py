@@ -81,13 +81,15 @@ def bench_main(argv) -> int:
             from semsts.scoring.html_report import pyplot
             pyplot()
         rows, absent = bench_rows(args)
+        from semsts.baselines.parallel import available_cores
         from semsts.options import progress_bar
         from semsts.scoring.bench_intervals import bootstrap_rows
         bar = progress_bar(args) if args.resamples else None
         if bar:  # a step line, its elapsed time redrawn while the resamples run (seconds for the whole family)
             bar.step(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)")
         try:
-            rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed)
+            rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed,
+                                        threads=min(args.n_jobs, available_cores()))
         finally:
             if bar:
                 bar.close()

@@ -15,7 +15,7 @@ from semsts.corpora import argtypes
 def add_n_jobs(p) -> None:
     p.add_argument("--n-jobs", type=argtypes.int_at_least(1), default=available_cores(), metavar="N",
                    help="worker processes that featurize and predict 6,000 pairs or more, and threads for the "
-                        "SVR grid's fits (default and most: the cores this process may use, "
+                        "SVR grid's fits and the bench's bootstrap (default and most: the cores this process may use, "
                         f"{available_cores()} here)")
 
 

@@ -96,6 +96,18 @@ def test_the_same_seed_gives_the_same_intervals_and_another_seed_others():
     assert bootstrap_rows(rows, resamples=0, seed=0) == (tuple(rows), None)
 
 
+def test_the_resamples_give_the_same_figures_whatever_the_threads_and_chunks(monkeypatch):
+    """Issue 22: chunks of resamples run in threads; the figures (and so intervals and tests) stay the same."""
+    from semsts.scoring import bench_intervals
+    rows = [_row("a", _noisy(1.0, 2)), _row("b", _noisy(2.0, 3))]
+    one = bench_intervals.resampled_figures(rows, resamples=45, seed=3)
+    monkeypatch.setattr(bench_intervals, "CHUNK_PAIRS", 1_000)  # many small chunks, several in flight
+    for threads in (1, 2, 3):
+        many = bench_intervals.resampled_figures(rows, resamples=45, seed=3, threads=threads)
+        assert [sorted(d) for d in many] == [sorted(d) for d in one]
+        assert all(np.array_equal(m[k], o[k], equal_nan=True) for m, o in zip(many, one) for k in o)
+
+
 def test_paired_tests_the_gold_itself_against_a_system_and_a_system_against_itself():
     gold, noisy = _row("gold", lambda g: np.asarray(g, float)), _row("noisy", _noisy(2.0, 4))
     twin = _row("twin", _noisy(2.0, 4))
