@@ -5,8 +5,6 @@ then the best pipeline is refitted on all of them; predictions are clipped to th
 """
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
@@ -154,16 +152,12 @@ class FeatureRegression(PairRegressor):
         announce(f"predicting {len(pairs)} pairs")
         pairs, features = [tuple(p) for p in pairs], self.pipeline_.named_steps["features"]
         features.note_long_sides(pairs)
-        # featurized and regressed chunk by chunk, so that workers share both (the SVR is a fifth of the time)
-        chunks = map_chunks(partial(_predict_rows, self.pipeline_), pairs, features.chunk_size,
-                            workers=features.in_workers())
+        # featurized and regressed chunk by chunk, so that workers share both (the SVR is a fifth of the time);
+        # in this process the SVR of a chunk runs in a thread while the next one is featurized
+        chunks = map_chunks(features.rows, pairs, features.chunk_size, workers=features.in_workers(),
+                            then=self.pipeline_[1:].predict)
         scores = np.concatenate([np.zeros(0), *chunks])
         return np.clip(scores, lo, hi)
-
-
-def _predict_rows(pipeline: Pipeline, pairs: list) -> np.ndarray:
-    """The fitted pipeline's predictions of one chunk of pairs, featurized here."""
-    return pipeline[1:].predict(pipeline.named_steps["features"].rows(pairs))
 
 
 def make_folds(cv, seed: int):

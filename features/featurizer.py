@@ -9,12 +9,15 @@ a worker spends about 3 s starting (imports, WordNet, word vectors), about what 
 from __future__ import annotations
 
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import partial
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
 from joblib import Parallel, delayed
+from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import FeatureUnion
 from sklearn.utils.validation import check_is_fitted
@@ -72,16 +75,43 @@ def worth_workers(pairs: int) -> bool:
     return pairs >= PARALLEL_MIN_PAIRS
 
 
-def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True) -> Iterator:
+def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
     progress hook: through joblib (as the caller's ``parallel_config`` says) for :data:`PARALLEL_MIN_PAIRS`
-    items or more, in this process for fewer or when not ``workers``."""
+    items or more, in this process for fewer or when not ``workers``.
+
+    ``then`` (optional) is applied to each result: in the worker, after ``func``; in this process, in a thread
+    beside the next chunk's ``func`` when the caller's ``parallel_config`` allows two jobs or more (``then`` must
+    let go of the GIL, as libsvm's prediction does, and touch nothing ``func`` does)."""
     chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
     progress = _PROGRESS.get()
     wrapped = progress(chunks) if progress else chunks
     if not workers or len(chunks) == 1 or not worth_workers(len(items)):
-        return map(func, wrapped)
-    return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(func, chunk) for chunk in wrapped))
+        if then is None:
+            return map(func, wrapped)
+        backend, n_jobs = get_active_backend()
+        if backend.effective_n_jobs(n_jobs) > 1:
+            return _overlapped(func, then, wrapped)
+        return (then(func(chunk)) for chunk in wrapped)
+    job = func if then is None else partial(_then, func, then)
+    return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped))
+
+
+def _then(func, then, chunk):
+    return then(func(chunk))
+
+
+def _overlapped(func, then, chunks) -> Iterator:
+    """``then(func(chunk))`` for each chunk in order, each ``then`` in a thread while ``func`` takes the next chunk."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = None
+        for chunk in chunks:
+            done = func(chunk)
+            if pending is not None:
+                yield pending.result()
+            pending = pool.submit(then, done)
+        if pending is not None:
+            yield pending.result()
 
 
 def _warnings_kept(func, chunk):

@@ -123,3 +123,26 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note():
     args.n_jobs = available_cores()
     with settings(args):
         assert joblib.parallel.get_active_backend()[1] == available_cores()
+
+
+def test_then_runs_beside_the_next_chunk_in_this_process_with_two_jobs_and_gives_the_same_results():
+    """Issue 22: below the workers' threshold, a chunk's ``then`` (the SVR) runs in a thread while the next chunk
+    is featurized, when the caller allows two jobs; in order, and the same results as one after another."""
+    import threading
+
+    from joblib import parallel_config
+
+    from semsts.features.featurizer import map_chunks
+    where = []
+
+    def then(rows):
+        where.append(threading.current_thread() is threading.main_thread())
+        return [x * 2 for x in rows]
+    items = list(range(23))
+    with parallel_config(n_jobs=1):
+        one = list(map_chunks(lambda c: [x + 1 for x in c], items, 5, then=then))
+    assert where == [True] * 5
+    where.clear()
+    with parallel_config(n_jobs=2):
+        two = list(map_chunks(lambda c: [x + 1 for x in c], items, 5, then=then))
+    assert where == [False] * 5 and one == two == [[2 * (x + 1) for x in items[i:i + 5]] for i in range(0, 23, 5)]
