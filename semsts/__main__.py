@@ -1,6 +1,4 @@
 """``python -m semsts``: the same as the ``sts`` command."""
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

@@ -1,7 +1,11 @@
 """The ``sts`` command line: one entry point over the data layer, the systems and the scorer."""
 from __future__ import annotations
 
+import atexit
+import gc
+import os
 import sys
+import threading
 
 USAGE = """usage: sts COMMAND [ARGS…]
 
@@ -38,6 +42,38 @@ def _show_notes(quiet: bool) -> None:
             else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
                 sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {message}\n")
     warnings.showwarning = show
+
+
+def entry() -> None:
+    """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with full garbage collections
+    made ten times rarer (the WordNet, word-frequency and model tables are long-lived and hardly ever garbage,
+    and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
+    every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
+    threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them."""
+    gc.set_threshold(700, 10, 100)
+    try:
+        code = main()
+    except SystemExit as exc:  # argparse's usage errors and --help
+        code = exc.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
+    if shutdown is None or exit_functions is None:  # another Python: the ordinary exit
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+    except OSError:  # a closed pipe (``sts … | head``): as Python reports it
+        code = code or 120
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    shutdown()
+    exit_functions()
+    os._exit(code)
 
 
 def main(argv=None) -> int:
