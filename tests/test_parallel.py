@@ -146,3 +146,19 @@ def test_then_runs_beside_the_next_chunk_in_this_process_with_two_jobs_and_gives
     with parallel_config(n_jobs=2):
         two = list(map_chunks(lambda c: [x + 1 for x in c], items, 5, then=then))
     assert where == [False] * 5 and one == two == [[2 * (x + 1) for x in items[i:i + 5]] for i in range(0, 23, 5)]
+
+
+def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
+    """Issue 22: a worker's chunk runs with full garbage collections rarer (they walked WordNet's and the model's
+    tables again and again); the threshold is Python's own again after it."""
+    import gc
+
+    from semsts.features.featurizer import _warnings_kept, rare_full_collections
+    before = gc.get_threshold()
+    out, caught = _warnings_kept(lambda chunk: (gc.get_threshold(), chunk), [1])
+    assert out == ((before[0], before[1], max(before[2], 100)), [1]) and caught == []
+    assert gc.get_threshold() == before
+    with pytest.raises(ZeroDivisionError):
+        with rare_full_collections(every=50):
+            1 / 0
+    assert gc.get_threshold() == before
