@@ -158,7 +158,6 @@ def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
     out, caught = _warnings_kept(lambda chunk: (gc.get_threshold(), chunk), [1])
     assert out == ((before[0], before[1], max(before[2], 100)), [1]) and caught == []
     assert gc.get_threshold() == before
-    with pytest.raises(ZeroDivisionError):
-        with rare_full_collections(every=50):
-            1 / 0
+    with pytest.raises(ZeroDivisionError), rare_full_collections(every=50):
+        raise ZeroDivisionError
     assert gc.get_threshold() == before
