@@ -42,16 +42,17 @@ def _free_parts(run, mark_a: bytearray, mark_b: bytearray, k: int):
     return parts
 
 
-def gst_tiles(a: str, b: str, min_match: int = 6) -> list[tuple[int, int, int]]:
+def gst_tiles(a: str, b: str, min_match: int = 6, runs: list | None = None) -> list[tuple[int, int, int]]:
     """Greedy String Tiling tiles ``(start in a, start in b, length)``, each at least ``min_match`` long.
 
     Each round takes the longest unmarked common substrings, in order of their start in ``a`` then
-    ``b``, and keeps each one that no tile of the round already overlaps.
+    ``b``, and keeps each one that no tile of the round already overlaps. ``runs``: the pair's
+    ``diagonal_runs(a, b, min_match)`` if the caller has them.
     """
     if min_match < 1:
         raise ValueError(f"min_match must be at least 1, got {min_match}")
     buckets: dict[int, list] = {}
-    for run in diagonal_runs(a, b, min_match):
+    for run in diagonal_runs(a, b, min_match) if runs is None else runs:
         buckets.setdefault(run[2], []).append(run)
     lengths = [-n for n in buckets]
     heapq.heapify(lengths)
@@ -132,13 +133,19 @@ def gst_similarity(a: str, b: str, min_match: int = 6, symmetric: bool = False) 
 
 def gst_similarity_ways(pairs, min_match: int = 6) -> np.ndarray:
     """``(n, 3)``: :func:`gst_similarity` of each pair as ``(a, b)``, as ``(b, a)`` and symmetric, each the same
-    number as its own call gives; two tilings a pair, not three (the symmetric one is one of the others)."""
+    number as its own call gives; two tilings a pair, not three (the symmetric one is one of the others), on
+    the common runs found once."""
     out = np.zeros((len(pairs), 3))
     for row, (a, b) in zip(out, pairs):
         a, b = a.lower(), b.lower()
         if not a or not b:
             continue
-        ab, ba = gst_coverage(a, b, min_match), gst_coverage(b, a, min_match)
+        if too_many_matches(a, b, min_match):  # tiled on bounded prefixes, each way by itself
+            ab, ba = gst_coverage(a, b, min_match), gst_coverage(b, a, min_match)
+        else:  # the runs of (b, a) are those of (a, b), each turned round, in their order (by start in b, then a)
+            runs = diagonal_runs(a, b, min_match)
+            ab = sum(n for _, _, n in gst_tiles(a, b, min_match, runs))
+            ba = sum(n for _, _, n in gst_tiles(b, a, min_match, sorted((j, i, n) for i, j, n in runs)))
         row[:] = ab / len(a), ba / len(b), 2.0 * (ba if (len(b), b) > (len(a), a) else ab) / (len(a) + len(b))
     return out
 
