@@ -61,7 +61,7 @@ def entry() -> None:
         print(code, file=sys.stderr)
         code = 1
     shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
-    if shutdown is None or exit_functions is None:  # another Python: the ordinary exit
+    if shutdown is None or exit_functions is None or _observed():  # the ordinary exit
         sys.exit(code)
     try:
         sys.stdout.flush()
@@ -74,6 +74,14 @@ def entry() -> None:
     shutdown()
     exit_functions()
     os._exit(code)
+
+
+def _observed() -> bool:
+    """Whether a profiler, tracer or monitoring tool (cProfile, coverage, a debugger) watches this process: it
+    writes its results at the ordinary exit."""
+    monitoring = getattr(sys, "monitoring", None)
+    tools = monitoring is not None and any(monitoring.get_tool(i) is not None for i in range(6))
+    return sys.gettrace() is not None or sys.getprofile() is not None or tools
 
 
 def main(argv=None) -> int:
