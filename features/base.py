@@ -84,7 +84,7 @@ def overlap_scores(a: set, b: set) -> list[float]:
         return [1.0, 1.0, 1.0, 1.0]
     common = len(a & b)
     return [ratio(common, len(a)), ratio(common, len(b)),
-            ratio(common, len(a | b)), ratio(2 * common, len(a) + len(b))]
+            ratio(common, len(a) + len(b) - common), ratio(2 * common, len(a) + len(b))]
 
 
 OVERLAP_NAMES = ("contain_ab", "contain_ba", "jaccard", "dice")
