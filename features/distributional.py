@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import weakref
+from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp
@@ -98,7 +99,7 @@ def _counts(columns: list, width: int, dtype):
     indices sorted within each row."""
     lengths = np.fromiter(map(len, columns), dtype=np.int64, count=len(columns))
     keys = np.repeat(np.arange(len(columns), dtype=np.int64), lengths) * width + \
-        np.fromiter((c for doc in columns for c in doc), dtype=np.int64, count=int(lengths.sum()))
+        np.fromiter(chain.from_iterable(columns), dtype=np.int64, count=int(lengths.sum()))
     found, counts = np.unique(keys, return_counts=True)
     rows, cols = np.divmod(found, width)
     indptr = np.searchsorted(rows, np.arange(len(columns) + 1))
