@@ -200,3 +200,27 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def note_long_sides(self, pairs: list) -> None:
         """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
         _note_long_sides(self.union_, pairs)
+
+
+
+def start_workers():
+    """Start the caller's joblib workers now (as its ``parallel_config`` says) and have each load what featurizing
+    reads, while the caller goes on; the returned generator yields each worker's pid as it is ready."""
+    backend, n_jobs = get_active_backend()
+    return Parallel(return_as="generator_unordered")(delayed(_warm)() for _ in range(backend.effective_n_jobs(n_jobs)))
+
+
+def _warm() -> int:
+    """In a worker: import the families and load what featurizing reads (WordNet, GloVe, the gloss space, word
+    frequencies), so that its first chunk finds them."""
+    import os
+
+    from wordfreq import word_frequency
+
+    from semsts.corpora.word_vectors import glove
+    from semsts.corpora.wordnet import wordnet
+
+    from .gloss_space import gloss_space
+    from .sets import FAMILIES  # noqa: F401
+    wordnet(), glove(), gloss_space(), word_frequency("the", "en")
+    return os.getpid()

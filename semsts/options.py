@@ -51,6 +51,39 @@ def settings(args, progress=None):
     return run_settings(n_jobs=n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
 
 
+def start_warming(args, pairs: int, models=()) -> None:
+    """Have the run's workers start now and load what featurizing reads, while this process imports and loads its
+    models on one core, when they will get work: two jobs or more on loky, pairs enough for workers, and a saved
+    model among ``models`` whose features run in workers (not one with an encoder). Their start-up then takes the
+    core this process leaves idle (0.9 s of ``sts bench --model``); the results are the same."""
+    from semsts.features.featurizer import start_workers, worth_workers
+    jobs = min(args.n_jobs, available_cores())
+    if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(pairs) and _featurized_in_workers(models):
+        with run_settings(n_jobs=jobs, backend="loky"):
+            started = start_workers()
+        # collected in a thread, so that nothing waits for them: the work queues behind them anyway
+        threading.Thread(target=_collect, args=(started,), daemon=True).start()
+
+
+def _collect(started) -> None:
+    try:
+        for _ in started:
+            pass
+    except Exception:  # a worker that cannot load them says why when the work itself fails
+        pass
+
+
+def _featurized_in_workers(models) -> bool:
+    from semsts.baselines.model_file import read_card
+    for path in models:
+        try:
+            if not read_card(path).get("encoder"):
+                return True
+        except (OSError, ValueError):  # the load reports it
+            continue
+    return False
+
+
 def progress_bar(args):
     """The command's progress hook on stderr (None with ``--quiet``); its step lines count the seconds from the
     first hook the command made, whichever bar shows them."""

@@ -10,7 +10,7 @@ from semsts.baselines.registry import describe, make_system, needs_training, sys
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.corpora import argtypes, runrecord
-from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
+from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 from semsts.train_cli import add_train_parser
 
 
@@ -69,6 +69,7 @@ def cmd_run(args) -> int:
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
+    start_warming(args, sum(len(sub.pairs) for sub in test), [args.model])  # while this process loads the model
     try:
         if bar:
             bar.step(f"loading {args.model}")

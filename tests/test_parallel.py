@@ -161,3 +161,41 @@ def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
     with pytest.raises(ZeroDivisionError), rare_full_collections(every=50):
         raise ZeroDivisionError
     assert gc.get_threshold() == before
+
+
+def test_workers_started_ahead_are_the_ones_the_work_then_runs_on():
+    """Issue 22: ``sts bench/run --model`` start the workers (each loading WordNet, GloVe, the gloss space, the word
+    frequencies) while the model loads; the work that follows runs on those same processes."""
+    import os
+
+    import joblib
+
+    from semsts.features.featurizer import start_workers
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        warm = sorted(start_workers())
+        later = set(joblib.Parallel()(joblib.delayed(os.getpid)() for _ in range(8)))
+    assert len(warm) == 2 and os.getpid() not in warm and later <= set(warm)
+
+
+def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp_path):
+    import argparse
+    import json
+
+    from semsts import options
+    from semsts.features import featurizer
+    started = []
+    monkeypatch.setattr(featurizer, "start_workers", lambda: started.append(1) or iter(()))
+    monkeypatch.setattr(options, "available_cores", lambda: 2)
+    lexical, encoded = tmp_path / "m.skops", tmp_path / "e.skops"
+    for path, encoder in ((lexical, None), (encoded, "sif")):
+        path.write_bytes(b"x")
+        card = {"sha256": "0" * 64, "versions": {}, "feature_set": "all", "exclude": [], "feature_names": [],
+                "training_data": {}, "resources": {}, "canaries": {}, "encoder": encoder}
+        path.with_suffix(".json").write_text(json.dumps(card))
+    monkeypatch.setattr("semsts.baselines.model_file._check_card_values", lambda path, card: None)
+    for n_jobs, pairs, models, expected in ((2, 20_000, [lexical], 1), (1, 20_000, [lexical], 0),
+                                            (2, 1_000, [lexical], 0), (2, 20_000, [encoded], 0),
+                                            (2, 20_000, [tmp_path / "missing.skops"], 0)):
+        started.clear()
+        options.start_warming(argparse.Namespace(n_jobs=n_jobs, backend="loky"), pairs, models)
+        assert len(started) == expected, (n_jobs, pairs, models)
