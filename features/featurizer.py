@@ -9,6 +9,8 @@ a worker spends about 3 s starting (imports, WordNet, word vectors), about what 
 from __future__ import annotations
 
 import gc
+import pickle
+import uuid
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -94,12 +96,46 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
         if backend.effective_n_jobs(n_jobs) > 1:
             return _overlapped(func, then, wrapped)
         return (then(func(chunk)) for chunk in wrapped)
-    job = func if then is None else partial(_then, func, then)
+    job = partial(_shipped_call, Shipped((func, then)))
     return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped))
 
 
-def _then(func, then, chunk):
-    return then(func(chunk))
+def _shipped_call(functions, chunk):
+    func, then = functions.obj if isinstance(functions, Shipped) else functions  # not pickled when joblib runs it here
+    return func(chunk) if then is None else then(func(chunk))
+
+
+class Shipped:
+    """An object sent to worker processes pickled once here and unpickled once in each worker, which keeps it by a
+    token for the next tasks: a model's pipeline (6 MB) pickled with every chunk cost this process a second of a
+    bench, and each worker lost what the pipeline had cached (the words' n-gram columns)."""
+
+    def __init__(self, obj):
+        self.obj, self.token, self._blob = obj, uuid.uuid4().hex, None
+
+    def __reduce__(self):
+        if self._blob is None:
+            try:
+                self._blob = pickle.dumps(self.obj, protocol=pickle.HIGHEST_PROTOCOL)
+            except (pickle.PicklingError, AttributeError, TypeError):  # a lambda, say: sent with each task, as joblib can
+                return _as_is, (self.obj,)
+        return _received, (self.token, self._blob)
+
+
+def _as_is(obj):
+    return obj
+
+
+_RECEIVED: dict = {}  # in a worker: token -> the object, for the last few tokens
+
+
+def _received(token: str, blob: bytes):
+    """The object a :class:`Shipped` carried: unpickled on its first task in this process, then kept."""
+    if token not in _RECEIVED:
+        if len(_RECEIVED) >= 4:  # bounded: a worker serves one call after another
+            _RECEIVED.clear()
+        _RECEIVED[token] = pickle.loads(blob)
+    return _RECEIVED[token]
 
 
 def _overlapped(func, then, chunks) -> Iterator:

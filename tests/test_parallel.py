@@ -199,3 +199,24 @@ def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp
         started.clear()
         options.start_warming(argparse.Namespace(n_jobs=n_jobs, backend="loky"), pairs, models)
         assert len(started) == expected, (n_jobs, pairs, models)
+
+
+def test_a_shipped_object_is_pickled_once_and_unpickled_once_per_process():
+    """Issue 22: a model's pipeline goes to the workers pickled once, and each worker unpickles it on its first
+    chunk and keeps it (a few at most); what standard pickle cannot take is sent as joblib sends it."""
+    import pickle
+
+    from semsts.features import featurizer
+    shipped = featurizer.Shipped({"table": list(range(1000))})
+    first, second = pickle.dumps(shipped), pickle.dumps(shipped)
+    assert first == second and shipped._blob is not None
+    featurizer._RECEIVED.clear()
+    a, b = pickle.loads(first), pickle.loads(second)
+    assert a == shipped.obj and a is b and a is not shipped.obj
+    for _ in range(6):
+        pickle.loads(pickle.dumps(featurizer.Shipped([1])))
+    assert len(featurizer._RECEIVED) <= 4
+    assert pickle.loads(pickle.dumps(featurizer.Shipped(len))) is len
+    with pytest.raises((pickle.PicklingError, AttributeError)):  # by value, as plain pickle (joblib's cloudpickle can)
+        pickle.dumps(featurizer.Shipped(lambda chunk: chunk))
+    assert featurizer._shipped_call(featurizer.Shipped((sum, None)), [1, 2]) == 3
