@@ -81,23 +81,30 @@ def worth_workers(pairs: int) -> bool:
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
     progress hook: through joblib (as the caller's ``parallel_config`` says) for :data:`PARALLEL_MIN_PAIRS`
-    items or more, in this process for fewer or when not ``workers``.
+    items or more, in this process for fewer or when not ``workers``. Through joblib a chunk grows up to twice
+    ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job: each chunk costs a worker a fixed share (the families'
+    tables grouped by length, a call of the pipeline), while the last one leaves the other workers idle.
 
     ``then`` (optional) is applied to each result: in the worker, after ``func``; in this process, in a thread
     beside the next chunk's ``func`` when the caller's ``parallel_config`` allows two jobs or more (``then`` must
     let go of the GIL, as libsvm's prediction does, and touch nothing ``func`` does)."""
+    backend, n_jobs = get_active_backend()
+    jobs = backend.effective_n_jobs(n_jobs)
+    here = not workers or len(items) <= chunk_size or not worth_workers(len(items))
+    if not here:
+        chunk_size = max(chunk_size, min(2 * chunk_size, -(-len(items) // (CHUNKS_PER_JOB * jobs))))
     chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
     progress = _PROGRESS.get()
     wrapped = progress(chunks) if progress else chunks
-    if not workers or len(chunks) == 1 or not worth_workers(len(items)):
+    if here:
         if then is None:
             return map(func, wrapped)
-        backend, n_jobs = get_active_backend()
-        if backend.effective_n_jobs(n_jobs) > 1:
-            return _overlapped(func, then, wrapped)
-        return (then(func(chunk)) for chunk in wrapped)
+        return _overlapped(func, then, wrapped) if jobs > 1 else (then(func(chunk)) for chunk in wrapped)
     job = partial(_shipped_call, Shipped((func, then)))
     return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped))
+
+
+CHUNKS_PER_JOB = 12  # 2 workers, 22,358 pairs (sts bench): chunks of 932 pairs, 0.4 s faster than 500 and than 2,000
 
 
 def _shipped_call(functions, chunk):

@@ -220,3 +220,18 @@ def test_a_shipped_object_is_pickled_once_and_unpickled_once_per_process():
     with pytest.raises((pickle.PicklingError, AttributeError)):  # by value, as plain pickle (joblib's cloudpickle can)
         pickle.dumps(featurizer.Shipped(lambda chunk: chunk))
     assert featurizer._shipped_call(featurizer.Shipped((sum, None)), [1, 2]) == 3
+
+
+def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatch):
+    """Issue 22: through joblib a chunk grows to about CHUNKS_PER_JOB a job, at most twice the featurizer's
+    chunk size (each chunk costs a worker a fixed share); in this process it stays as it is; the results too."""
+    import joblib
+
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 10)
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        for items, size in ((list(range(400)), 10), (list(range(100)), 5), (list(range(150)), 7)):
+            lengths = [len(c) for c in featurizer.map_chunks(list, items, 5)]
+            assert sum(lengths) == len(items) and lengths[0] == size, (len(items), lengths)
+            assert [x for c in featurizer.map_chunks(list, items, 5) for x in c] == items
+    assert [len(c) for c in featurizer.map_chunks(list, list(range(400)), 5, workers=False)][0] == 5
