@@ -11,7 +11,7 @@ import numpy as np
 from semsts.corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, ratio, weighted_mean
-from .batched import Sides, Tables, same_words
+from .batched import Sides, Tables, in_parts, same_words
 from .embedding import aligned_cosines
 from .exact import products
 from .gloss_features import gloss_cells, similarity_matrix
@@ -42,7 +42,7 @@ class Alignment(PairFeatures):
             else:
                 rows[i] = self._unmatched_side(la, lb)
         if full:
-            rows[full] = _aligned_rows([sides[i] for i in full])
+            rows[full] = in_parts(_aligned_rows, [sides[i] for i in full], rows.shape[1])
         return rows
 
     @staticmethod

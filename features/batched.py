@@ -69,14 +69,15 @@ class Tables:
         cells = m * n
         self.size = int(cells.sum())
         self.starts = np.concatenate([[0], np.cumsum(cells)[:-1]]).astype(np.int64)
-        pair = np.repeat(np.arange(len(m)), cells)
-        local = np.arange(self.size) - self.starts[pair]
-        i, j = local // n[pair], local % n[pair]
-        self.rows, self.cols = a.starts[pair] + i, b.starts[pair] + j  # each cell's word of side a, of side b
-        self._by_column = self.starts[pair] + j * m[pair] + i  # where a cell goes in the column-major order
-        first_rows = self.starts[pair][j == 0] + i[j == 0] * n[pair][j == 0]
-        first_cols = self.starts[pair][i == 0] + j[i == 0] * m[pair][i == 0]
-        self._row_starts, self._col_starts = first_rows, first_cols
+        index = np.int32 if max(self.size, int(m.sum()), int(n.sum())) < 2 ** 31 else np.int64
+        pair = np.repeat(np.arange(len(m), dtype=index), cells)
+        offset = self.starts.astype(index)[pair]  # where each cell's pair starts
+        i, j = np.divmod(np.arange(self.size, dtype=index) - offset, n.astype(index)[pair])
+        self.rows, self.cols = a.starts.astype(index)[pair] + i, b.starts.astype(index)[pair] + j  # its two words
+        self._by_column = offset + j * m.astype(index)[pair] + i  # where a cell goes in the column-major order
+        del pair, offset, i, j
+        self._row_starts = np.repeat(self.starts, m) + (np.arange(int(m.sum())) - np.repeat(a.starts, m)) * np.repeat(n, m)
+        self._col_starts = np.repeat(self.starts, n) + (np.arange(int(n.sum())) - np.repeat(b.starts, n)) * np.repeat(m, n)
 
     def dots(self, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
         """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.exact.cross_dots`' entries (the
@@ -119,3 +120,22 @@ def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
         norm = math.sqrt(dxx) * math.sqrt(dyy)
         out.append(dxy / norm if norm else 0.0)
     return out
+
+
+MAX_CELLS = 1 << 20  # table cells laid out at once: a chunk of long texts goes through in parts of about 40 MB
+
+
+def in_parts(rows_of, sides: list, width: int) -> np.ndarray:
+    """``rows_of(part)`` for consecutive parts of ``sides`` (pairs of word lists) whose tables hold at most
+    :data:`MAX_CELLS` cells (a larger pair alone), stacked: the same rows as one call, in bounded memory."""
+    out, part, cells = [], [], 0
+    for la, lb in sides:
+        size = len(la) * len(lb)
+        if part and cells + size > MAX_CELLS:
+            out.append(rows_of(part))
+            part, cells = [], 0
+        part.append((la, lb))
+        cells += size
+    if part:
+        out.append(rows_of(part))
+    return np.concatenate(out) if out else np.zeros((0, width))

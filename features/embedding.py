@@ -16,7 +16,7 @@ from wordfreq import word_frequency
 from semsts.corpora.word_vectors import unit_vectors
 
 from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables, cosines, same_words
+from .batched import Sides, Tables, cosines, in_parts, same_words
 from .exact import cosine, products, weighted_sum
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -50,7 +50,8 @@ class EmbeddingSimilarity(PairFeatures):
         analyses = self.analyses(X)
         out = np.empty((len(analyses), len(self._names())))
         for k, level in enumerate(self.LEVELS):
-            out[:, 5 * k:5 * k + 5] = _level_rows([(list(getattr(a, level)), list(getattr(b, level))) for a, b in analyses])
+            sides = [(list(getattr(a, level)), list(getattr(b, level))) for a, b in analyses]
+            out[:, 5 * k:5 * k + 5] = in_parts(_level_rows, sides, 5)
         return out
 
     def _row(self, a, b):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables, cosines, same_words
+from .batched import Sides, Tables, cosines, in_parts, same_words
 from .exact import cosine, products, weighted_sum
 from .gloss_space import gloss_space
 from .weighted import information_content
@@ -59,7 +59,7 @@ class GlossSimilarity(PairFeatures):
             else:
                 rows[i] = [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
         if full:
-            rows[full] = _gloss_rows([sides[i] for i in full])
+            rows[full] = in_parts(_gloss_rows, [sides[i] for i in full], rows.shape[1])
         return rows
 
     def _row(self, a, b):

@@ -59,3 +59,23 @@ def test_tables_lay_out_each_pairs_cells_and_their_best_matches():
         table = np.multiply(va[ra][:, None, :], vb[rb][None, :, :], dtype=np.float64).sum(axis=-1)
         assert cells[t.starts[p]:t.starts[p] + table.size].tobytes() == table.ravel().tobytes()
         assert rows[ra].tolist() == table.max(axis=1).tolist() and cols[rb].tolist() == table.max(axis=0).tolist()
+
+
+def test_a_chunk_of_long_texts_goes_through_in_parts_with_the_same_rows(monkeypatch):
+    """Issue 22: the tables of a chunk are laid out a part at a time (at most MAX_CELLS cells, a larger pair
+    alone), so that long texts take bounded memory; the rows are those of one part."""
+    from semsts.features import batched
+    data = pairs()
+    families = [EmbeddingSimilarity().fit(data), Alignment().fit(data), GlossSimilarity().fit(data)]
+    whole = [f.transform(data) for f in families]
+    monkeypatch.setattr(batched, "MAX_CELLS", 50)
+    calls = []
+    original = batched.Tables.__init__
+
+    def counting(self, a, b):
+        calls.append(int((a.lengths * b.lengths).sum()))
+        original(self, a, b)
+    monkeypatch.setattr(batched.Tables, "__init__", counting)
+    for f, expected in zip(families, whole):
+        assert f.transform(data).tobytes() == expected.tobytes()
+    assert len(calls) > 3 * 10 and max(calls) <= max(50, max(len(a.split()) * len(b.split()) for a, b in EDGES) * 4)
