@@ -27,6 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from semsts.corpora.errors import Note
 
+from . import COLLECTIONS
 from .base import text_input_tags
 from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
@@ -168,16 +169,17 @@ def _warnings_kept(func, chunk):
 
 
 @contextmanager
-def rare_full_collections(every: int = 100):
-    """Within the block, a full garbage collection after ``every`` middle ones at most (Python's default: 10).
-    Featurizing allocates millions of short-lived objects beside long-lived tables (WordNet, word frequencies,
-    the model) that each full collection walks again: a fifth of a worker's time, for almost no garbage."""
-    young, middle, full = gc.get_threshold()
-    gc.set_threshold(young, middle, max(full, every))
+def rare_full_collections():
+    """Within the block, garbage collections rarer (at least the thresholds :data:`COLLECTIONS`). Featurizing
+    allocates millions of short-lived objects and hardly any garbage with cycles, beside long-lived tables
+    (WordNet, word frequencies, the model) that each full collection walks again: a fifth of a worker's time
+    went to full collections, and 7% more to the young ones at Python's threshold of 700."""
+    before = gc.get_threshold()
+    gc.set_threshold(*(max(now, rarer) for now, rarer in zip(before, COLLECTIONS)))
     try:
         yield
     finally:
-        gc.set_threshold(young, middle, full)
+        gc.set_threshold(*before)
 
 
 def _rewarned(results) -> Iterator:

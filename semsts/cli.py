@@ -45,12 +45,13 @@ def _show_notes(quiet: bool) -> None:
 
 
 def entry() -> None:
-    """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with full garbage collections
-    made ten times rarer (the WordNet, word-frequency and model tables are long-lived and hardly ever garbage,
-    and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
+    """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
+    rarer (``semsts.features.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
+    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
     every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
     threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them."""
-    gc.set_threshold(700, 10, 100)
+    from semsts.features import COLLECTIONS
+    gc.set_threshold(*COLLECTIONS)
     try:
         code = main()
     except SystemExit as exc:  # argparse's usage errors and --help
@@ -63,14 +64,12 @@ def entry() -> None:
     shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
     if shutdown is None or exit_functions is None or _observed():  # the ordinary exit
         sys.exit(code)
-    try:
-        sys.stdout.flush()
-    except OSError:  # a closed pipe (``sts … | head``): as Python reports it
-        code = code or 120
-    try:
-        sys.stderr.flush()
-    except OSError:
-        pass
+    for stream in (sys.stdout, sys.stderr):  # None when the shell closed it (``sts … >&-``)
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``sts … | head``): the exit code Python gives then
+            code = code or (120 if stream is sys.stdout else 0)
     shutdown()
     exit_functions()
     os._exit(code)

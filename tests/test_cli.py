@@ -34,6 +34,17 @@ def test_a_closed_pipe_ends_a_listing_quietly(tmp_path, data_dir):
     assert b"Broken pipe" not in listing.stderr.read()
 
 
+
+@pytest.mark.parametrize("args, shell, expected", [
+    (["--version"], "", 0), (["--version"], " >&-", 0), ([], "", 2), (["run", "--bogus"], "", 2)])
+def test_the_process_exits_with_mains_code_whatever_stdout_is(args, shell, expected, tmp_path):
+    """Issue 22: ``python -m semsts`` / ``sts`` exit without freeing every object one by one, after flushing the
+    streams (none when the shell closed stdout), with main's code and no traceback."""
+    import shlex
+    command = " ".join(map(shlex.quote, [sys.executable, "-m", "semsts", *args])) + shell
+    done = subprocess.run(["bash", "-c", command], capture_output=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == expected and b"Traceback" not in done.stderr, done.stderr
+
 def test_eval_help_shows_its_own_forms_only(capsys):
     try:
         cli.main(["eval", "--help"])
