@@ -142,6 +142,17 @@ def _print_pearson(r: float, signature) -> int:
 
 
 def main(argv=None, prog: str = "evaluate.py") -> int:
+    try:
+        code = _main(argv, prog)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `python evaluate.py GOLD SYS | head -c 0`: the reader has what it wanted
+        from .data_cli import quiet_closed_stdout
+        quiet_closed_stdout()
+        return 0
+
+
+def _main(argv, prog: str) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])

@@ -45,6 +45,15 @@ def test_the_process_exits_with_mains_code_whatever_stdout_is(args, shell, expec
     done = subprocess.run(["bash", "-c", command], capture_output=True, cwd=tmp_path, timeout=120)
     assert done.returncode == expected and b"Traceback" not in done.stderr, done.stderr
 
+
+def test_the_scorer_ends_quietly_when_its_reader_goes_away(tmp_path, data_dir):
+    """``python evaluate.py GOLD SYS | head -c 0``: exit 0, no BrokenPipeError traceback."""
+    gold = data_dir / "sts2012" / "test" / "STS.gs.MSRpar.txt"
+    run = subprocess.run(["bash", "-c", f"{sys.executable} {ROOT / 'evaluate.py'} {gold} {gold} | head -c 0; "
+                          "exit ${PIPESTATUS[0]}"], capture_output=True, cwd=tmp_path, timeout=120,
+                         env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
+    assert run.returncode == 0 and b"Broken" not in run.stderr and b"Traceback" not in run.stderr, run.stderr
+
 def test_eval_help_shows_its_own_forms_only(capsys):
     try:
         cli.main(["eval", "--help"])
