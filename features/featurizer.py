@@ -69,8 +69,8 @@ def _note_long_sides(union, pairs) -> None:
             stacklevel=4)
 
 
-# 2 workers, 2026-11-26: about 1.5 ms a pair (features and SVR) on one core, about 3 s to start a worker; from
-# 6,000 pairs two workers save a fifth of the time at low load (4,927 pairs: a tenth, and nothing under load)
+# 2 workers, 2026-11-26 (set when a pair took 1.5 ms and a worker 3 s to start; now about 0.9 ms and 2 s, not
+# re-tuned): from 6,000 pairs two workers saved a fifth of the time at low load (4,927 pairs: a tenth)
 PARALLEL_MIN_PAIRS = 6_000
 
 
