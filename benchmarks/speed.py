@@ -5,9 +5,9 @@
 
 Each command runs as a fresh process with ``STS_DATA`` as set, from the checkout it belongs to: this one
 (with the ``sts`` and ``python`` beside ``sys.executable``) and, with ``--before``, another checkout and
-the bin folder of a venv that has it installed. The pairs alternate (before, after) so that a change of
-load hits both. The outputs are compared: the trained model file's SHA-256 and the printed or written
-results must be identical on both sides. ``--perl`` times the organizers' correlation script (or
+the bin folder of a venv that has it installed; the sides run one after the other. The outputs are
+compared: the trained model's content (:func:`model_digest`, whatever the file's layout) and the printed
+or written results must be identical on both sides. ``--perl`` times the organizers' correlation script (or
 benchmarks/correlation.pl, a stand-in that loads the same Perl modules) on the same 750 pairs as
 ``python evaluate.py GOLD SYS`` (the median of five runs each). ``--jobs`` also times this checkout's commands
 that take ``--n-jobs`` with one worker and with the default (the cores this process may use), outputs compared.

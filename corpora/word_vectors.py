@@ -85,7 +85,6 @@ class Glove:
             self._seen.update(zip(new, np.where(found, self.rows[at], -1).tolist()))
         return np.asarray([self._seen[w] for w in words], dtype=np.int64)
 
-
     def unit_rows(self, rows: np.ndarray) -> np.ndarray:
         """The unit-length vectors of GloVe ``rows`` (float32, a zero row for -1), each row normalized once in
         this process and kept (at most :data:`SEEN_LIMIT` rows; row by row the same as normalizing them here)."""

@@ -135,9 +135,10 @@ def bench_rows(args) -> tuple[list, list]:
         names = [p for ds in datasets for p in MTEB_POOLS.get(ds.name, ())]
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
-    if args.model:  # the workers start while this process loads the models
+    if args.model:  # the workers start while this process loads the models, if they will get the scored pairs
         from semsts.options import start_warming
-        start_warming(args, sum(len(sub.pairs) for ds in (*datasets, *pools) for sub in ds), args.model)
+        scored = sum(len(bench.scored_subset(sub)[0].pairs) for ds in (*datasets, *pools) for sub in ds)
+        start_warming(args, scored, args.model)
     bar = progress_bar(args)
     from semsts.baselines.registry import needs_training, system_names
     if args.train and not any(needs_training(name) for name in args.system):
