@@ -29,6 +29,7 @@ from semsts.corpora.errors import Note
 
 from . import COLLECTIONS
 from .base import text_input_tags
+from .process_exit import end_worker_unfreed
 from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
 
@@ -140,6 +141,7 @@ _RECEIVED: dict = {}  # in a worker: token -> the object, for the last few token
 def _received(token: str, blob: bytes):
     """The object a :class:`Shipped` carried: unpickled on its first task in this process, then kept."""
     if token not in _RECEIVED:
+        end_worker_unfreed()
         if len(_RECEIVED) >= 4:  # bounded: a worker serves one call after another
             _RECEIVED.clear()
         _RECEIVED[token] = pickle.loads(blob)
@@ -267,4 +269,5 @@ def _warm() -> int:
     from .gloss_space import gloss_space
     from .sets import FAMILIES  # noqa: F401
     wordnet(), glove(), gloss_space(), word_frequency("the", "en")
+    end_worker_unfreed()
     return os.getpid()

@@ -49,8 +49,10 @@ def entry() -> None:
     rarer (``semsts.features.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
     hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
     every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
-    threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them."""
+    threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them (see
+    :mod:`semsts.features.process_exit`, which ends the workers the same way)."""
     from semsts.features import COLLECTIONS
+    from semsts.features.process_exit import flush_streams, observed
     gc.set_threshold(*COLLECTIONS)
     try:
         code = main()
@@ -62,25 +64,12 @@ def entry() -> None:
         print(code, file=sys.stderr)
         code = 1
     shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
-    if shutdown is None or exit_functions is None or _observed():  # the ordinary exit
+    if shutdown is None or exit_functions is None or observed():  # the ordinary exit
         sys.exit(code)
-    for stream in (sys.stdout, sys.stderr):  # None when the shell closed it (``sts … >&-``)
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # a closed pipe (``sts … | head``): the exit code Python gives then
-            code = code or (120 if stream is sys.stdout else 0)
+    code = flush_streams(code)
     shutdown()
     exit_functions()
     os._exit(code)
-
-
-def _observed() -> bool:
-    """Whether a profiler, tracer or monitoring tool (cProfile, coverage, a debugger) watches this process: it
-    writes its results at the ordinary exit."""
-    monitoring = getattr(sys, "monitoring", None)
-    tools = monitoring is not None and any(monitoring.get_tool(i) is not None for i in range(6))
-    return sys.gettrace() is not None or sys.getprofile() is not None or tools
 
 
 def main(argv=None) -> int:

@@ -1,4 +1,7 @@
 """Tests of semsts.baselines.parallel: featurization on a dask.distributed cluster gives identical results."""
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -8,7 +11,7 @@ from semsts.baselines.regression import FeatureRegression
 
 # --- Featurization on a dask.distributed cluster (joblib's dask backend) gives identical results.
 
-
+ROOT = Path(__file__).resolve().parents[1]
 distributed = pytest.importorskip("dask.distributed")  # a declared dev dependency: present in CI
 
 
@@ -235,3 +238,48 @@ def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatc
             assert sum(lengths) == len(items) and lengths[0] == size, (len(items), lengths)
             assert [x for c in featurizer.map_chunks(list, items, 5) for x in c] == items
     assert [len(c) for c in featurizer.map_chunks(list, list(range(400)), 5, workers=False)][0] == 5
+
+
+_WORKER_EXIT = r'''
+import atexit, os, sys
+from joblib.externals.loky import get_reusable_executor
+from semsts.features import process_exit
+
+def task(mark):
+    atexit.register(lambda: open(mark + ".freed", "w").close())  # runs only at an ordinary exit
+    process_exit.end_worker_unfreed()
+    process_exit.end_worker_unfreed()  # once a process
+    sys.stdout.write("unflushed")  # no newline: lost unless the exit flushes
+    return os.getpid()
+
+if __name__ == "__main__":
+    mark = sys.argv[1]
+    executor = get_reusable_executor(max_workers=1)
+    pid = executor.submit(task, mark).result()
+    executor.shutdown(wait=True)
+    process_exit.end_worker_unfreed()  # the caller is no worker: nothing registered
+    print("", process_exit._REGISTERED, os.path.exists(mark + ".freed"))
+'''
+
+
+def test_a_loky_worker_ends_without_freeing_and_the_caller_as_it_was(tmp_path):
+    """Issue 22: a featurizing worker's exit skips freeing its tables (0.6 s its pool's caller waited for at the
+    end of ``sts bench``): its last exit handler flushes its streams and ends it; the caller's exit is untouched."""
+    import subprocess
+    script = tmp_path / "worker_exit.py"
+    script.write_text(_WORKER_EXIT)
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "mark")], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("unflushed") and done.stdout.rstrip().endswith("[] False"), done.stdout
+
+
+def test_a_watched_worker_takes_the_ordinary_exit():
+    """Under a profiler or coverage (which write their results at the ordinary exit) the handler does nothing."""
+    from semsts.features import process_exit
+    sys.setprofile(lambda *args: None)
+    try:
+        assert process_exit.observed()
+        assert process_exit._end_now() is None  # returned: the process goes on to the ordinary exit
+    finally:
+        sys.setprofile(None)
