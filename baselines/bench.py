@@ -13,8 +13,8 @@ import numpy as np
 
 from semsts import corpora
 
-from .run import check_kinds, predict_subset
-from .subset_models import predict_all
+# the systems' modules are imported where a system predicts: resolving datasets and cutting them to their
+# scored pairs (``sts bench`` does before it starts its workers) imports no scikit-learn
 
 
 def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
@@ -26,6 +26,7 @@ def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
 
 def predict_scored(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray]:
     """Gold and predictions of the subset's scored pairs; a bad pair is a FormatError at its file line."""
+    from .run import predict_subset
     part, keep = scored_subset(sub)
     try:
         scores, _ = predict_subset(system, part)
@@ -50,6 +51,7 @@ def predict_dataset(system, dataset: corpora.Dataset, *, fit: bool = False) -> d
     """
     if hasattr(system, "for_subset"):
         return {sub.name: predict_scored(system.for_subset(sub.name), sub) for sub in dataset}
+    from .run import check_kinds
     check_kinds(system, [dataset])
     if fit:
         system.fit([p for sub in dataset for p in scored_subset(sub)[0].pairs])
@@ -92,6 +94,7 @@ def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=
 def _predict_batched(models, subsets) -> dict:
     """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, predicted by
     :func:`~semsts.baselines.subset_models.predict_all`: the same figures as :func:`predict_scored` of each subset."""
+    from .subset_models import predict_all
     cut = [(sub, *scored_subset(sub)) for sub in subsets]
     try:
         predicted = predict_all(models, [part for _, part, _ in cut])

@@ -18,17 +18,20 @@ import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from semsts import corpora
 from semsts.corpora.errors import Note
 from semsts.corpora.manifest import sha256
-from semsts.features.encoders import encoder_name
-from semsts.features.sets import make_union
 
 from .pair_save import recover, save_pair
-from .subset_models import SubsetModels
+
+if TYPE_CHECKING:
+    from .subset_models import SubsetModels
+# the features and the models are imported where a model is read or saved: reading a card (``sts bench`` and
+# ``sts run`` do before they start their workers) imports no scikit-learn
 
 SUFFIX = ".skops"
 # libraries whose version changes either the stored objects or the features computed
@@ -82,6 +85,7 @@ def card_path(model_path) -> Path:
 
 
 def _encoder(model) -> str | None:
+    from semsts.features.encoders import encoder_name
     encoder = getattr(model, "encoder", None)
     return None if encoder is None else encoder_name(encoder)
 
@@ -205,6 +209,8 @@ def _check_card_values(path: Path, card: dict) -> None:
 def _read_skops(path: Path) -> SubsetModels:
     import skops.io
     from skops.io.exceptions import UntrustedTypesFoundException
+
+    from .subset_models import SubsetModels
     try:  # skops audits the whole tree against TRUSTED before it builds any object
         models = skops.io.load(path, trusted=TRUSTED)
     except UntrustedTypesFoundException:
@@ -277,6 +283,7 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     for key in ("feature_set", "exclude", "encoder", "feature_names"):
         if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
+    from semsts.features.sets import make_union
     try:
         union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
     except ImportError as exc:

@@ -15,7 +15,8 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-from semsts.features.featurizer import PairFeaturizer, announce, map_chunks, tracked
+from semsts.features.featurizer import PairFeaturizer, map_chunks
+from semsts.features.progress import announce, tracked
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR

@@ -2,9 +2,9 @@
 
 How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
-:func:`reporting` for a progress hook. The transformer itself holds only what defines the features.
-Fewer than :data:`PARALLEL_MIN_PAIRS` pairs are featurized in the calling process whatever the workers:
-a worker spends about 3 s starting (imports, WordNet, word vectors), about what it would save them.
+:func:`semsts.features.progress.reporting` for a progress hook. The transformer itself holds only what defines the features.
+Fewer than :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` pairs are featurized in the calling process
+whatever the workers (see :mod:`semsts.features.workers`).
 """
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ import uuid
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import partial
-from typing import Callable, Iterable, Iterator
+from typing import Iterator
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -30,33 +29,10 @@ from semsts.corpora.errors import Note
 from . import COLLECTIONS
 from .base import text_input_tags
 from .process_exit import end_worker_unfreed
+from .progress import hook
 from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
-
-_PROGRESS: ContextVar[Callable[[Iterable], Iterable] | None] = ContextVar("featurization_progress", default=None)
-
-
-@contextmanager
-def reporting(progress: Callable[[Iterable], Iterable] | None):
-    """Within the block, featurization passes its iterable of chunks through ``progress`` (e.g. a tqdm bar)."""
-    token = _PROGRESS.set(progress)
-    try:
-        yield
-    finally:
-        _PROGRESS.reset(token)
-
-
-def announce(text: str) -> None:
-    """Tell the progress hook a step is starting (the hook shows it if it has a ``step`` method)."""
-    step = getattr(_PROGRESS.get(), "step", None)
-    if step is not None:
-        step(text)
-
-
-def tracked(items, desc: str):
-    """``items`` passed through the hook's ``over(items, desc)`` if it has one (a bar over CV fits, folds…)."""
-    over = getattr(_PROGRESS.get(), "over", None)
-    return over(items, desc) if over is not None else items
+from .workers import worth_workers
 
 
 def _note_long_sides(union, pairs) -> None:
@@ -70,20 +46,10 @@ def _note_long_sides(union, pairs) -> None:
             stacklevel=4)
 
 
-# 2 workers, 2026-11-26 (set when a pair took 1.5 ms and a worker 3 s to start; now about 0.9 ms and 2 s, not
-# re-tuned): from 6,000 pairs two workers saved a fifth of the time at low load (4,927 pairs: a tenth)
-PARALLEL_MIN_PAIRS = 6_000
-
-
-def worth_workers(pairs: int) -> bool:
-    """Whether work over this many pairs goes to worker processes (when the caller's ``parallel_config`` has them)."""
-    return pairs >= PARALLEL_MIN_PAIRS
-
-
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
-    progress hook: through joblib (as the caller's ``parallel_config`` says) for :data:`PARALLEL_MIN_PAIRS`
-    items or more, in this process for fewer or when not ``workers``. Through joblib a chunk grows up to twice
+    progress hook: through joblib (as the caller's ``parallel_config`` says) for
+    :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not ``workers``. Through joblib a chunk grows up to twice
     ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job: each chunk costs a worker a fixed share (the families'
     tables grouped by length, a call of the pipeline), while the last one leaves the other workers idle.
 
@@ -96,7 +62,7 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
     if not here:
         chunk_size = max(chunk_size, min(2 * chunk_size, -(-len(items) // (CHUNKS_PER_JOB * jobs))))
     chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
-    progress = _PROGRESS.get()
+    progress = hook()
     wrapped = progress(chunks) if progress else chunks
     if here:
         if then is None:
@@ -247,27 +213,3 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def note_long_sides(self, pairs: list) -> None:
         """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
         _note_long_sides(self.union_, pairs)
-
-
-def start_workers():
-    """Start the caller's joblib workers now (as its ``parallel_config`` says) and have each load what featurizing
-    reads, while the caller goes on; the returned generator yields each worker's pid as it is ready."""
-    backend, n_jobs = get_active_backend()
-    return Parallel(return_as="generator_unordered")(delayed(_warm)() for _ in range(backend.effective_n_jobs(n_jobs)))
-
-
-def _warm() -> int:
-    """In a worker: import the families and load what featurizing reads (WordNet, GloVe, the gloss space, word
-    frequencies), so that its first chunk finds them."""
-    import os
-
-    from wordfreq import word_frequency
-
-    from semsts.corpora.word_vectors import glove
-    from semsts.corpora.wordnet import wordnet
-
-    from .gloss_space import gloss_space
-    from .sets import FAMILIES  # noqa: F401
-    wordnet(), glove(), gloss_space(), word_frequency("the", "en")
-    end_worker_unfreed()
-    return os.getpid()

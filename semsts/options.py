@@ -56,7 +56,7 @@ def start_warming(args, pairs: int, models=()) -> None:
     models on one core, when they will get work: two jobs or more on loky, pairs enough for workers, and a saved
     model among ``models`` whose features run in workers (not one with an encoder). Their start-up then takes the
     core this process leaves idle (0.9 s of ``sts bench --model``); the results are the same."""
-    from semsts.features.featurizer import start_workers, worth_workers
+    from semsts.features.workers import start_workers, worth_workers
     jobs = min(args.n_jobs, available_cores())
     if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(pairs) and _featurized_in_workers(models):
         with run_settings(n_jobs=jobs, backend="loky"):

@@ -17,8 +17,8 @@ distributed = pytest.importorskip("dask.distributed")  # a declared dev dependen
 
 @pytest.mark.slow  # about 20 s: starts a dask cluster
 def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
-    from semsts.features import featurizer
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)  # the cluster's workers even for 60 pairs
+    from semsts.features import workers
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)  # the cluster's workers even for 60 pairs
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold, unseen = train.pairs[:200], train.gold[:200], test.pairs[:60]
     grid = {"C": [2.0], "gamma": [0.003], "epsilon": [0.1]}
@@ -40,14 +40,14 @@ def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
 def test_chunks_run_here_below_the_threshold_and_through_joblib_above(monkeypatch):
     import joblib
 
-    from semsts.features import featurizer
+    from semsts.features import featurizer, workers
     items = list(range(10))
     calls = []
     monkeypatch.setattr(featurizer, "Parallel", lambda **kw: calls.append(kw) or joblib.Parallel(**kw))
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 11)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 11)
     assert [list(c) for c in featurizer.map_chunks(list, items, 3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
     assert not calls  # ten items: in this process
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 10)
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 10)
     assert len(list(featurizer.map_chunks(list, items, 3, workers=False))) == 4 and not calls  # an encoder's
     with joblib.parallel_config(backend="loky", n_jobs=2):
         assert [list(c) for c in featurizer.map_chunks(list, items, 3)] == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]]
@@ -103,8 +103,8 @@ def test_a_workers_notes_reach_the_caller(monkeypatch):
     import joblib
 
     from semsts.corpora.errors import Note
-    from semsts.features import featurizer
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)
+    from semsts.features import featurizer, workers
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     with joblib.parallel_config(backend="loky", n_jobs=2), pytest.warns(Note) as caught:
         assert [list(c) for c in featurizer.map_chunks(_warns, list(range(5)), 2)] == [[0, 1], [2, 3], [4]]
     assert sorted(str(w.message) for w in caught) == ["chunk of 1 starting at 4", "chunk of 2 starting at 0",
@@ -173,7 +173,7 @@ def test_workers_started_ahead_are_the_ones_the_work_then_runs_on():
 
     import joblib
 
-    from semsts.features.featurizer import start_workers
+    from semsts.features.workers import start_workers
     with joblib.parallel_config(backend="loky", n_jobs=2):
         warm = sorted(start_workers())
         later = set(joblib.Parallel()(joblib.delayed(os.getpid)() for _ in range(8)))
@@ -185,9 +185,9 @@ def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp
     import json
 
     from semsts import options
-    from semsts.features import featurizer
+    from semsts.features import workers
     started = []
-    monkeypatch.setattr(featurizer, "start_workers", lambda: started.append(1) or iter(()))
+    monkeypatch.setattr(workers, "start_workers", lambda: started.append(1) or iter(()))
     monkeypatch.setattr(options, "available_cores", lambda: 2)
     lexical, encoded = tmp_path / "m.skops", tmp_path / "e.skops"
     for path, encoder in ((lexical, None), (encoded, "sif")):
@@ -230,8 +230,8 @@ def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatc
     chunk size (each chunk costs a worker a fixed share); in this process it stays as it is; the results too."""
     import joblib
 
-    from semsts.features import featurizer
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 10)
+    from semsts.features import featurizer, workers
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 10)
     with joblib.parallel_config(backend="loky", n_jobs=2):
         for items, size in ((list(range(400)), 10), (list(range(100)), 5), (list(range(150)), 7)):
             lengths = [len(c) for c in featurizer.map_chunks(list, items, 5)]
@@ -283,3 +283,19 @@ def test_a_watched_worker_takes_the_ordinary_exit():
         assert process_exit._end_now() is None  # returned: the process goes on to the ordinary exit
     finally:
         sys.setprofile(None)
+
+
+def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(data_dir):
+    """Issue 22: ``sts bench --model`` starts its workers after reading its datasets and the model's card, before
+    the second this process spends importing scikit-learn (its workers start on the core it leaves idle)."""
+    import subprocess
+    code = ("import sys; from semsts import bench, options; from semsts.baselines import bench as b, registry; "
+            "from semsts.baselines.model_file import read_card; from semsts.features import workers; "
+            "from semsts.scoring import conventions; from semsts.scoring.bench import FAMILY; "
+            "ds, _ = b.present_datasets(['stsb-test'], sys.argv[1]); registry.system_names(); "
+            "assert len(b.scored_subset(ds[0].subsets[0])[0].pairs) == 1379; "
+            "assert read_card(sys.argv[2])['feature_set'] == 'all'; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sklearn', 'scipy', 'skops', 'nltk')))")
+    done = subprocess.run([sys.executable, "-c", code, str(data_dir), str(ROOT / "models" / "stsb.skops")],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", (done.stdout, done.stderr)

@@ -107,9 +107,9 @@ def test_a_wrong_feature_set_is_refused(saved):
 
 
 def test_features_changed_in_code_are_refused(saved, monkeypatch):
-    from semsts.baselines import model_file as model_file
-    from semsts.features.sets import make_union
-    monkeypatch.setattr(model_file, "make_union", lambda name, exclude, encoder=None: make_union(name, exclude=["lengths"]))
+    from semsts.features import sets
+    make_union = sets.make_union
+    monkeypatch.setattr(sets, "make_union", lambda name, exclude, encoder=None: make_union(name, exclude=["lengths"]))
     with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
         load_model(saved)
 
@@ -198,8 +198,8 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     import pickle
 
     from semsts.baselines.parallel import run_settings
-    from semsts.features import featurizer
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)  # workers even for 80 pairs
+    from semsts.features import workers
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)  # workers even for 80 pairs
     _, _, test, _ = demo
     before = pickle.dumps(fitted)
     alone = fitted.predict(test)
@@ -220,8 +220,8 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, m
     import pickle
 
     from semsts.baselines.parallel import run_settings
-    from semsts.features import featurizer
-    monkeypatch.setattr(featurizer, "PARALLEL_MIN_PAIRS", 0)
+    from semsts.features import workers
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     pairs, gold, _, _ = demo
     with run_settings(n_jobs=2):
         twin = FeatureRegression(feature_set="takelab", param_grid=ONE_POINT, cv=3).fit(pairs, gold)

@@ -1,0 +1,39 @@
+"""The progress hook featurization and training report to, set by the caller around the work (:func:`reporting`).
+
+Light on purpose: the run settings set it before this process imports scikit-learn.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterable
+
+_PROGRESS: ContextVar[Callable[[Iterable], Iterable] | None] = ContextVar("featurization_progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Callable[[Iterable], Iterable] | None):
+    """Within the block, featurization passes its iterable of chunks through ``progress`` (e.g. a tqdm bar)."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def hook() -> Callable[[Iterable], Iterable] | None:
+    """The progress hook of the current block (None outside any)."""
+    return _PROGRESS.get()
+
+
+def announce(text: str) -> None:
+    """Tell the progress hook a step is starting (the hook shows it if it has a ``step`` method)."""
+    step = getattr(hook(), "step", None)
+    if step is not None:
+        step(text)
+
+
+def tracked(items, desc: str):
+    """``items`` passed through the hook's ``over(items, desc)`` if it has one (a bar over CV fits, folds…)."""
+    over = getattr(hook(), "over", None)
+    return over(items, desc) if over is not None else items
