@@ -2,9 +2,9 @@
 
 How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
-:func:`semsts.features.progress.reporting` for a progress hook. The transformer itself holds only what defines the features.
-Fewer than :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` pairs are featurized in the calling process
-whatever the workers (see :mod:`semsts.features.workers`).
+:func:`semsts.features.progress.reporting` for a progress hook. The transformer itself holds only what
+defines the features. Fewer than :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` pairs are featurized
+in the calling process whatever the workers (see :mod:`semsts.features.workers`).
 """
 from __future__ import annotations
 
@@ -49,9 +49,10 @@ def _note_long_sides(union, pairs) -> None:
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
     progress hook: through joblib (as the caller's ``parallel_config`` says) for
-    :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not ``workers``. Through joblib a chunk grows up to twice
-    ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job: each chunk costs a worker a fixed share (the families'
-    tables grouped by length, a call of the pipeline), while the last one leaves the other workers idle.
+    :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not
+    ``workers``. Through joblib a chunk grows up to twice ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job:
+    each chunk costs a worker a fixed share (the families' tables grouped by length, a call of the pipeline),
+    while the last one leaves the other workers idle.
 
     ``then`` (optional) is applied to each result: in the worker, after ``func``; in this process, in a thread
     beside the next chunk's ``func`` when the caller's ``parallel_config`` allows two jobs or more (``then`` must

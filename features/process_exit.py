@@ -57,6 +57,7 @@ def end_worker_unfreed() -> None:
 
 
 def _end_now() -> None:
+    """A worker's last exit handler: its streams flushed, the process ended here, unless something watches it."""
     if observed():
         return
     flush_streams()
