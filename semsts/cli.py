@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import os
 import sys
@@ -53,11 +54,23 @@ def entry() -> None:
     :mod:`semsts.features.process_exit`, which ends the workers the same way)."""
     from semsts.features import COLLECTIONS
     from semsts.features.process_exit import flush_streams, observed
+
+    from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
+    stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     try:
         code = main()
+        sys.stdout.flush()  # a closed pipe shows here, not in the exit
     except SystemExit as exc:  # argparse's usage errors and --help
         code = exc.code
+    except BrokenPipeError:  # `sts … | head -1`: the reader has what it wanted
+        quiet_closed_stdout()
+        code = 0
+    except OSError as exc:  # `> /dev/full`, or a system error no command caught: one line
+        with contextlib.suppress(OSError):
+            print(write_error(exc), file=sys.stderr)
+            quiet_closed_stdout()
+        code = 1
     if code is None:
         code = 0
     elif not isinstance(code, int):

@@ -9,11 +9,7 @@ from semsts.corpora import datasets, europeana, fetch, manifest, tables, typed20
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
-
-def quiet_closed_stdout() -> None:
-    """Point stdout at /dev/null after its reader went away, so the exit flush raises nothing."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+from .streams import quiet_closed_stdout
 
 
 def cmd_list(args) -> int:

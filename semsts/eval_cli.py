@@ -9,6 +9,8 @@ from typing import Callable
 from semsts.scoring.gold_sys import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
+from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
+
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
 # files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.gold_sys).
@@ -142,14 +144,18 @@ def _print_pearson(r: float, signature) -> int:
 
 
 def main(argv=None, prog: str = "evaluate.py") -> int:
+    stand_in_for_closed()  # `python evaluate.py GOLD SYS >&-`
     try:
         code = _main(argv, prog)
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except BrokenPipeError:  # `python evaluate.py GOLD SYS | head -c 0`: the reader has what it wanted
-        from .data_cli import quiet_closed_stdout
         quiet_closed_stdout()
         return 0
+    except OSError as exc:  # `> /dev/full`
+        print(write_error(exc), file=sys.stderr)
+        quiet_closed_stdout()
+        return 1
 
 
 def _main(argv, prog: str) -> int:

@@ -46,6 +46,47 @@ def test_the_process_exits_with_mains_code_whatever_stdout_is(args, shell, expec
     assert done.returncode == expected and b"Traceback" not in done.stderr, done.stderr
 
 
+BENCH = ["bench", "token-cosine", "--datasets", "stsb-test", "--resamples", "0", "--quiet"]
+
+
+@pytest.mark.parametrize("shell, expected, line", [
+    (" >&-", 0, b""),  # stdout closed: the tables dropped, as print drops them
+    (" 2>&- >/dev/null", 0, b""),  # stderr closed
+    (" | true; exit ${PIPESTATUS[0]}", 0, b""),  # the reader gone before the tables come
+    (" > /dev/full", 1, b"error: cannot write the output: No space left on device\n")])
+def test_a_closed_broken_or_full_stdout_is_a_code_and_at_most_one_line(shell, expected, line, tmp_path, data_dir):
+    """A stream the command cannot write ends it with its code and at most one ``error:`` line, never a traceback
+    (a new user's `sts bench … | true` and `> /dev/full` gave BrokenPipeError and OSError tracebacks)."""
+    import shlex
+    command = " ".join(map(shlex.quote, [sys.executable, "-m", "semsts", *BENCH])) + shell
+    done = subprocess.run(["bash", "-c", command], capture_output=True, cwd=tmp_path, timeout=120,
+                          env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert (done.returncode, done.stderr) == (expected, line), done.stderr
+
+
+def test_workers_start_with_stdout_closed(tmp_path, data_dir):
+    """``sts bench --model … >&-`` with workers (9,927 scored pairs): loky flushes stdout as it starts them, which
+    raised an AttributeError on the closed stream."""
+    import shlex
+    command = " ".join(map(shlex.quote, [sys.executable, "-m", "semsts", "bench", "--model",
+                                         str(ROOT / "models" / "stsb.skops"), "--datasets", "sick2014-test",
+                                         "--resamples", "0", "--quiet"])) + " >&-"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, cwd=tmp_path, timeout=300,
+                          env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())})
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+
+
+@pytest.mark.parametrize("shell, expected, line", [
+    (" >&-", 0, b""), (" > /dev/full", 1, b"error: cannot write the output: No space left on device\n")])
+def test_the_scorer_with_a_closed_or_full_stdout(shell, expected, line, tmp_path, data_dir):
+    gold = data_dir / "sts2012" / "test" / "STS.gs.MSRpar.txt"
+    run = subprocess.run(["bash", "-c", f"{sys.executable} {ROOT / 'evaluate.py'} {gold} {gold}{shell}"],
+                         capture_output=True, cwd=tmp_path, timeout=120,
+                         env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin"})
+    assert run.returncode == expected and b"Traceback" not in run.stderr, run.stderr
+    assert run.stderr.endswith(line) and run.stderr.count(b"error:") == (1 if line else 0), run.stderr
+
+
 def test_the_scorer_ends_quietly_when_its_reader_goes_away(tmp_path, data_dir):
     """``python evaluate.py GOLD SYS | head -c 0``: exit 0, no BrokenPipeError traceback."""
     gold = data_dir / "sts2012" / "test" / "STS.gs.MSRpar.txt"
