@@ -9,7 +9,7 @@ from semsts.corpora import datasets, europeana, fetch, manifest, tables, typed20
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
-from .streams import quiet_closed_stdout
+from .streams import quiet_closed_stdout, write_error
 
 
 def cmd_list(args) -> int:
@@ -215,5 +215,5 @@ def main(argv=None, prog: str | None = None) -> int:
         quiet_closed_stdout()
         return 0
     except (DatasetNotFound, FormatError, OSError, fetch.FetchError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(write_error(exc) if type(exc) is OSError and exc.filename is None else f"error: {exc}", file=sys.stderr)
         return 1

@@ -12,11 +12,17 @@ import sys
 
 
 def stand_in_for_closed() -> None:
-    """Point ``sys.stdout`` / ``sys.stderr`` at the null device where the shell closed them (``None``)."""
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w", encoding="utf-8")
+    """Point ``sys.stdout`` / ``sys.stderr`` at the null device where the shell closed them (``None``): on the
+    descriptor itself (1 or 2), which the worker processes inherit (a worker with no stderr fails to start)."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)  # inheritable, as the descriptor the shell would have given
+                os.close(null)
+            else:
+                os.set_inheritable(fd, True)
+            setattr(sys, name, open(fd, "w", encoding="utf-8", closefd=False))
 
 
 def quiet_closed_stdout() -> None:

@@ -64,16 +64,21 @@ def test_a_closed_broken_or_full_stdout_is_a_code_and_at_most_one_line(shell, ex
     assert (done.returncode, done.stderr) == (expected, line), done.stderr
 
 
-def test_workers_start_with_stdout_closed(tmp_path, data_dir):
-    """``sts bench --model … >&-`` with workers (9,927 scored pairs): loky flushes stdout as it starts them, which
-    raised an AttributeError on the closed stream."""
+@pytest.mark.parametrize("shell", [" >&-", " 2>&- > out.txt"])
+def test_workers_start_with_stdout_or_stderr_closed(shell, tmp_path, data_dir):
+    """``sts bench --model …`` with workers (9,927 scored pairs) and a closed stream: loky flushes stdout as it
+    starts them (an AttributeError on ``None``), and a worker started with no stderr failed (its tracebacks went
+    to stdout, the command exited 1 and said nothing)."""
     import shlex
     command = " ".join(map(shlex.quote, [sys.executable, "-m", "semsts", "bench", "--model",
                                          str(ROOT / "models" / "stsb.skops"), "--datasets", "sick2014-test",
-                                         "--resamples", "0", "--quiet"])) + " >&-"
+                                         "--resamples", "0", "--quiet"])) + shell
     done = subprocess.run(["bash", "-c", command], capture_output=True, cwd=tmp_path, timeout=300,
                           env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(Path.home())})
     assert done.returncode == 0 and done.stderr == b"", done.stderr
+    if "out.txt" in shell:
+        out = (tmp_path / "out.txt").read_text()
+        assert "SICK-R" in out and "Traceback" not in out, out[-2000:]
 
 
 @pytest.mark.parametrize("shell, expected, line", [
