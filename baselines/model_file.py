@@ -284,8 +284,9 @@ def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> 
 
 # A model that passed its canaries under this code, these versions and resources, passes them again: the verdict
 # (the largest difference) is kept in the per-user cache, so that the next load does not featurize the canaries
-# again in this process (0.4-0.6 s of WordNet, word vectors and word frequencies loaded, on every run of a model
-# saved under other versions: most users'). Only a pass is kept; whatever the key holds changes, the check runs.
+# again in this process (up to 0.6 s of `sts bench --model`, whose own process then loads no WordNet, word vectors
+# or word frequencies, for a model saved under other versions: most users'). Only a pass is kept; whatever the
+# key holds changes, the check runs.
 
 def _verdict_file(key: dict) -> Path:
     from semsts.corpora.derived import key_hash

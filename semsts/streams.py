@@ -28,8 +28,10 @@ def stand_in_for_closed() -> None:
 def quiet_closed_stdout() -> None:
     """Point stdout at /dev/null after it failed (its reader went away, its disk is full), so that the exit's
     flush of what is left in its buffer raises nothing."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    devnull, fd = os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno()
+    if devnull != fd:
+        os.dup2(devnull, fd)
+        os.close(devnull)
 
 
 def write_error(exc: OSError) -> str:
