@@ -2,12 +2,18 @@
 
 A cache is ``STEM.json`` (the SHA-256 of each array file) beside ``STEM.NAME.npy`` files, where STEM
 holds a hash of the key (the resource's content hash, build parameters). A cache file that is missing,
-cut, emptied or altered is rebuilt with a :class:`Note`; it is never used, and never a traceback.
+cut, emptied, altered or no regular file (a link, FIFO, device or folder: never followed, opened or waited
+on) is rebuilt with a :class:`Note`; it is never used, and never a traceback. A cache is an optimisation: one
+that cannot be written gives a note, and the run goes on with what was built.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
+import os
+import stat
 import warnings
 from pathlib import Path
 from typing import Callable
@@ -16,6 +22,8 @@ import numpy as np
 
 from .atomic import atomic_open
 from .errors import Note
+
+MAX_MANIFEST_BYTES = 1 << 20  # a manifest holds a key and a few digests
 
 
 def file_sha256(path, chunk: int = 1 << 20) -> str:
@@ -34,23 +42,83 @@ class Damaged(Exception):
     """A cache file does not match its manifest."""
 
 
+def open_regular(path: Path, limit: int):
+    """``path`` opened for reading, if it is a regular file of at most ``limit`` bytes, else :class:`Damaged`
+    (FileNotFoundError if it is not there): a link is not followed, a FIFO or device never opened or waited on."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise Damaged(f"{path}: not a regular file (a link, folder, FIFO or device)")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        raise FileNotFoundError(path) from None
+    except OSError as exc:  # unreadable, or swapped for a link since the lstat (ELOOP)
+        raise Damaged(f"{path}: unreadable ({exc.strerror or type(exc).__name__})") from None
+    handle = os.fdopen(fd, "rb")
+    size = os.fstat(fd)
+    if not stat.S_ISREG(size.st_mode) or size.st_size > limit:
+        handle.close()
+        raise Damaged(f"{path}: not a regular file of at most {limit:,} bytes")
+    return handle
+
+
+def _digest(handle, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    while block := handle.read(chunk):
+        digest.update(block)
+    return digest.hexdigest()
+
+
+def _load(path: Path, digest: str, mmap: bool) -> np.ndarray:
+    """The array file ``path``, read from one descriptor: its size must be what its header's shape implies, its
+    SHA-256 ``digest``."""
+    with open_regular(path, 1 << 62) as handle:
+        try:
+            version = np.lib.format.read_magic(handle)
+            header = {(1, 0): np.lib.format.read_array_header_1_0,
+                      (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if header is None:
+                raise ValueError(f"format version {version}")
+            shape, fortran, dtype = header(handle)
+            if dtype.hasobject:
+                raise ValueError("Python objects")
+        except (OSError, ValueError, EOFError, SyntaxError, TypeError) as exc:
+            raise Damaged(f"{path}: unreadable ({exc})") from None
+        offset = handle.tell()
+        implied = offset + int(np.prod(shape, dtype=object)) * dtype.itemsize
+        if os.fstat(handle.fileno()).st_size != implied:
+            raise Damaged(f"{path}: not the {implied:,} bytes its header's shape {shape} implies")
+        handle.seek(0)
+        if _digest(handle) != digest:
+            raise Damaged(f"{path}: missing or changed since it was built")
+        try:
+            if not mmap:
+                handle.seek(0)
+                return np.load(handle, allow_pickle=False)
+            array = np.memmap(handle, dtype=dtype, mode="r", shape=shape, order="F" if fortran else "C", offset=offset)
+        except (OSError, ValueError) as exc:
+            raise Damaged(f"{path}: unreadable ({exc})") from None
+        array.filename = os.path.abspath(path)  # as np.load names it: a worker pool maps it again by name
+        return array
+
+
 def _read(manifest: Path, mmap: bool) -> tuple[dict, str]:
     try:
-        entry = json.loads(manifest.read_text(encoding="utf-8"))
+        with open_regular(manifest, MAX_MANIFEST_BYTES) as handle:
+            entry = json.loads(handle.read().decode("utf-8"))
         files = entry["files"]
-        if not isinstance(files, dict) or not files:
+        if not isinstance(files, dict) or not files or not all(isinstance(d, str) for d in files.values()):
             raise ValueError("no files listed")
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
         raise Damaged(f"{manifest}: unreadable ({type(exc).__name__})") from None
     arrays = {}
     for name, digest in sorted(files.items()):
         path = manifest.with_name(f"{manifest.stem}.{name}.npy")
-        if not path.is_file() or path.is_symlink() or file_sha256(path) != digest:
-            raise Damaged(f"{path}: missing or changed since it was built")
         try:
-            arrays[name] = np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
-        except (OSError, ValueError) as exc:
-            raise Damaged(f"{path}: unreadable ({exc})") from None
+            arrays[name] = _load(path, digest, mmap)
+        except FileNotFoundError:
+            raise Damaged(f"{path}: missing or changed since it was built") from None
     return arrays, content_hash(files)
 
 
@@ -59,22 +127,64 @@ def content_hash(files: dict) -> str:
     return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
 
 
+def entry_path(folder: Path, name: str, key: dict) -> Path:
+    """The manifest of the cache ``name`` for ``key`` in ``folder``."""
+    return Path(folder) / f"{name}_{key_hash(key)}.json"
+
+
+def read_entry(manifest: Path, *, mmap: bool = False) -> tuple[dict, str] | None:
+    """``(arrays, content hash)`` of the cache ``manifest``, read and verified; None (with a note if it was
+    damaged) when there is none to use."""
+    try:
+        return _read(manifest, mmap)
+    except FileNotFoundError:
+        return None
+    except Damaged as exc:
+        warnings.warn(Note(f"derived cache {exc}; rebuilding it"), stacklevel=3)
+        return None
+
+
+def store_entry(manifest: Path, key: dict, arrays: dict, *, mmap: bool = False) -> tuple[dict, str]:
+    """Write ``arrays`` as the cache ``manifest`` and return them as :func:`read_entry` would. A cache that
+    cannot be written (no folder there, read-only, a full disk) is a note: the arrays are returned all the same."""
+    blobs = {}
+    for part, array in sorted(arrays.items()):
+        buffer = io.BytesIO()
+        np.save(buffer, np.asarray(array), allow_pickle=False)
+        blobs[part] = buffer.getvalue()
+    files = {part: hashlib.sha256(blob).hexdigest() for part, blob in blobs.items()}
+    written = []
+    try:
+        for part, blob in blobs.items():
+            path = manifest.with_name(f"{manifest.stem}.{part}.npy")
+            with atomic_open(path, "wb", encoding=None) as handle:
+                written.append(path)
+                handle.write(blob)
+        with atomic_open(manifest) as handle:  # written last: a cache is whole once its manifest is there
+            json.dump({"key": key, "files": files}, handle, sort_keys=True)
+    except OSError as exc:
+        for path in written:  # our own array files, of no use without their manifest
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        folder = manifest.parent
+        why = "it is not a folder" if os.path.lexists(folder) and not os.path.isdir(folder) else \
+            (exc.strerror or type(exc).__name__)
+        warnings.warn(Note(f"the cache {folder} could not be written ({why}); going on without it"), stacklevel=3)
+        return _in_memory(blobs), content_hash(files)
+    try:
+        return _read(manifest, mmap)
+    except (Damaged, FileNotFoundError):  # changed under us since it was written: what we built is right
+        return _in_memory(blobs), content_hash(files)
+
+
+def _in_memory(blobs: dict) -> dict:
+    """The arrays of ``.npy`` contents, as reading their files would give them."""
+    return {part: np.load(io.BytesIO(blob), allow_pickle=False) for part, blob in blobs.items()}
+
+
 def cached_arrays(folder: Path, name: str, key: dict, build: Callable[[], dict], *,
                   mmap: bool = False) -> tuple[dict, str]:
     """``(arrays, content hash)`` of the cache ``name`` for ``key``: read and verified, else built by ``build``."""
-    manifest = Path(folder) / f"{name}_{key_hash(key)}.json"
-    if manifest.exists():
-        try:
-            return _read(manifest, mmap)
-        except Damaged as exc:
-            warnings.warn(Note(f"derived cache {exc}; rebuilding it"), stacklevel=2)
-    arrays = build()
-    files = {}
-    for part, array in sorted(arrays.items()):
-        path = manifest.with_name(f"{manifest.stem}.{part}.npy")
-        with atomic_open(path, "wb", encoding=None) as handle:
-            np.save(handle, np.asarray(array), allow_pickle=False)
-        files[part] = file_sha256(path)
-    with atomic_open(manifest) as handle:  # written last: a cache is whole once its manifest is there
-        json.dump({"key": key, "files": files}, handle, sort_keys=True)
-    return _read(manifest, mmap)
+    manifest = entry_path(folder, name, key)
+    found = read_entry(manifest, mmap=mmap)
+    return found if found is not None else store_entry(manifest, key, build(), mmap=mmap)
