@@ -12,7 +12,10 @@ sentences of one scoring call, then encode them in batches with the callable it 
 """
 from __future__ import annotations
 
+import os
 import re
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
 
@@ -181,13 +184,58 @@ def resolve(encode):
     return encode
 
 
+class EncoderExit(BaseException):
+    """``os._exit(status)`` called by a user's encoder, which would end the run without a word (a BaseException,
+    so that the encoder's own ``except Exception`` does not swallow it)."""
+
+    def __init__(self, status):
+        self.status = status
+        super().__init__(status)
+
+
+def _refuse_exit(status):
+    raise EncoderExit(status)
+
+
+_EXITS = threading.Lock()
+_REFUSING = [0, None]  # encoders running in this process, and the os._exit they replaced
+
+
+@contextmanager
+def exit_refused():
+    """While the block runs a user's encoder, ``os._exit`` raises :class:`EncoderExit`; restored after, in
+    whichever process (a worker's) and threads it ran."""
+    with _EXITS:
+        if _REFUSING[0] == 0:
+            _REFUSING[1] = os._exit
+            os._exit = _refuse_exit
+        _REFUSING[0] += 1
+    try:
+        yield
+    finally:
+        with _EXITS:
+            _REFUSING[0] -= 1
+            if _REFUSING[0] == 0:
+                os._exit, _REFUSING[1] = _REFUSING[1], None
+
+
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
-    a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
+    a non-finite row is a :class:`NonFiniteEmbedding` naming its text. An encoder calling ``os._exit``
+    is a ValueError, not the end of the run.
     """
     name = encoder_name(encode)
+    try:
+        with exit_refused():
+            return _embed(encode, name, texts, batch_size)
+    except EncoderExit as exc:
+        raise ValueError(f"encoder {name} called os._exit({exc.status!r:.40})") from None
+
+
+def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
+    """:func:`embed` itself, its encoder named ``name`` in messages."""
     if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
         encode = encode.for_sentences(texts)
     parts, width = [], None
