@@ -24,6 +24,7 @@ from .atomic import atomic_open
 from .errors import Note
 
 MAX_MANIFEST_BYTES = 1 << 20  # a manifest holds a key and a few digests
+_UNWRITABLE: set = set()  # the cache folders a note has told this run could not be written
 
 
 def file_sha256(path, chunk: int = 1 << 20) -> str:
@@ -153,23 +154,26 @@ def store_entry(manifest: Path, key: dict, arrays: dict, *, mmap: bool = False) 
         np.save(buffer, np.asarray(array), allow_pickle=False)
         blobs[part] = buffer.getvalue()
     files = {part: hashlib.sha256(blob).hexdigest() for part, blob in blobs.items()}
-    written = []
+    written, path = [], manifest
     try:
         for part, blob in blobs.items():
             path = manifest.with_name(f"{manifest.stem}.{part}.npy")
             with atomic_open(path, "wb", encoding=None) as handle:
                 written.append(path)
                 handle.write(blob)
+        path = manifest
         with atomic_open(manifest) as handle:  # written last: a cache is whole once its manifest is there
             json.dump({"key": key, "files": files}, handle, sort_keys=True)
     except OSError as exc:
-        for path in written:  # our own array files, of no use without their manifest
+        for done in written:  # our own array files, of no use without their manifest
             with contextlib.suppress(OSError):
-                os.unlink(path)
+                os.unlink(done)
         folder = manifest.parent
-        why = "it is not a folder" if os.path.lexists(folder) and not os.path.isdir(folder) else \
-            (exc.strerror or type(exc).__name__)
-        warnings.warn(Note(f"the cache {folder} could not be written ({why}); going on without it"), stacklevel=3)
+        if str(folder) not in _UNWRITABLE:  # one note a run for each folder, however many entries
+            _UNWRITABLE.add(str(folder))
+            why = "it is not a folder" if os.path.lexists(folder) and not os.path.isdir(folder) else \
+                f"{path.name}: {exc.strerror or type(exc).__name__}"
+            warnings.warn(Note(f"the cache {folder} could not be written ({why}); going on without it"), stacklevel=3)
         return _in_memory(blobs), content_hash(files)
     try:
         return _read(manifest, mmap)
