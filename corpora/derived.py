@@ -43,8 +43,8 @@ class Damaged(Exception):
     """A cache file does not match its manifest."""
 
 
-def open_regular(path: Path, limit: int):
-    """``path`` opened for reading, if it is a regular file of at most ``limit`` bytes, else :class:`Damaged`
+def open_regular(path: Path, limit: int | None = None):
+    """``path`` opened for reading, if it is a regular file (of at most ``limit`` bytes), else :class:`Damaged`
     (FileNotFoundError if it is not there): a link is not followed, a FIFO or device never opened or waited on."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
@@ -56,9 +56,9 @@ def open_regular(path: Path, limit: int):
         raise Damaged(f"{path}: unreadable ({exc.strerror or type(exc).__name__})") from None
     handle = os.fdopen(fd, "rb")
     size = os.fstat(fd)
-    if not stat.S_ISREG(size.st_mode) or size.st_size > limit:
+    if not stat.S_ISREG(size.st_mode) or (limit is not None and size.st_size > limit):
         handle.close()
-        raise Damaged(f"{path}: not a regular file of at most {limit:,} bytes")
+        raise Damaged(f"{path}: not a regular file" + (f" of at most {limit:,} bytes" if limit is not None else ""))
     return handle
 
 
@@ -69,10 +69,10 @@ def _digest(handle, chunk: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def _load(path: Path, digest: str, mmap: bool) -> np.ndarray:
-    """The array file ``path``, read from one descriptor: its size must be what its header's shape implies, its
-    SHA-256 ``digest``."""
-    with open_regular(path, 1 << 62) as handle:
+def _load(path: Path, name: str, digest: str, mmap: bool, expect) -> np.ndarray:
+    """The array ``name``'s file ``path``, read from one descriptor: its header as ``expect`` wants it, its size what the
+    header's shape implies, its SHA-256 ``digest``."""
+    with open_regular(path) as handle:
         try:
             version = np.lib.format.read_magic(handle)
             header = {(1, 0): np.lib.format.read_array_header_1_0,
@@ -84,6 +84,9 @@ def _load(path: Path, digest: str, mmap: bool) -> np.ndarray:
                 raise ValueError("Python objects")
         except (OSError, ValueError, EOFError, SyntaxError, TypeError) as exc:
             raise Damaged(f"{path}: unreadable ({exc})") from None
+        refused = expect(name, shape, dtype) if expect is not None else None
+        if refused:
+            raise Damaged(f"{path}: {refused}")
         offset = handle.tell()
         implied = offset + int(np.prod(shape, dtype=object)) * dtype.itemsize
         if os.fstat(handle.fileno()).st_size != implied:
@@ -102,7 +105,7 @@ def _load(path: Path, digest: str, mmap: bool) -> np.ndarray:
         return array
 
 
-def _read(manifest: Path, mmap: bool) -> tuple[dict, str]:
+def _read(manifest: Path, mmap: bool, expect=None) -> tuple[dict, str]:
     try:
         with open_regular(manifest, MAX_MANIFEST_BYTES) as handle:
             entry = json.loads(handle.read().decode("utf-8"))
@@ -117,7 +120,7 @@ def _read(manifest: Path, mmap: bool) -> tuple[dict, str]:
     for name, digest in sorted(files.items()):
         path = manifest.with_name(f"{manifest.stem}.{name}.npy")
         try:
-            arrays[name] = _load(path, digest, mmap)
+            arrays[name] = _load(path, name, digest, mmap, expect)
         except FileNotFoundError:
             raise Damaged(f"{path}: missing or changed since it was built") from None
     return arrays, content_hash(files)
@@ -133,11 +136,12 @@ def entry_path(folder: Path, name: str, key: dict) -> Path:
     return Path(folder) / f"{name}_{key_hash(key)}.json"
 
 
-def read_entry(manifest: Path, *, mmap: bool = False) -> tuple[dict, str] | None:
+def read_entry(manifest: Path, *, mmap: bool = False, expect=None) -> tuple[dict, str] | None:
     """``(arrays, content hash)`` of the cache ``manifest``, read and verified; None (with a note if it was
-    damaged) when there is none to use."""
+    damaged) when there is none to use. ``expect(name, shape, dtype)``, when given, says what is wrong with an
+    array's header (None if nothing), before its file is read any further."""
     try:
-        return _read(manifest, mmap)
+        return _read(manifest, mmap, expect)
     except FileNotFoundError:
         return None
     except Damaged as exc:

@@ -4,15 +4,16 @@ Only an encoder named by a spec ``package.module:function`` is cached (a callabl
 may be a closure whose behaviour its name does not pin). Its identity is the spec plus a version: the
 callable's ``cache_version`` attribute when it declares one, else the SHA-256 of its module's file, so
 editing the module invalidates its entries. Each call's texts are keyed by their content hashes, in order. The arrays
-live in the per-user cache through :func:`semsts.corpora.derived.cached_arrays`' entries, whose files are verified
-against their manifest when read. A key cannot see everything an encoder depends on (a module it imports, an
-environment variable), nor a manifest signed again over other arrays, so every read is checked as the encoder's
-output is, and a few of its texts, chosen by the texts' hash, are encoded again (one call) and compared: an
-entry that fails is recomputed with a note, never used.
+live in the per-user cache as :mod:`semsts.corpora.derived` entries, whose files are verified against their
+manifest when read. A key cannot see everything an encoder depends on (a module it imports, an environment
+variable), nor a manifest signed again over other arrays, so before an entry is read a few of its texts, chosen by
+the texts' hash, are encoded again (one call): the entry must then hold floats of the shape the encoder gives,
+finite, and agree with it on those texts. One that does not is recomputed with a note, never used.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import warnings
 
@@ -93,16 +94,23 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     digest = texts_hash(texts)
     key = {"encoder": who, "texts": digest, "n": len(texts)}
     manifest = entry_path(cache_folder(), "embeddings", key)
-    found = read_entry(manifest)
-    if found is not None:
+    found = rows = sample = None
+    if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the width to expect
         rows = probe_rows(texts, digest)
         sample = embed(encode, [texts[i] for i in rows], batch_size)
+        shape = (len(texts), sample.shape[1])
+
+        def expect(name, stored, dtype):
+            return None if (name, stored, dtype.kind) == ("vectors", shape, "f") else \
+                f"{name} {dtype} {stored}, where the encoder gives float vectors {shape}"
+        found = read_entry(manifest, expect=expect)
+    if found is not None:
         why = unusable(found[0].get("vectors"), len(texts), rows, sample)
         if why is None:
             return found[0]["vectors"]
         warnings.warn(Note(f"embedding cache {manifest}: stale or damaged ({why}); recomputing it"), stacklevel=2)
     vectors = embed(encode, texts, batch_size)
-    if found is not None and not agree(vectors[rows], sample):
+    if sample is not None and not agree(vectors[rows], sample):
         warnings.warn(Note(f"encoder {encoder_name(spec)} gives other embeddings for the same texts from one call to "
                            "the next; they are not cached"), stacklevel=2)
         return vectors
