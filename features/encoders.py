@@ -219,6 +219,28 @@ def exit_refused():
                 os._exit, _REFUSING[1] = _REFUSING[1], None
 
 
+def _exited(name: str, exc: EncoderExit) -> ValueError:
+    return ValueError(f"encoder {name} called os._exit({exc.status!r:.40})")
+
+
+def fitted(encode, texts: list[str]):
+    """``encode`` fitted on ``texts`` if it adapts to the texts it scores (``for_sentences``, as SIF), else itself;
+    a user's ``for_sentences`` that fails (or calls ``os._exit``) is a ValueError naming the encoder."""
+    if not hasattr(encode, "for_sentences"):
+        return encode
+    if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
+        return encode.for_sentences(texts)
+    name = encoder_name(encode)
+    try:
+        with exit_refused():
+            return encode.for_sentences(texts)
+    except EncoderExit as exc:
+        raise _exited(name, exc) from None
+    except (Exception, SystemExit) as exc:
+        raise ValueError(f"encoder {name} failed fitting on {len(texts)} texts "
+                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+
+
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
 
@@ -227,17 +249,16 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     is a ValueError, not the end of the run.
     """
     name = encoder_name(encode)
+    encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
     try:
         with exit_refused():
             return _embed(encode, name, texts, batch_size)
     except EncoderExit as exc:
-        raise ValueError(f"encoder {name} called os._exit({exc.status!r:.40})") from None
+        raise _exited(name, exc) from None
 
 
 def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
     """:func:`embed` itself, its encoder named ``name`` in messages."""
-    if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
-        encode = encode.for_sentences(texts)
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]

@@ -369,32 +369,84 @@ def test_an_encoder_calling_os_exit_is_one_error_line(tmp_path):
     assert not list((tmp_path / "out").glob("STS.output.*"))
 
 
-def _exit_then_end(connection, folder) -> None:
-    """In a worker: an encoder's os._exit refused (twice), then the worker's own os._exit(7) ends it, as a loky
-    worker's exit does."""
-    sys.path.insert(0, folder)
-    from enc_exit import careful, enc
-    messages = []
-    for encode in (enc, careful):  # careful catches Exception: os._exit's stand-in is no Exception
+def _report_then_end(connection, job) -> None:
+    """In a worker: ``job``'s ValueError messages, and whether os._exit is the real one after each, sent back; then
+    the worker's own os._exit(7) ends it, as a loky worker's exit does."""
+    results = []
+    for step in job():
         try:
-            embed(encode, ["a", "b"], 8)
+            step()
+            results.append((None, os._exit is posix._exit))
         except ValueError as exc:
-            messages.append((str(exc), os._exit is posix._exit))
-    connection.send(messages)
+            results.append((str(exc), os._exit is posix._exit))
+    connection.send(results)
     connection.close()
     os._exit(7)
 
 
-def test_os_exit_is_refused_in_the_encoder_and_restored_after(tmp_path):
-    """In a forked process, whose silent end (the defect) fails the test without ending pytest."""
+def in_worker(job) -> list:
+    """``job`` run in a forked process, whose silent end (the defect) fails the test without ending pytest."""
     import multiprocessing
-    write(tmp_path / "enc_exit.py", EXITS)
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    worker = context.Process(target=_exit_then_end, args=(send, str(tmp_path)))
+    worker = context.Process(target=_report_then_end, args=(send, job))
     worker.start()
     send.close()
     worker.join(30)
-    assert worker.exitcode == 7
-    assert receive.poll(1) and receive.recv() == [("encoder enc_exit:enc called os._exit(0)", True),
-                                                  ("encoder enc_exit:careful called os._exit(4)", True)]
+    assert worker.exitcode == 7  # the worker's own os._exit, restored after each encoder, ended it
+    assert receive.poll(1)
+    return receive.recv()
+
+
+def test_os_exit_is_refused_in_the_encoder_and_restored_after(tmp_path, monkeypatch):
+    write(tmp_path / "enc_exit.py", EXITS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("enc_exit", None)
+
+    def job():
+        from enc_exit import careful, enc  # careful catches Exception: os._exit's stand-in is no Exception
+        return [lambda: embed(enc, ["a", "b"], 8), lambda: embed(careful, ["a", "b"], 8)]
+    assert in_worker(job) == [("encoder enc_exit:enc called os._exit(0)", True),
+                              ("encoder enc_exit:careful called os._exit(4)", True)]
+    sys.modules.pop("enc_exit", None)
+
+
+ADAPTING = '''import os
+
+
+class Adapting:
+    """An encoder that fits itself on the texts it scores, as SIF does."""
+
+    def __init__(self, how):
+        self.how = how
+
+    def for_sentences(self, texts):
+        if self.how == "exit":
+            os._exit(3)
+        raise RuntimeError("cannot fit")
+
+    def __call__(self, texts):
+        return [[1.0]] * len(texts)
+
+
+exits, fails = Adapting("exit"), Adapting("fail")
+'''
+
+
+def test_a_user_encoder_failing_as_it_fits_is_one_error_naming_it(tmp_path, monkeypatch):
+    from semsts.features.encoder_features import EncoderFeatures
+    write(tmp_path / "enc_adapting.py", ADAPTING)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("enc_adapting", None)
+    pairs = [("a b", "c d"), ("e f", "g h")]
+
+    def job():
+        module = importlib.import_module("enc_adapting")
+        return [step for name in ("exits", "fails") for step in (
+            lambda name=name: embed(getattr(module, name), ["a b", "c d"], 8),
+            lambda name=name: EncoderFeatures(f"enc_adapting:{name}").fit(pairs))]
+    exits, fails = "encoder enc_adapting:Adapting called os._exit(3)", \
+        "encoder enc_adapting:Adapting failed fitting on 2 texts (RuntimeError: cannot fit)"
+    assert in_worker(job) == [(exits, True), (exits, True), (fails, True),
+                              (fails.replace("2 texts", "4 texts"), True)]
+    sys.modules.pop("enc_adapting", None)
