@@ -329,6 +329,23 @@ def test_many_entries_that_cannot_be_written_are_one_note(tmp_path, monkeypatch,
         f"the cache {_embedding_cache} could not be written (it is not a folder); going on without it"]
 
 
+def test_sts_goes_on_past_a_fifo_where_its_per_user_cache_folder_should_be(encpkg, tmp_path, capsys):
+    """The command itself, its cache in $XDG_CACHE_HOME: one note line, the figures --no-cache gives, nothing written."""
+    code, _, expected = run(tmp_path, capsys, "--no-cache", name="expected")
+    folder = tmp_path / "cache" / "sts" / "embeddings"
+    folder.parent.mkdir(parents=True)
+    os.mkfifo(folder)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "encoders"), "HOME": str(tmp_path),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "semsts", "run", "--encoder", SPEC, "--test", str(tmp_path / "test.tsv"),
+                           "--out", str(tmp_path / "out")], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and code == 0
+    assert done.stderr.splitlines() == [f"note: the cache {folder} could not be written (it is not a folder); going on "
+                                        "without it"]
+    assert next((tmp_path / "out").glob("STS.output.*")).read_bytes() == expected
+    assert os.listdir(folder.parent) == ["embeddings"] and not folder.is_dir()
+
+
 # --- Defect 5: a lone surrogate (JSON's "\ud800") is a text like any other, cached or not.
 
 
