@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import stat
@@ -149,22 +148,35 @@ def read_entry(manifest: Path, *, mmap: bool = False, expect=None) -> tuple[dict
         return None
 
 
+class _Hashing:
+    """A sink for :func:`numpy.save` that keeps only the SHA-256 of what it is given (no copy of the array)."""
+
+    def __init__(self):
+        self.digest = hashlib.sha256()
+
+    def write(self, block) -> int:
+        self.digest.update(block)
+        return len(block)
+
+
+def _sha256_of_npy(array: np.ndarray) -> str:
+    sink = _Hashing()
+    np.save(sink, array, allow_pickle=False)
+    return sink.digest.hexdigest()
+
+
 def store_entry(manifest: Path, key: dict, arrays: dict, *, mmap: bool = False) -> tuple[dict, str]:
     """Write ``arrays`` as the cache ``manifest`` and return them as :func:`read_entry` would. A cache that
     cannot be written (no folder there, read-only, a full disk) is a note: the arrays are returned all the same."""
-    blobs = {}
-    for part, array in sorted(arrays.items()):
-        buffer = io.BytesIO()
-        np.save(buffer, np.asarray(array), allow_pickle=False)
-        blobs[part] = buffer.getvalue()
-    files = {part: hashlib.sha256(blob).hexdigest() for part, blob in blobs.items()}
+    arrays = {part: np.asarray(array) for part, array in sorted(arrays.items())}
+    files = {part: _sha256_of_npy(array) for part, array in arrays.items()}
     written, path = [], manifest
     try:
-        for part, blob in blobs.items():
+        for part, array in arrays.items():
             path = manifest.with_name(f"{manifest.stem}.{part}.npy")
             with atomic_open(path, "wb", encoding=None) as handle:
                 written.append(path)
-                handle.write(blob)
+                np.save(handle, array, allow_pickle=False)
         path = manifest
         with atomic_open(manifest) as handle:  # written last: a cache is whole once its manifest is there
             json.dump({"key": key, "files": files}, handle, sort_keys=True)
@@ -178,16 +190,11 @@ def store_entry(manifest: Path, key: dict, arrays: dict, *, mmap: bool = False) 
             why = "it is not a folder" if os.path.lexists(folder) and not os.path.isdir(folder) else \
                 f"{path.name}: {exc.strerror or type(exc).__name__}"
             warnings.warn(Note(f"the cache {folder} could not be written ({why}); going on without it"), stacklevel=3)
-        return _in_memory(blobs), content_hash(files)
+        return arrays, content_hash(files)
     try:
         return _read(manifest, mmap)
     except (Damaged, FileNotFoundError):  # changed under us since it was written: what we built is right
-        return _in_memory(blobs), content_hash(files)
-
-
-def _in_memory(blobs: dict) -> dict:
-    """The arrays of ``.npy`` contents, as reading their files would give them."""
-    return {part: np.load(io.BytesIO(blob), allow_pickle=False) for part, blob in blobs.items()}
+        return arrays, content_hash(files)
 
 
 def cached_arrays(folder: Path, name: str, key: dict, build: Callable[[], dict], *,
