@@ -90,10 +90,10 @@ def _load(path: Path, name: str, digest: str, mmap: bool, expect) -> np.ndarray:
         implied = offset + int(np.prod(shape, dtype=object)) * dtype.itemsize
         if os.fstat(handle.fileno()).st_size != implied:
             raise Damaged(f"{path}: not the {implied:,} bytes its header's shape {shape} implies")
-        handle.seek(0)
-        if _digest(handle) != digest:
-            raise Damaged(f"{path}: missing or changed since it was built")
         try:
+            handle.seek(0)
+            if _digest(handle) != digest:
+                raise Damaged(f"{path}: missing or changed since it was built")
             if not mmap:
                 handle.seek(0)
                 return np.load(handle, allow_pickle=False)
@@ -109,8 +109,9 @@ def _read(manifest: Path, mmap: bool, expect=None) -> tuple[dict, str]:
         with open_regular(manifest, MAX_MANIFEST_BYTES) as handle:
             entry = json.loads(handle.read().decode("utf-8"))
         files = entry["files"]
-        if not isinstance(files, dict) or not files or not all(isinstance(d, str) for d in files.values()):
-            raise ValueError("no files listed")
+        if not isinstance(files, dict) or not files or not all(
+                isinstance(n, str) and n.isidentifier() and isinstance(d, str) for n, d in files.items()):
+            raise ValueError("no files listed")  # (a name is a word: no path leads out of the folder)
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         if isinstance(exc, FileNotFoundError):
             raise

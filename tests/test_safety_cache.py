@@ -269,6 +269,18 @@ def test_a_special_or_oversized_file_in_a_derived_cache_is_refused_at_once(tmp_p
     assert calls == [1, 1] and again["vectors"].tolist() == arrays["vectors"].tolist()
 
 
+@pytest.mark.parametrize("files", [{"../../escape": "0" * 64}, {"vectors": 5}, {"a/b": "0" * 64}])
+def test_a_manifest_naming_files_outside_its_entry_is_refused(tmp_path, monkeypatch, files):
+    monkeypatch.setattr(derived, "_UNWRITABLE", set(), raising=False)
+    build, calls = build_counter()
+    cached_arrays(tmp_path, "space", {"source": "x"}, build)
+    (manifest,) = tmp_path.glob("*.json")
+    manifest.write_text(json.dumps({"key": {"source": "x"}, "files": files}))
+    with pytest.warns(Note, match="unreadable"):
+        arrays, _ = cached_arrays(tmp_path, "space", {"source": "x"}, build)
+    assert calls == [1, 1] and arrays["vectors"][-1, -1] == 11
+
+
 # --- Defect 4: a cache that cannot be written is one note; the run goes on with the right figures.
 
 
