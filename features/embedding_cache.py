@@ -1,21 +1,32 @@
-"""Cached embeddings of a user's encoder: computed once per encoder and texts, verified when read.
+"""Cached embeddings of a user's encoder: computed once per encoder and texts, checked against the encoder when read.
 
 Only an encoder named by a spec ``package.module:function`` is cached (a callable handed over in Python
 may be a closure whose behaviour its name does not pin). Its identity is the spec plus a version: the
 callable's ``cache_version`` attribute when it declares one, else the SHA-256 of its module's file, so
 editing the module invalidates its entries. Each call's texts are keyed by their content hashes, in order. The arrays
-live in the per-user cache through :func:`semsts.corpora.derived.cached_arrays`, which verifies every
-file against its manifest when read: a damaged entry is recomputed with a note, never used.
+live in the per-user cache as :mod:`semsts.corpora.derived` entries, whose files are verified against their
+manifest when read. A key cannot see everything an encoder depends on (a module it imports, an environment
+variable), nor a manifest signed again over other arrays, so before an entry is read a few of its texts, chosen by
+the texts' hash, are encoded again (one call): the entry must then hold floats of the shape the encoder gives,
+finite, and agree with it on those texts. One that does not is recomputed with a note, never used.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
+import warnings
 
-from semsts.corpora.derived import cached_arrays, file_sha256
+import numpy as np
+
+from semsts.corpora.derived import entry_path, file_sha256, read_entry, store_entry
+from semsts.corpora.errors import Note
 from semsts.corpora.paths import cache_root
 
-from .encoders import ENCODERS, SIF, embed
+from .encoders import ENCODERS, SIF, embed, encoder_name
+
+PROBE = 5  # texts encoded again to check an entry against the encoder as it is now
+TOLERANCE = 1e-4  # of a row's norm: float32 encoders differ by far less between batches, a stale entry by far more
 
 
 def cache_folder():
@@ -41,20 +52,66 @@ def identity(spec, encode) -> str | None:
 
 
 def texts_hash(texts) -> str:
-    """One SHA-256 over each text's SHA-256, in order."""
+    """One SHA-256 over each text's SHA-256, in order (a lone surrogate, as JSON may hold, hashes as well)."""
     digest = hashlib.sha256()
     for text in texts:
-        digest.update(hashlib.sha256(text.encode("utf-8")).digest())
+        digest.update(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest())
     return digest.hexdigest()
+
+
+def probe_rows(texts, digest: str) -> list[int]:
+    """The rows of up to :data:`PROBE` texts, drawn with the texts' hash ``digest`` as seed: the same each run."""
+    rng = np.random.default_rng(int(digest[:16], 16))
+    return sorted(rng.choice(len(texts), size=min(len(texts), PROBE), replace=False).tolist())
+
+
+def agree(cached: np.ndarray, fresh: np.ndarray) -> bool:
+    """Whether each row of ``cached`` lies within :data:`TOLERANCE` of the norm of the same row of ``fresh``."""
+    gap = np.linalg.norm(cached - fresh, axis=1)
+    return bool((gap <= TOLERANCE * np.linalg.norm(fresh, axis=1) + 1e-12).all())
+
+
+def unusable(vectors, n: int, rows: list[int], sample: np.ndarray) -> str | None:
+    """Why cached ``vectors`` cannot stand for an encoder's embeddings of ``n`` texts, whose ``rows`` it gives as
+    ``sample`` now; None if they can."""
+    if not isinstance(vectors, np.ndarray) or not np.issubdtype(vectors.dtype, np.floating):
+        return f"{getattr(vectors, 'dtype', type(vectors).__name__)} values, not floats"
+    if vectors.shape != (n, sample.shape[1]):
+        return f"shape {vectors.shape}, where the encoder gives ({n}, {sample.shape[1]}) for these texts"
+    if not np.isfinite(vectors).all():
+        return "NaN or infinite values"
+    if not agree(vectors[rows], sample):
+        return "its rows differ from what the encoder gives for the same texts now"
+    return None
 
 
 def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     """:func:`semsts.features.encoders.embed`, read from the per-user cache when an entry for the encoder
-    ``spec`` names and these texts is there and verifies, else computed and stored (no spec: computed)."""
+    ``spec`` names and these texts is there and checks out, else computed and stored (no spec: computed)."""
     who = identity(spec, encode) if texts else None
     if who is None:
         return embed(encode, texts, batch_size)
-    key = {"encoder": who, "texts": texts_hash(texts), "n": len(texts)}
-    arrays, _ = cached_arrays(cache_folder(), "embeddings", key,
-                              lambda: {"vectors": embed(encode, texts, batch_size)})
-    return arrays["vectors"]
+    digest = texts_hash(texts)
+    key = {"encoder": who, "texts": digest, "n": len(texts)}
+    manifest = entry_path(cache_folder(), "embeddings", key)
+    found = rows = sample = None
+    if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the width to expect
+        rows = probe_rows(texts, digest)
+        sample = embed(encode, [texts[i] for i in rows], batch_size)
+        shape = (len(texts), sample.shape[1])
+
+        def expect(name, stored, dtype):
+            return None if (name, stored, dtype.kind) == ("vectors", shape, "f") else \
+                f"{name} {dtype} {stored}, where the encoder gives float vectors {shape}"
+        found = read_entry(manifest, expect=expect)
+    if found is not None:
+        why = unusable(found[0].get("vectors"), len(texts), rows, sample)
+        if why is None:
+            return found[0]["vectors"]
+        warnings.warn(Note(f"embedding cache {manifest}: stale or damaged ({why}); recomputing it"), stacklevel=2)
+    vectors = embed(encode, texts, batch_size)
+    if sample is not None and not agree(vectors[rows], sample):
+        warnings.warn(Note(f"encoder {encoder_name(spec)} gives other embeddings for the same texts from one call to "
+                           "the next; they are not cached"), stacklevel=2)
+        return vectors
+    return store_entry(manifest, key, {"vectors": vectors})[0]["vectors"]

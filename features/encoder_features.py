@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import PairFeatures
-from .encoders import BATCH_SIZE, SIF, embed, resolve, row_cosines
+from .encoders import BATCH_SIZE, SIF, embed, fitted, resolve, row_cosines
 
 
 class EncoderFeatures(PairFeatures):
@@ -33,10 +33,7 @@ class EncoderFeatures(PairFeatures):
         if self.encode is None:
             raise ValueError("EncoderFeatures needs an encoder: encode=callable or a spec "
                              "('glove-mean', 'sif', package.module:function)")
-        encoder = resolve(self.encode)
-        if hasattr(encoder, "for_sentences"):
-            encoder = encoder.for_sentences(list(dict.fromkeys(t for pair in X for t in pair)))
-        self.encoder_ = encoder
+        self.encoder_ = fitted(resolve(self.encode), list(dict.fromkeys(t for pair in X for t in pair)))
         return self
 
     def __getstate__(self):

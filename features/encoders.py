@@ -12,7 +12,10 @@ sentences of one scoring call, then encode them in batches with the callable it 
 """
 from __future__ import annotations
 
+import os
 import re
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
 
@@ -181,15 +184,81 @@ def resolve(encode):
     return encode
 
 
+class EncoderExit(BaseException):
+    """``os._exit(status)`` called by a user's encoder, which would end the run without a word (a BaseException,
+    so that the encoder's own ``except Exception`` does not swallow it)."""
+
+    def __init__(self, status):
+        self.status = status
+        super().__init__(status)
+
+
+def _refuse_exit(status):
+    raise EncoderExit(status)
+
+
+_EXITS = threading.Lock()
+_REFUSING = [0, None]  # encoders running in this process, and the os._exit they replaced
+
+
+@contextmanager
+def exit_refused():
+    """While the block runs a user's encoder, ``os._exit`` raises :class:`EncoderExit`; restored after, in
+    whichever process (a worker's) and threads it ran."""
+    with _EXITS:
+        if _REFUSING[0] == 0:
+            _REFUSING[1] = os._exit
+            os._exit = _refuse_exit
+        _REFUSING[0] += 1
+    try:
+        yield
+    finally:
+        with _EXITS:
+            _REFUSING[0] -= 1
+            if _REFUSING[0] == 0:
+                os._exit, _REFUSING[1] = _REFUSING[1], None
+
+
+def _exited(name: str, exc: EncoderExit) -> ValueError:
+    return ValueError(f"encoder {name} called os._exit({exc.status!r:.40})")
+
+
+def fitted(encode, texts: list[str]):
+    """``encode`` fitted on ``texts`` if it adapts to the texts it scores (``for_sentences``, as SIF), else itself;
+    a user's ``for_sentences`` that fails (or calls ``os._exit``) is a ValueError naming the encoder."""
+    if not hasattr(encode, "for_sentences"):
+        return encode
+    if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
+        return encode.for_sentences(texts)
+    name = encoder_name(encode)
+    try:
+        with exit_refused():
+            return encode.for_sentences(texts)
+    except EncoderExit as exc:
+        raise _exited(name, exc) from None
+    except (Exception, SystemExit) as exc:
+        raise ValueError(f"encoder {name} failed fitting on {len(texts)} texts "
+                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+
+
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
-    a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
+    a non-finite row is a :class:`NonFiniteEmbedding` naming its text. An encoder calling ``os._exit``
+    is a ValueError, not the end of the run.
     """
     name = encoder_name(encode)
-    if hasattr(encode, "for_sentences"):  # fitted on every text scored (SIF), then used batch by batch
-        encode = encode.for_sentences(texts)
+    encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
+    try:
+        with exit_refused():
+            return _embed(encode, name, texts, batch_size)
+    except EncoderExit as exc:
+        raise _exited(name, exc) from None
+
+
+def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
+    """:func:`embed` itself, its encoder named ``name`` in messages."""
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]

@@ -1,4 +1,4 @@
-"""The embedding cache: a second bench with the same encoder encodes nothing; a damaged entry is recomputed,
+"""The embedding cache: a second bench with the same encoder encodes only the few texts that check the entry; a damaged entry is recomputed,
 never used; --no-cache encodes everything; editing the encoder's module or its declared version is a new entry."""
 import json
 
@@ -20,12 +20,14 @@ def _bench(data_dir, capsys, *extra, err=None):
     return json.loads(out.out)["rows"][0]["datasets"]["stsb-test"]["simcse"]
 
 
-def test_a_second_bench_encodes_nothing_and_gives_the_same_figures(toy_encoder, data_dir, capsys, _embedding_cache):
+def test_a_second_bench_encodes_only_its_probe_and_gives_the_same_figures(toy_encoder, data_dir, capsys,
+                                                                        _embedding_cache):
     first = _bench(data_dir, capsys)
     encoded = sum(toy_encoder.calls)
     assert encoded > 2000  # every distinct text of STS-B test, once
     toy_encoder.calls.clear()
-    assert _bench(data_dir, capsys) == first and toy_encoder.calls == []
+    assert _bench(data_dir, capsys) == first and toy_encoder.calls == [embedding_cache.PROBE]  # one call checks it
+    toy_encoder.calls.clear()
     assert _bench(data_dir, capsys, "--no-cache") == first and sum(toy_encoder.calls) == encoded
 
 
@@ -41,7 +43,7 @@ def test_a_damaged_entry_is_recomputed_never_used(toy_encoder, data_dir, capsys,
     assert again == first and sum(toy_encoder.calls) > 2000
     assert "changed since it was built; rebuilding it" in err[0]
     toy_encoder.calls.clear()
-    assert _bench(data_dir, capsys) == first and toy_encoder.calls == []  # rebuilt whole
+    assert _bench(data_dir, capsys) == first and toy_encoder.calls == [embedding_cache.PROBE]  # rebuilt whole
 
 
 def test_the_identity_follows_the_module_and_a_declared_version(toy_encoder, tmp_path):
