@@ -301,13 +301,16 @@ def _unwritable(folder, tmp_path, monkeypatch, kind) -> None:
                 yield handle
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         monkeypatch.setattr(derived, "atomic_open", full)
-    else:
+    else:  # read-only: a folder without write permission, which root may still write: then a read-only file system
         folder.mkdir()
         folder.chmod(0o555)
+        if os.geteuid() == 0:
+            def read_only(path, *args, **kwargs):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+            monkeypatch.setattr(derived, "atomic_open", read_only)
 
 
-UNWRITABLE = ["a file", "a FIFO", "a dangling link", "a full disk",
-              pytest.param("read-only", marks=pytest.mark.skipif(os.geteuid() == 0, reason="root writes anyway"))]
+UNWRITABLE = ["a file", "a FIFO", "a dangling link", "a full disk", "read-only"]
 
 
 @pytest.mark.parametrize("kind", UNWRITABLE)
