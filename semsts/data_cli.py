@@ -100,7 +100,7 @@ def cmd_fetch(args) -> int:
         seen[source.name] = True
         try:
             folder = fetch.fetch(name, args.data_dir, args.archive, args.mirror, args.force,
-                                 None if args.quiet else progress)
+                                 None if args.quiet else progress, args.unverified)
         finally:
             for bar in bars.values():
                 bar.close()
@@ -109,6 +109,9 @@ def cmd_fetch(args) -> int:
             print(f"{source.name}: already in {data_root(args.data_dir) / source.target} (--force to replace)")
             continue
         print(f"{source.name}: installed in {folder}")
+        if not source.pinned:
+            for digest in fetch.unpinned_digests(source, data_root(args.data_dir)):
+                print(f"  note: installed unverified (no checksum pinned): {digest}")
         for ds_name in source.datasets:
             try:
                 ds = datasets.load(ds_name, args.data_dir)
@@ -189,6 +192,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
     p.add_argument("--mirror", help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
+    p.add_argument("--unverified", action="store_true",
+                   help="install a release whose checksums are not pinned (STS 2017, BIOSSES, STS22): refused without it")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")
