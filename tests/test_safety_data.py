@@ -1,0 +1,408 @@
+"""Issue 32, datasets and fetching: hostile data roots, mirrors and files get one clear line, never a hang,
+a traceback or a silently wrong dataset. Every hostile root, file and server is built here, in tmp_path."""
+from __future__ import annotations
+
+import contextlib
+import gzip
+import hashlib
+import http.server
+import os
+import re
+import shutil
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from semsts import cli, corpora
+from semsts.corpora import fetch, manifest
+
+ROW = '{{"sentence1": "Cells divide.", "sentence2": "A cell divides.", "score": {score}}}\n'
+
+
+def sts(*argv, capsys):
+    """``sts ARGV`` in process: (exit code, stdout, stderr lines)."""
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err.splitlines()
+
+
+class Hung(BaseException):
+    """Raised by the alarm of :func:`within`: a BaseException, so that no ``except OSError`` swallows it."""
+
+
+@contextlib.contextmanager
+def within(seconds: float):
+    """Fail instead of hanging: a FIFO opened for reading would block for ever (the alarm interrupts the open)."""
+    def ring(signum, frame):
+        raise Hung(f"still running after {seconds} s: a file was opened that should not have been")
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def leftovers(root: Path) -> list:
+    return [p.name for p in root.iterdir() if p.name.startswith(".fetch-")] if root.exists() else []
+
+
+def serve(handler_class):
+    """Run ``handler_class`` on 127.0.0.1 in a thread; returns (base URL, stop)."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler_class)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+    thread.start()
+
+    def stop():
+        httpd.shutdown()
+        httpd.server_close()
+    return f"http://127.0.0.1:{httpd.server_address[1]}", stop
+
+
+class Quiet(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args):
+        pass
+
+
+# --- 1. STS22 and BIOSSES (and STS 2017) have no pinned checksum: what a mirror sends is not installed silently.
+
+
+def biosses_bytes(*scores) -> bytes:
+    return gzip.compress("".join(ROW.format(score=s) for s in scores).encode(), mtime=0)
+
+
+def test_every_release_says_whether_the_manifest_pins_its_files():
+    """``Source.pinned`` is the manifest's word, not a list of cases: pinned iff the manifest holds its files."""
+    known = manifest.load_manifest()
+    for source in fetch.SOURCES.values():
+        assert source.pinned == bool(manifest.entries_under(source.target, known)), source.name
+    assert [s.name for s in fetch.SOURCES.values() if not s.pinned] == ["sts2017-test", "biosses", "sts2022"]
+
+
+def test_an_unpinned_download_is_refused_unless_the_user_says_unverified(server, tmp_path, capsys):
+    """A mirror serving inverted BIOSSES scores (4 - s): refused with the digest of what came, nothing installed."""
+    served, url = server
+    data = biosses_bytes(4.0, 1.8, 0.0)
+    (served / "test.jsonl.gz").write_bytes(data)
+    digest = hashlib.sha256(data).hexdigest()
+    root = tmp_path / "root"
+    code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet", capsys=capsys)
+    assert code == 1 and out == ""
+    assert err == [f"error: biosses: no checksum of its files is pinned, so what was received cannot be verified "
+                   f"(test.jsonl.gz sha256 {digest}); compare with the publisher's, then pass --unverified to install it"]
+    assert not (root / "biosses").exists() and leftovers(root) == []
+    code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet",
+                         "--unverified", capsys=capsys)
+    assert code == 0 and err == []
+    assert f"  note: installed unverified (no checksum pinned): test.jsonl.gz sha256 {digest}" in out.splitlines()
+    assert corpora.load("biosses-test", root).gold.tolist() == [4.0, 1.8, 0.0]
+
+
+def test_an_unpinned_file_given_by_hand_is_refused_too(tmp_path):
+    good = write(tmp_path / "test.jsonl", ROW.format(score=1) + ROW.format(score=3.5))
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=r"^sts2022: no checksum of its files is pinned.*test\.jsonl sha256 "):
+        fetch.fetch("sts2022-test", root, archives=[good])
+    assert not (root / "sts2022").exists() and leftovers(root) == []
+
+
+# --- 2. STS-B v2 is derived from its siblings read as their own datasets read them.
+
+
+@pytest.fixture
+def stsb_root(data_dir, tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(data_dir / "stsbenchmark", root / "stsbenchmark")
+    return root
+
+
+def v2(root):
+    return {n: corpora.load(n, root) for n in ("stsb-v2-dev", "stsb-v2-test")}
+
+
+def test_official_stsb_derives_v2_without_a_note(stsb_root):
+    derived = v2(stsb_root)
+    assert [len(d.pairs) for d in derived.values()] == [1485, 1362] and all(d.notes == () for d in derived.values())
+
+
+def test_an_empty_sibling_refuses_the_derived_split_naming_it(stsb_root, capsys):
+    test = stsb_root / "stsbenchmark" / "sts-test.csv"
+    test.write_bytes(b"")
+    with pytest.raises(corpora.FormatError) as caught:
+        corpora.load("stsb-v2-dev", stsb_root)
+    assert str(caught.value) == (f"{test}: holds no pairs; expected one pair per line (stsb-v2-dev is derived from "
+                                 "all three STS Benchmark splits)")
+    code, out, err = sts("data", "--data-dir", stsb_root, "list", capsys=capsys)
+    rows = {line.split()[0]: line for line in out.splitlines()[1:] if line and not line.startswith(" ")}
+    assert code == 0 and rows["stsb-v2-dev"] == f"stsb-v2-dev      INVALID  {caught.value}"
+    code, out, err = sts("run", "token-cosine", "--test", "stsb-v2-dev", "--out", stsb_root / "out", "--data-dir",
+                         stsb_root, "--quiet", capsys=capsys)
+    assert code == 1 and err == [f"error: {caught.value}"] and not (stsb_root / "out").exists()
+
+
+def test_a_cut_sibling_is_noted_with_its_pair_count(stsb_root):
+    train = stsb_root / "stsbenchmark" / "sts-train.csv"
+    train.write_bytes(b"".join(train.read_bytes().splitlines(keepends=True)[:2000]))
+    test = corpora.load("stsb-v2-test", stsb_root)
+    assert test.notes == (f"stsb-v2-test: {train} holds 2,000 pairs, the official file 5,749: the split derived from "
+                          "it is not MTEB's STSBenchmark.v2",)
+
+
+@pytest.mark.parametrize("damage", ["crlf", "bom"])
+def test_crlf_or_bom_siblings_read_as_the_plain_reader_reads_them(stsb_root, data_dir, damage):
+    test = stsb_root / "stsbenchmark" / "sts-test.csv"
+    data = test.read_bytes()
+    test.write_bytes(data.replace(b"\n", b"\r\n") if damage == "crlf" else b"\xef\xbb\xbf" + data)
+    official = v2(data_dir)
+    for name, derived in v2(stsb_root).items():
+        assert derived.pairs == official[name].pairs and derived.gold.tolist() == official[name].gold.tolist()
+        assert derived.subsets[0].ids == official[name].subsets[0].ids and derived.notes == ()
+    assert corpora.load("stsb-test", stsb_root).pairs == corpora.load("stsb-test", data_dir).pairs
+
+
+# --- 3. A data root holding the whole STS 2017 test archive: sts2017-test reads its one registered track.
+
+TRACKS = ["track1.ar-ar", "track2.ar-en", "track3.es-es", "track4a.es-en", "track4b.es-en", "track5.en-en",
+          "track6.tr-en"]
+
+
+@pytest.fixture
+def sts2017_root(tmp_path):
+    """sts2017/test as the organizers ship it (sts2017.eval.v1.1.zip + sts2017.gs.zip): every track's input and
+    gold, the demo pairs standing in for the texts; track6's gold has 250 lines for its 500 pairs."""
+    demo = corpora.load("demo-test")
+    folder = tmp_path / "root" / "sts2017" / "test"
+    for track in TRACKS:
+        n = 500 if track == "track6.tr-en" else 250
+        pairs = (demo.pairs * 2)[:n]
+        gold = list(demo.subsets[0].gold[:250])
+        write(folder / f"STS.input.{track}.txt", "".join(f"{a}\t{b}\n" for a, b in pairs))
+        write(folder / f"STS.gs.{track}.txt", "".join(f"{g:g}\n" for g in gold))
+    return tmp_path / "root"
+
+
+def test_sts2017_reads_only_track5_of_the_official_archive(sts2017_root, tmp_path, capsys):
+    ds = corpora.load("sts2017-test", sts2017_root)
+    assert [(s.name, len(s)) for s in ds] == [("track5.en-en", 250)]
+    others = ", ".join(t for t in sorted(TRACKS) if t != "track5.en-en")
+    assert ds.notes == (f"sts2017-test: files of subsets it does not register, not read: {others} "
+                        f"(in {sts2017_root / 'sts2017' / 'test'})",)
+    out = tmp_path / "out"
+    code, stdout, err = sts("run", "token-cosine", "--test", "sts2017-test", "--out", out, "--data-dir", sts2017_root,
+                            "--quiet", capsys=capsys)
+    assert code == 0, err
+    assert [p.name for p in out.iterdir() if p.name.startswith("STS.")] == ["STS.output.track5.en-en.txt"]
+    code, stdout, err = sts("eval", "--dataset", "sts2017-test", "--run", out, "--data-dir", sts2017_root,
+                            capsys=capsys)
+    assert code == 0 and "|subsets:track5.en-en=250|missing:none|" in stdout
+
+
+# --- 4. A mirror trickling bytes: an overall deadline and a minimum rate per download.
+
+
+def trickle(headers_first: bool):
+    """A server sending one byte every 50 ms: the body (after prompt headers), or its headers themselves."""
+
+    class Handler(Quiet):
+        def do_GET(self):
+            try:
+                if headers_first:
+                    self.send_response(200)
+                    self.end_headers()
+                    self.wfile.flush()
+                    for _ in range(400):
+                        self.wfile.write(b"x")
+                        self.wfile.flush()
+                        time.sleep(0.05)
+                else:
+                    for byte in b"HTTP/1.0 200 OK\r\nX-Slow: " + b"y" * 400:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.05)
+            except OSError:
+                pass
+
+    return Handler
+
+
+@pytest.mark.parametrize("where, limits, said", [
+    ("body", {"RATE_GRACE": 0.5, "MIN_RATE": 1000}, r"bytes in \d+ s, slower than 0\.976562 KiB/s; the server "
+                                                    r"stalls\? refused"),
+    ("body", {"DEADLINE": 1.0}, r"not finished after 1 s \(\d+ bytes received\); the server stalls\? refused"),
+    ("headers", {"DEADLINE": 1.0}, r"not finished after 1 s \(0 bytes received\); the server stalls\? refused"),
+])
+def test_a_trickling_mirror_meets_the_deadline(tmp_path, monkeypatch, capsys, where, limits, said):
+    for name, value in limits.items():
+        monkeypatch.setattr(fetch, name, value)
+    url, stop = serve(trickle(headers_first=where == "body"))
+    root = tmp_path / "root"
+    started = time.monotonic()
+    try:
+        code, out, err = sts("data", "--data-dir", root, "fetch", "stsbenchmark", "--mirror", url, "--quiet",
+                             capsys=capsys)
+    finally:
+        stop()
+    assert time.monotonic() - started < 8
+    assert code == 1 and len(err) == 1, err
+    assert err[0].startswith(f"error: {url}/Stsbenchmark.tar.gz: ") and re.search(said, err[0]), err
+    assert leftovers(root) == [] and not (root / "stsbenchmark").exists()
+
+
+# --- 5. JSON nested thousands deep: a FormatError naming the file and line, in every command.
+
+
+def test_a_deeply_nested_sts22_field_is_one_error_line(tmp_path, capsys):
+    root = tmp_path / "root"
+    path = write(root / "sts2022" / "en" / "test.jsonl",
+                 ROW.format(score=2) + '{"sentence1": ' + "[" * 100_000 + "]" * 100_000 + ', "sentence2": "b", '
+                 '"score": 2}\n')
+    said = f"{path}:2: expected one JSON object per line, got values nested too deeply to read"
+    code, out, err = sts("data", "--data-dir", root, "list", capsys=capsys)
+    rows = {line.split()[0]: line for line in out.splitlines()[1:] if line and not line.startswith(" ")}
+    assert code == 0 and rows["sts2022-test"].endswith(f"INVALID  {said}") and err == []
+    code, out, err = sts("run", "token-cosine", "--test", "sts2022-v2-test", "--out", tmp_path / "out", "--data-dir",
+                         root, "--quiet", capsys=capsys)
+    assert code == 1 and err == [f"error: {said}"]
+
+
+def test_a_europeana_answer_nested_too_deeply_is_a_clear_error():
+    from semsts.corpora import europeana
+    with pytest.raises(europeana.EuropeanaError, match=r"record /1/a: the answer is not a record \(JSON nested too "
+                                                       r"deeply\)"):
+        europeana._check_record(b"[" * 100_000 + b"]" * 100_000, "/1/a")
+
+
+# --- 6. Credentials in a mirror URL: sent as HTTP basic auth, never shown.
+
+
+def basic_auth_server(served: Path, user: str, password: str):
+    import base64
+    expected = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+    class Handler(Quiet):
+        def do_GET(self):
+            if self.headers.get("Authorization") != expected:
+                self.send_response(401)
+                self.send_header("WWW-Authenticate", 'Basic realm="mirror"')
+                self.end_headers()
+                return
+            data = (served / self.path.rsplit("/", 1)[-1]).read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return serve(Handler)
+
+
+def test_mirror_credentials_work_and_are_never_printed(tmp_path, capsys):
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "test.jsonl.gz").write_bytes(biosses_bytes(0, 2.2, 4))
+    url, stop = basic_auth_server(served, "reader", "s3cr@t")  # the password s3cr@t, percent-encoded in the URL
+    base = url.replace("http://", "http://reader:s3cr%40t@") + "/files"
+    root = tmp_path / "root"
+    try:
+        code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", base, "--unverified",
+                             capsys=capsys)
+        assert code == 0, err
+        assert corpora.load("biosses-test", root).gold.tolist() == [0.0, 2.2, 4.0]
+        assert "s3cr" not in out + "\n".join(err)
+        wrong = url.replace("http://", "http://reader:wr0ng@") + "/files"
+        code, out, err = sts("data", "--data-dir", tmp_path / "other", "fetch", "biosses-test", "--mirror", wrong,
+                             "--quiet", capsys=capsys)
+    finally:
+        stop()
+    shown = url.replace("http://", "http://reader:***@")
+    assert code == 1 and err == [f"error: cannot download {shown}/files/test.jsonl.gz: HTTP Error 401: Unauthorized; "
+                                 "download it by hand and use --archive FILE"]
+    assert "wr0ng" not in out
+
+
+@pytest.mark.parametrize("mirror, said", [
+    ("http://u:pa55@[::1/x", "error: mirror 'http://u:***@[::1/x' is not a URL (Invalid IPv6 URL)"),
+    ("ftp://u:pa55@host/x", "error: mirror 'ftp://u:***@host/x' is not an http(s):// or file: URL"),
+    ("http://u:pa55@host:port/x", "error: mirror 'http://u:***@host:port/x' is not a URL (Port could not be cast to "
+                                  "integer value as 'port')"),
+])
+def test_a_bad_mirror_with_credentials_hides_the_password(tmp_path, capsys, mirror, said):
+    code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "stsbenchmark", "--mirror", mirror, capsys=capsys)
+    assert code == 1 and err == [said] and "pa55" not in out
+
+
+def test_redact():
+    assert fetch.redact("https://user:p%40ss@host:8080/a/b") == "https://user:***@host:8080/a/b"
+    assert fetch.redact("http://user@host/a") == "http://user@host/a"
+    assert fetch.redact("http://host/a@b") == "http://host/a@b"
+    assert fetch.redact("http://u:p@ss@host/a") == "http://u:***@host/a"
+
+
+# --- 7. A FIFO, folder or device link where a dataset file goes: there, but not a regular file; never opened.
+
+
+def _special(path: Path, what: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if what == "fifo":
+        os.mkfifo(path)
+    elif what == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero")
+
+
+SAYS = {"fifo": "is a FIFO (named pipe), not a regular file", "folder": "is a folder, not a regular file",
+        "dev-zero": "is a device or socket, not a regular file"}
+
+
+def listed(root, capsys) -> dict:
+    """``sts data list``'s row of each dataset."""
+    with within(10):
+        code, out, err = sts("data", "--data-dir", root, "list", capsys=capsys)
+    assert code == 0 and err == []
+    return {line.split()[0]: line for line in out.splitlines()[1:] if line and not line.startswith(" ")}
+
+
+@pytest.mark.parametrize("what", sorted(SAYS))
+def test_a_special_file_at_sts22s_place_is_there_but_refused(tmp_path, capsys, what):
+    root = tmp_path / "root"
+    path = root / "sts2022" / "en" / "test.jsonl"
+    _special(path, what)
+    rows = listed(root, capsys)
+    for name in ("sts2022-test", "sts2022-v2-test"):
+        assert rows[name] == f"{name:16} INVALID  {path}: {SAYS[what]}"
+    with within(10):
+        code, out, err = sts("run", "token-cosine", "--test", "sts2022-test", "--out", tmp_path / "out", "--data-dir",
+                             root, "--quiet", capsys=capsys)
+    assert code == 1 and err == [f"error: {path}: {SAYS[what]}"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name, rel", [
+    ("biosses-test", "biosses/test.jsonl.gz"),
+    ("stsb-dev", "stsbenchmark/sts-dev.csv"),
+    ("sick2014-trial", "sick2014/SICK_trial.txt"),
+    ("clss2014-trial", "clss2014/keys/trial/word2sense.trial.gs.tsv"),
+    ("typed2013-test", "typed2013/test/STS.input.europeana.txt"),
+    ("sts2014-test", "sts2014/test/STS.gs.images.txt"),
+])
+def test_every_kind_says_a_fifo_is_there_but_not_regular(tmp_path, capsys, name, rel):
+    """The same check for every file a kind reads: a FIFO is not 'absent', and it is never opened."""
+    from semsts.corpora import datasets
+    root = tmp_path / "root"
+    spec = datasets.spec(name)
+    if spec.kind.name == "clss":
+        write(root / "clss2014/data/trial/word2sense.trial.input.tsv", "w\tk\t1\tid1\n")
+    if spec.kind.name == "typed":
+        write(root / "typed2013/test/STS.gs.europeana.txt", "1\t1\t1\t1\t1\t1\t1\t1\n")
+    if spec.kind.name == "sts":
+        write(root / "sts2014/test/STS.input.images.txt", "a\tb\n")
+    _special(root / rel, "fifo")
+    assert listed(root, capsys)[name] == f"{name:16} INVALID  {root / rel}: {SAYS['fifo']}"
