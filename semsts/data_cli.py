@@ -71,7 +71,7 @@ def _how_to_get(name: str, data_dir=None) -> str:
         return f"no download known: put its files in {datasets.folder_of(name, data_dir)}"
     if not source.urls:
         return f"download by hand ({source.page}), then `sts data fetch {name} --archive FILE`"
-    return f"`sts data fetch {name}`"
+    return f"`sts data fetch {name}`" + ("" if source.pinned else " with --unverified (no checksum is pinned for it)")
 
 
 def cmd_fetch(args) -> int:
@@ -89,7 +89,13 @@ def cmd_fetch(args) -> int:
     for folder, size in fetch.clean_stale(args.data_dir):
         print(f"note: removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", file=sys.stderr)
     seen = {}
-    names = [s.name for s in fetch.SOURCES.values() if s.urls] if args.names == ["all"] else args.names
+    names = args.names
+    if args.names == ["all"]:
+        names = [s.name for s in fetch.SOURCES.values() if s.urls and (s.pinned or args.unverified)]
+        unpinned = [s.name for s in fetch.SOURCES.values() if s.urls and s.name not in names]
+        if unpinned:
+            print(f"note: {', '.join(unpinned)} skipped: no checksum is pinned for them; add --unverified to fetch "
+                  "them too", file=sys.stderr)
     for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)

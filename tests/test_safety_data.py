@@ -114,6 +114,16 @@ def test_an_unpinned_file_given_by_hand_is_refused_too(tmp_path):
     assert not (root / "sts2022").exists() and leftovers(root) == []
 
 
+def test_fetch_all_skips_the_unpinned_releases_with_a_note(tmp_path, monkeypatch, capsys):
+    asked = []
+    monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
+    code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
+    assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
+                                   "sts2016-test", "stsbenchmark", "sick2014"]
+    assert err == ["note: sts2017-test, biosses, sts2022 skipped: no checksum is pinned for them; add --unverified to "
+                   "fetch them too"]
+
+
 # --- 2. STS-B v2 is derived from its siblings read as their own datasets read them.
 
 
