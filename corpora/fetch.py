@@ -23,7 +23,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 
-from . import datasets, manifest
+from . import content_pins, datasets, manifest
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
@@ -55,7 +55,8 @@ class Source(NamedTuple):
     page: str = ""  # where to download by hand when ``urls`` is empty
     derived: tuple = ()  # datasets derived from the release's files (not checked against the archive)
     plain: bool = False  # each address is one of ``files`` itself, not an archive holding it
-    pinned: bool = True  # False: the manifest holds no checksum of its files; installing needs ``unverified``
+    pinned: bool = True  # False: neither the manifest's checksums nor content_pins' figures pin what it holds;
+    # installing it needs ``unverified``
 
 
 SOURCES = {s.name: s for s in [
@@ -82,9 +83,9 @@ SOURCES = {s.name: s for s in [
     Source("clss2014", "clss2014", (), holds=("data", "keys"),
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
     Source("biosses", "biosses", (f"{HF_BIOSSES}/test.jsonl.gz",), files=("test.jsonl.gz",),
-           datasets=("biosses-test",), plain=True, pinned=False),
+           datasets=("biosses-test",), plain=True),  # pinned by mteb's figures (content_pins.json)
     Source("sts2022", "sts2022/en", (f"{HF_STS22}/en/test.jsonl",), files=("test.jsonl",),
-           datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True, pinned=False),
+           datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True),  # as BIOSSES
 ]}
 
 # Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
@@ -116,7 +117,8 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
 
     ``archives`` are locally downloaded archives used instead of downloading; ``mirror`` (or
     ``$STS_MIRROR``) is a base URL serving the archives under their official file names (credentials in it are
-    sent as HTTP basic auth, never shown). A release without pinned checksums is refused unless ``unverified``.
+    sent as HTTP basic auth, never shown). A release pinned by neither checksums nor mteb's figures, or whose
+    content differs from mteb's figures, is refused unless ``unverified``.
     """
     source = source_of(name)
     root = data_root(data_dir)
@@ -148,12 +150,24 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         staged = staged_root / source.target
         _arrange(source, paths, trees, staged)
         check(source, staged_root)
+        if not unverified:
+            check_content(source, staged_root)
         if not source.pinned and not unverified:
             raise FetchError(f"{source.name}: no checksum of its files is pinned, so what was received cannot be "
                              f"verified ({'; '.join(unpinned_digests(source, staged_root))}); compare with the "
                              "publisher's, then pass --unverified to install it")
         _move_in(staged, final, tmp)
     return final
+
+
+def check_content(source: Source, root: Path) -> None:
+    """A release pinned by mteb's descriptive statistics (:mod:`.content_pins`) holds the pairs mteb describes:
+    else a FetchError naming the figures that differ, expected and got."""
+    diffs = content_pins.differences(source.name, root)
+    if diffs:
+        pin = content_pins.pin_of(source.name)
+        raise FetchError(f"{source.name}: {PurePosixPath(pin['file']).name} is not the file mteb describes for "
+                         f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
 
 
 def unpinned_digests(source: Source, root: Path) -> list[str]:

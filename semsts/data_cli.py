@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
@@ -118,6 +118,10 @@ def cmd_fetch(args) -> int:
         if not source.pinned:
             for digest in fetch.unpinned_digests(source, data_root(args.data_dir)):
                 print(f"  note: installed unverified (no checksum pinned): {digest}")
+        elif args.unverified and (diffs := content_pins.differences(source.name, data_root(args.data_dir))):
+            pin = content_pins.pin_of(source.name)
+            print(f"  note: installed unverified: not the file mteb describes for {pin['task']} "
+                  f"({content_pins.describe(diffs)})")
         for ds_name in source.datasets:
             try:
                 ds = datasets.load(ds_name, args.data_dir)
@@ -199,7 +203,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
     p.add_argument("--unverified", action="store_true",
-                   help="install a release whose checksums are not pinned (STS 2017, BIOSSES, STS22): refused without it")
+                   help="install what cannot be verified: STS 2017 (nothing pinned), or BIOSSES/STS22 files that differ from mteb's published figures; refused without it")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")

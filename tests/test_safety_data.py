@@ -4,21 +4,22 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import hashlib
 import http.server
+import json
 import os
 import re
 import shutil
 import signal
 import threading
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from conftest import write
 from semsts import cli, corpora
-from semsts.corpora import fetch, manifest
+from semsts.corpora import content_pins, fetch, manifest
 
 ROW = '{{"sentence1": "Cells divide.", "sentence2": "A cell divides.", "score": {score}}}\n'
 
@@ -72,56 +73,169 @@ class Quiet(http.server.BaseHTTPRequestHandler):
         pass
 
 
-# --- 1. STS22 and BIOSSES (and STS 2017) have no pinned checksum: what a mirror sends is not installed silently.
+# --- 1. BIOSSES and STS22 en are pinned by mteb's published descriptive statistics (no SHA-256 of them is published
+# where we can read it); STS 2017 stays unpinned: what a mirror sends is never installed silently.
+
+HAND = [("Cells divide.", "A cell divides.", 4.0), ("Héllo wörld", "Cells divide.", 1.8),
+        ("Cells divide.", "Héllo wörld", 0.0)]
+# mteb's figures of HAND, counted by hand: lengths in characters (Héllo wörld: 11, though 13 bytes), unique texts per
+# side, unique pairs whichever side a text is on (rows 2 and 3 are one pair), the raw scores
+HAND_FIGURES = {"num_samples": 3, "number_of_characters": 76, "unique_pairs": 2,
+                "text1_statistics": {"total_text_length": 37, "min_text_length": 11,
+                                     "average_text_length": 12.333333333333334, "max_text_length": 13,
+                                     "unique_texts": 2},
+                "text2_statistics": {"total_text_length": 39, "min_text_length": 11, "average_text_length": 13.0,
+                                     "max_text_length": 15, "unique_texts": 3},
+                "label_statistics": {"min_score": 0.0, "avg_score": 1.9333333333333333, "max_score": 4.0}}
+
+
+def hand_jsonl(invert: bool = False) -> bytes:
+    """HAND as mteb/biosses-sts publishes it (gzip JSONL); ``invert``: scores 4 - s, as a hostile mirror might."""
+    rows = [{"sentence1": a, "sentence2": b, "score": 4.0 - s if invert else s} for a, b, s in HAND]
+    return gzip.compress("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode(), mtime=0)
 
 
 def biosses_bytes(*scores) -> bytes:
     return gzip.compress("".join(ROW.format(score=s) for s in scores).encode(), mtime=0)
 
 
-def test_every_release_says_whether_the_manifest_pins_its_files():
-    """``Source.pinned`` is the manifest's word, not a list of cases: pinned iff the manifest holds its files."""
-    known = manifest.load_manifest()
+@pytest.fixture
+def hand_pin(tmp_path, monkeypatch):
+    """The BIOSSES pin holding HAND's figures instead of mteb's (we cannot have mteb's real file here)."""
+    pins = content_pins.load_pins()
+    pins["biosses"] = dict(pins["biosses"], figures=HAND_FIGURES)
+    path = tmp_path / "pins.json"
+    path.write_text(json.dumps({"releases": pins}), encoding="utf-8")
+    monkeypatch.setattr(content_pins, "PINS_PATH", path)
+
+
+def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
+    """``Source.pinned`` is the pins' word, not a list of cases: the manifest's checksums or content_pins' figures."""
+    known, pins = manifest.load_manifest(), content_pins.load_pins()
     for source in fetch.SOURCES.values():
-        assert source.pinned == bool(manifest.entries_under(source.target, known)), source.name
-    assert [s.name for s in fetch.SOURCES.values() if not s.pinned] == ["sts2017-test", "biosses", "sts2022"]
+        assert source.pinned == bool(manifest.entries_under(source.target, known) or source.name in pins), source.name
+    assert [s.name for s in fetch.SOURCES.values() if not s.pinned] == ["sts2017-test"]
+    assert sorted(pins) == ["biosses", "sts2022"]
+    for name, pin in pins.items():
+        source = fetch.SOURCES[name]
+        assert pin["dataset"] in source.datasets and pin["file"] == f"{source.target}/{source.files[0]}"
+        assert pin["source"].startswith("mteb 2.26.24 (PyPI wheel), mteb/descriptive_stats/STS/")
+    assert pins["biosses"]["figures"]["num_samples"] == 100 and pins["sts2022"]["figures"]["num_samples"] == 197
+    assert pins["biosses"]["figures"]["label_statistics"]["avg_score"] == 2.1959999999999997
 
 
-def test_an_unpinned_download_is_refused_unless_the_user_says_unverified(server, tmp_path, capsys):
-    """A mirror serving inverted BIOSSES scores (4 - s): refused with the digest of what came, nothing installed."""
+def test_figures_are_mteb_statistics_counted_by_hand():
+    figures = content_pins.figures([(a, b) for a, b, _ in HAND], [s for *_, s in HAND])
+    assert figures == HAND_FIGURES
+    assert content_pins.compare(HAND_FIGURES, figures) == []
+
+
+def test_figures_reproduce_mteb_published_sts17_figures_on_real_pairs(data_dir):
+    """mteb 2.26.24's STS17.json (en-en) describes the 250 track5.en-en pairs the STS Benchmark took into its dev and
+    test files: computed here on those real pairs, every figure agrees (the average score to its last bits only:
+    mteb sums in another row order)."""
+    rows = [line.rstrip("\n").split("\t") for name in ("sts-dev.csv", "sts-test.csv")
+            for line in (data_dir / "stsbenchmark" / name).read_text(encoding="utf-8").splitlines()]
+    track5 = [r for r in rows if r[1] == "track5.en-en"]
+    mteb_sts17_en_en = {"num_samples": 250, "number_of_characters": 21669, "unique_pairs": 250,
+                        "text1_statistics": {"total_text_length": 10988, "min_text_length": 12,
+                                             "average_text_length": 43.952, "max_text_length": 94, "unique_texts": 250},
+                        "text2_statistics": {"total_text_length": 10681, "min_text_length": 15,
+                                             "average_text_length": 42.724, "max_text_length": 101, "unique_texts": 250},
+                        "label_statistics": {"min_score": 0.0, "avg_score": 2.2776000000000014, "max_score": 5.0}}
+    figures = content_pins.figures([(r[5], r[6]) for r in track5], [float(r[4]) for r in track5])
+    assert content_pins.compare(mteb_sts17_en_en, figures) == []
+    assert figures["label_statistics"]["avg_score"] != 2.2776000000000014  # summed in another order: not bit-equal
+    inverted = content_pins.figures([(r[5], r[6]) for r in track5], [5 - float(r[4]) for r in track5])
+    assert [d.figure for d in content_pins.compare(mteb_sts17_en_en, inverted)] == ["label_statistics.avg_score"]
+
+
+def test_a_file_with_the_pinned_figures_installs_without_the_flag(server, tmp_path, capsys, hand_pin):
     served, url = server
-    data = biosses_bytes(4.0, 1.8, 0.0)
-    (served / "test.jsonl.gz").write_bytes(data)
-    digest = hashlib.sha256(data).hexdigest()
+    (served / "test.jsonl.gz").write_bytes(hand_jsonl())
+    root = tmp_path / "root"
+    code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet", capsys=capsys)
+    assert code == 0 and err == [] and "note" not in out
+    assert out.splitlines() == [f"biosses: installed in {root / 'biosses'}", "  biosses-test: biosses (3)"]
+    assert corpora.load("biosses-test", root).gold.tolist() == [4.0, 1.8, 0.0] and leftovers(root) == []
+    code, out, err = sts("data", "--data-dir", root, "verify", "biosses-test", capsys=capsys)
+    assert code == 0 and out.splitlines()[0] == "OK       biosses/test.jsonl.gz  (mteb's figures for BIOSSES)"
+
+
+def test_a_mirror_serving_inverted_scores_is_refused(server, tmp_path, capsys, hand_pin):
+    """Inverted scores (4 - s) keep the texts and, as in BIOSSES, the min and max: the average score tells them."""
+    served, url = server
+    (served / "test.jsonl.gz").write_bytes(hand_jsonl(invert=True))
     root = tmp_path / "root"
     code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet", capsys=capsys)
     assert code == 1 and out == ""
-    assert err == [f"error: biosses: no checksum of its files is pinned, so what was received cannot be verified "
-                   f"(test.jsonl.gz sha256 {digest}); compare with the publisher's, then pass --unverified to install it"]
+    assert err == ["error: biosses: test.jsonl.gz is not the file mteb describes for BIOSSES (label_statistics.avg_score "
+                   "expected 1.9333333333333333, got 2.066666666666667); refused (--unverified installs it anyway)"]
     assert not (root / "biosses").exists() and leftovers(root) == []
+
+
+def test_unverified_installs_other_content_with_a_note_and_verify_flags_it(server, tmp_path, capsys, hand_pin):
+    served, url = server
+    (served / "test.jsonl.gz").write_bytes(hand_jsonl(invert=True))
+    root = tmp_path / "root"
     code, out, err = sts("data", "--data-dir", root, "fetch", "biosses-test", "--mirror", url, "--quiet",
                          "--unverified", capsys=capsys)
     assert code == 0 and err == []
-    assert f"  note: installed unverified (no checksum pinned): test.jsonl.gz sha256 {digest}" in out.splitlines()
-    assert corpora.load("biosses-test", root).gold.tolist() == [4.0, 1.8, 0.0]
+    assert out.splitlines() == [f"biosses: installed in {root / 'biosses'}",
+                                "  note: installed unverified: not the file mteb describes for BIOSSES "
+                                "(label_statistics.avg_score expected 1.9333333333333333, got 2.066666666666667)",
+                                "  biosses-test: biosses (3)"]
+    assert corpora.load("biosses-test", root).gold.tolist() == [0.0, 2.2, 4.0]
+    code, out, err = sts("data", "--data-dir", root, "verify", capsys=capsys)
+    assert code == 1 and out.splitlines()[0] == (
+        "MISMATCH biosses/test.jsonl.gz  (not what mteb describes for BIOSSES: label_statistics.avg_score expected "
+        "1.9333333333333333, got 2.066666666666667)")
 
 
-def test_an_unpinned_file_given_by_hand_is_refused_too(tmp_path):
-    good = write(tmp_path / "test.jsonl", ROW.format(score=1) + ROW.format(score=3.5))
+def test_verify_reads_no_fifo_in_place_of_a_pinned_file(tmp_path, capsys):
+    (tmp_path / "biosses").mkdir()
+    os.mkfifo(tmp_path / "biosses" / "test.jsonl.gz")
+    with within(5):
+        code, out, err = sts("data", "--data-dir", tmp_path, "verify", "biosses-test", capsys=capsys)
+    assert code == 1 and err == []
+    assert out.splitlines()[0] == (f"MISMATCH biosses/test.jsonl.gz  (does not parse: "
+                                   f"{tmp_path / 'biosses' / 'test.jsonl.gz'}: is a FIFO (named pipe), not a regular file)")
+
+
+def test_the_real_pins_refuse_a_file_that_is_not_mteb_s(tmp_path):
+    """Without the test's pin: mteb's own figures (197 STS22 en pairs) refuse a two-pair file given by hand."""
+    two = write(tmp_path / "test.jsonl", ROW.format(score=1) + ROW.format(score=3.5))
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"^sts2022: no checksum of its files is pinned.*test\.jsonl sha256 "):
-        fetch.fetch("sts2022-test", root, archives=[good])
+    with pytest.raises(fetch.FetchError) as caught:
+        fetch.fetch("sts2022-test", root, archives=[two])
+    assert str(caught.value) == (
+        "sts2022: test.jsonl is not the file mteb describes for STS22 en (num_samples expected 197, got 2; "
+        "number_of_characters expected 1107336, got 56; unique_pairs expected 197, got 1; and 12 more); "
+        "refused (--unverified installs it anyway)")
     assert not (root / "sts2022").exists() and leftovers(root) == []
+    assert fetch.fetch("sts2022-test", root, archives=[two], unverified=True) == root / "sts2022" / "en"
 
 
-def test_fetch_all_skips_the_unpinned_releases_with_a_note(tmp_path, monkeypatch, capsys):
+def test_sts2017_has_nothing_pinned_and_needs_unverified(tmp_path):
+    archive = tmp_path / "sts2017.eval.v1.1.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("STS2017.eval.v1.1/STS.input.track5.en-en.txt", "A man sings.\tA man is singing.\n")
+        zf.writestr("STS2017.gs/STS.gs.track5.en-en.txt", "4.8\n")
+    root = tmp_path / "root"
+    with pytest.raises(fetch.FetchError, match=r"^sts2017-test: no checksum of its files is pinned, so what was "
+                                               r"received cannot be verified \(STS\.gs\.track5\.en-en\.txt sha256 "):
+        fetch.fetch("sts2017-test", root, archives=[archive])
+    assert not (root / "sts2017").exists() and leftovers(root) == []
+    assert fetch.fetch("sts2017-test", root, archives=[archive], unverified=True) == root / "sts2017" / "test"
+
+
+def test_fetch_all_skips_only_sts2017_with_a_note(tmp_path, monkeypatch, capsys):
     asked = []
     monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
     code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
     assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
-                                   "sts2016-test", "stsbenchmark", "sick2014"]
-    assert err == ["note: sts2017-test, biosses, sts2022 skipped: no checksum is pinned for them; add --unverified to "
-                   "fetch them too"]
+                                   "sts2016-test", "stsbenchmark", "sick2014", "biosses", "sts2022"]
+    assert err == ["note: sts2017-test skipped: no checksum is pinned for them; add --unverified to fetch them too"]
 
 
 # --- 2. STS-B v2 is derived from its siblings read as their own datasets read them.
