@@ -218,5 +218,5 @@ def load(name: str, data_dir=None) -> Dataset:
             notes.append(f"{name}: subset {missing} skipped: its input is LDC-licensed and not in the data root")
         else:
             notes.append(s.kind.missing_note(name, folder, missing))
-    notes += s.kind.notes(folder)
+    notes += s.kind.notes(folder, s)
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))

@@ -175,6 +175,8 @@ def _check_record(raw: bytes, rid: str) -> None:
         record_from_json(json.loads(raw))
     except (ValueError, EuropeanaError) as exc:
         raise EuropeanaError(f"record {rid}: the answer is not a record ({exc})") from None
+    except RecursionError:
+        raise EuropeanaError(f"record {rid}: the answer is not a record (JSON nested too deeply)") from None
 
 
 def _write_text(folder: Path, pairs, report: FetchReport) -> None:

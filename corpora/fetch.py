@@ -23,7 +23,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 
-from . import datasets, manifest
+from . import content_pins, datasets, manifest
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
 
@@ -55,6 +55,8 @@ class Source(NamedTuple):
     page: str = ""  # where to download by hand when ``urls`` is empty
     derived: tuple = ()  # datasets derived from the release's files (not checked against the archive)
     plain: bool = False  # each address is one of ``files`` itself, not an archive holding it
+    pinned: bool = True  # False: neither the manifest's checksums nor content_pins' figures pin what it holds;
+    # installing it needs ``unverified``
 
 
 SOURCES = {s.name: s for s in [
@@ -71,7 +73,7 @@ SOURCES = {s.name: s for s in [
     Source("sts2016-test", "sts2016/test", (f"{STSWIKI}/9/98/STS2016-en-test.zip",),
            "sts2016-english-with-gs-v1.0", datasets=("sts2016-test",)),
     Source("sts2017-test", "sts2017/test", (f"{SEMEVAL2017}/sts2017.eval.v1.1.zip", f"{SEMEVAL2017}/sts2017.gs.zip"),
-           files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),
+           files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",), pinned=False),
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test"), derived=("stsb-v2-dev", "stsb-v2-test")),
     Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
@@ -81,9 +83,9 @@ SOURCES = {s.name: s for s in [
     Source("clss2014", "clss2014", (), holds=("data", "keys"),
            datasets=("clss2014-trial", "clss2014-train", "clss2014-test"), page=CLSS_PAGE),
     Source("biosses", "biosses", (f"{HF_BIOSSES}/test.jsonl.gz",), files=("test.jsonl.gz",),
-           datasets=("biosses-test",), plain=True),
+           datasets=("biosses-test",), plain=True),  # pinned by mteb's figures (content_pins.json)
     Source("sts2022", "sts2022/en", (f"{HF_STS22}/en/test.jsonl",), files=("test.jsonl",),
-           datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True),
+           datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True),  # as BIOSSES
 ]}
 
 # Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
@@ -110,11 +112,13 @@ def source_of(name: str) -> Source:
 
 
 def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, force: bool = False,
-          progress: Progress | None = None) -> Path | None:
+          progress: Progress | None = None, unverified: bool = False) -> Path | None:
     """Install the release providing ``name`` into the data root; returns its folder, None if already there.
 
     ``archives`` are locally downloaded archives used instead of downloading; ``mirror`` (or
-    ``$STS_MIRROR``) is a base URL serving the archives under their official file names.
+    ``$STS_MIRROR``) is a base URL serving the archives under their official file names (credentials in it are
+    sent as HTTP basic auth, never shown). A release pinned by neither checksums nor mteb's figures, or whose
+    content differs from mteb's figures, is refused unless ``unverified``.
     """
     source = source_of(name)
     root = data_root(data_dir)
@@ -146,8 +150,31 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         staged = staged_root / source.target
         _arrange(source, paths, trees, staged)
         check(source, staged_root)
+        if not unverified:
+            check_content(source, staged_root)
+        if not source.pinned and not unverified:
+            raise FetchError(f"{source.name}: no checksum of its files is pinned, so what was received cannot be "
+                             f"verified ({'; '.join(unpinned_digests(source, staged_root))}); compare with the "
+                             "publisher's, then pass --unverified to install it")
         _move_in(staged, final, tmp)
     return final
+
+
+def check_content(source: Source, root: Path) -> None:
+    """A release pinned by mteb's descriptive statistics (:mod:`.content_pins`) holds the pairs mteb describes:
+    else a FetchError naming the figures that differ, expected and got."""
+    diffs = content_pins.differences(source.name, root)
+    if diffs:
+        pin = content_pins.pin_of(source.name)
+        raise FetchError(f"{source.name}: {PurePosixPath(pin['file']).name} is not the file mteb describes for "
+                         f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
+
+
+def unpinned_digests(source: Source, root: Path) -> list[str]:
+    """``FILE sha256 HEX`` of each file of a release installed (or staged) under ``root``, for a user to compare."""
+    folder = root / source.target
+    return [f"{p.relative_to(folder).as_posix()} sha256 {manifest.sha256(p)}"
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()]
 
 
 def _installed(source: Source, root: Path) -> bool:
@@ -208,42 +235,151 @@ def _address(url: str, mirror: str | None) -> str:
     return f"{mirror.rstrip('/')}/{PurePosixPath(url).name}" if mirror else url
 
 
+_PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/]*@")
+
+
+def redact(url: str) -> str:
+    """``url`` with the password of its credentials shown as ``***`` (``http://user:***@host/…``)."""
+    return _PASSWORD.sub(r"\1:***@", url)
+
+
 def check_mirror(mirror: str) -> str:
     """``mirror`` if it is an http(s) URL with a host, or a file: URL; else a FetchError saying what it is."""
     from urllib.parse import urlsplit
+    shown = redact(mirror)[:80]
     try:
         parts = urlsplit(mirror)
         parts.port  # noqa: B018  (parses the port: 'http://[::1' and 'http://h:x' fail here)
     except ValueError as exc:
-        raise FetchError(f"mirror {mirror[:80]!r} is not a URL ({exc})") from None
+        raise FetchError(_scrub(f"mirror {shown!r} is not a URL ({exc})", mirror)) from None
     if not ((parts.scheme in ("http", "https") and parts.hostname) or parts.scheme == "file"):
-        raise FetchError(f"mirror {mirror[:80]!r} is not an http(s):// or file: URL")
+        raise FetchError(f"mirror {shown!r} is not an http(s):// or file: URL")
     return mirror
+
+
+def _scrub(text: str, url: str) -> str:
+    """``text`` without the password of ``url``'s credentials, wherever a library quoted it."""
+    from urllib.parse import unquote, urlsplit
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        password = None
+    for secret in {password, unquote(password or "")} - {None, ""}:
+        text = text.replace(secret, "***")
+    return text
+
+
+def _request(url: str) -> urllib.request.Request:
+    """A request for ``url`` without its credentials, which go in an Authorization header (not sent on redirects)."""
+    import base64
+    from urllib.parse import unquote, urlsplit, urlunsplit
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or (parts.username is None and parts.password is None):
+        return urllib.request.Request(url)
+    host = parts.netloc.rpartition("@")[2]
+    request = urllib.request.Request(urlunsplit(parts._replace(netloc=host)))
+    token = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}".encode()
+    request.add_unredirected_header("Authorization", "Basic " + base64.b64encode(token).decode("ascii"))
+    return request
+
+
+# A download must end within DEADLINE seconds, and after RATE_GRACE seconds come at MIN_RATE bytes a second or
+# faster: a server sending a byte now and then never trips the per-read timeout, and would stall a fetch for ever.
+DEADLINE = 30 * 60
+RATE_GRACE = 60
+MIN_RATE = 2 << 10
+
+
+class _Watchdog:
+    """Shuts down the sockets of one download once its deadline passes, wherever it waits (headers or body)."""
+
+    def __init__(self, seconds: float):
+        import threading
+        self.sockets, self.fired = [], False
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        import socket
+        self.fired = True
+        for sock in self.sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        import http.client
+        sockets = self.sockets
+
+        class HTTP(http.client.HTTPConnection):
+            def connect(self):
+                super().connect()
+                sockets.append(self.sock)
+
+        class HTTPS(http.client.HTTPSConnection):
+            def connect(self):
+                super().connect()
+                sockets.append(self.sock)
+
+        class HTTPHandler(urllib.request.HTTPHandler):
+            def http_open(self, req):
+                return self.do_open(HTTP, req)
+
+        class HTTPSHandler(urllib.request.HTTPSHandler):
+            def https_open(self, req):
+                return self.do_open(HTTPS, req, context=self._context)
+
+        return urllib.request.build_opener(HTTPHandler, HTTPSHandler)
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
 
 
 def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,
              limit: int | None = None) -> Path:
-    """Stream ``url`` into ``dest``; a short read, an HTTP error or more than ``limit`` bytes is a FetchError."""
-    too_big = f"{url}: more than {_mib(limit or 0)}, far more than the release needs; refused"
+    """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download slower
+    than MIN_RATE or longer than DEADLINE is a FetchError naming the address (its password hidden)."""
+    import http.client
+    shown = redact(url)
+    too_big = f"{shown}: more than {_mib(limit or 0)}, far more than the release needs; refused"
+    started, done, total = time.monotonic(), 0, None
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as response, open(dest, "wb") as out:
-            total = response.headers.get("Content-Length")
-            total = int(total) if total and total.isdigit() else None
-            if limit is not None and total is not None and total > limit:
-                raise FetchError(f"{url}: announces {_mib(total)}, far more than the release needs "
-                                 f"(at most {_mib(limit)}); refused")
-            done = 0
-            while block := response.read(1 << 16):
-                out.write(block)
-                done += len(block)
-                if limit is not None and done > limit:
-                    raise FetchError(too_big)
-                if progress:
-                    progress(dest.name, done, total)
-    except OSError as exc:  # URLError, HTTPError and socket errors are all OSErrors
-        raise FetchError(f"cannot download {url}: {exc}; download it by hand and use --archive FILE") from None
+        with _Watchdog(DEADLINE) as watchdog:
+            try:
+                with watchdog.opener().open(_request(url), timeout=timeout) as response, open(dest, "wb") as out:
+                    total = response.headers.get("Content-Length")
+                    total = int(total) if total and total.isdigit() else None
+                    if limit is not None and total is not None and total > limit:
+                        raise FetchError(f"{shown}: announces {_mib(total)}, far more than the release needs "
+                                         f"(at most {_mib(limit)}); refused")
+                    read = getattr(response, "read1", response.read)  # what has come, not a full block
+                    while block := read(1 << 16):
+                        out.write(block)
+                        done += len(block)
+                        if limit is not None and done > limit:
+                            raise FetchError(too_big)
+                        elapsed = time.monotonic() - started
+                        if elapsed > RATE_GRACE and done < MIN_RATE * elapsed:
+                            raise FetchError(f"{shown}: {done:,} bytes in {elapsed:.0f} s, slower than "
+                                             f"{MIN_RATE / 1024:g} KiB/s; the server stalls? refused")
+                        if progress:
+                            progress(dest.name, done, total)
+            except (OSError, http.client.HTTPException):
+                if not watchdog.fired:
+                    raise
+            if watchdog.fired:
+                raise FetchError(f"{shown}: not finished after {DEADLINE:g} s ({done:,} bytes received); "
+                                 "the server stalls? refused")
+    except (OSError, http.client.HTTPException) as exc:  # URLError, HTTPError and socket errors are OSErrors
+        raise FetchError(_scrub(f"cannot download {shown}: {exc}; download it by hand and use --archive FILE",
+                                url)) from None
     if total is not None and done != total:
-        raise FetchError(f"{url}: got {done} bytes of {total}; the download was cut short")
+        raise FetchError(f"{shown}: got {done} bytes of {total}; the download was cut short")
     return dest
 
 

@@ -6,6 +6,7 @@ fields with no CSV quoting, and an empty gold line marking a pair that was not s
 from __future__ import annotations
 
 import math
+import os
 import re
 import stat
 from pathlib import Path
@@ -46,6 +47,12 @@ def split_lines(data: bytes, path) -> list[str]:
         except UnicodeDecodeError as exc:
             raise FormatError(path, number, f"not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
     return out
+
+
+def in_place(path) -> bool:
+    """Whether a data file is in place, whatever it is: a FIFO, folder, device or dangling link counts, so that its
+    reader refuses it by name (:func:`check_regular`, without opening it) instead of it being called absent."""
+    return os.path.lexists(path)
 
 
 def check_regular(path: Path) -> None:

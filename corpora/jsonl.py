@@ -53,6 +53,9 @@ def read_jsonl(path, bounds: tuple[float, float]) -> tuple[list[tuple[str, str]]
         except ValueError as exc:
             shown = "an empty line" if not line.strip() else quote(line)
             raise FormatError(path, number, f"expected one JSON object per line, got {shown} ({exc})") from None
+        except RecursionError:  # arrays or objects nested thousands deep: no STS row is
+            raise FormatError(path, number, "expected one JSON object per line, got values nested too deeply "
+                                            "to read") from None
         if not isinstance(row, dict):
             raise FormatError(path, number, f"expected a JSON object with {', '.join(FIELDS)}, got {type(row).__name__}")
         missing = [f for f in FIELDS if f not in row]

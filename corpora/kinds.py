@@ -16,6 +16,7 @@ import numpy as np
 
 from . import formats, jsonl, sick, tables, typed2013
 from .errors import FormatError
+from .formats import in_place
 
 CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
@@ -51,7 +52,7 @@ class Kind:
     def missing_note(self, dataset: str, folder: Path, sub: str) -> str:
         return f"{dataset}: subset {sub} skipped: not in the data root"
 
-    def notes(self, folder: Path) -> list[str]:
+    def notes(self, folder: Path, spec=None) -> list[str]:
         """Notes on the files of a named dataset beyond its missing subsets."""
         return []
 
@@ -87,7 +88,7 @@ class STSFolder(Kind):
         found = {}
         for inp in sorted(folder.iterdir()) if folder.is_dir() else ():
             match = STS_INPUT.match(inp.name)
-            if not match or inp.is_dir():  # a FIFO or device is refused by the reader, by name
+            if not match:  # a folder, FIFO or device of an input's name is refused by the reader, by name
                 continue
             prefix, subset = match.groups()
             if subset in found:
@@ -99,13 +100,14 @@ class STSFolder(Kind):
     def gold_of(folder: Path, prefix: str, subset: str) -> Path | None:
         """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
         same = folder / f"{prefix}.gs.{subset}.txt"
-        if same.is_file():
+        if in_place(same):
             return same
         others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if (m := STS_GOLD.match(p.name)) and m.group(2) == subset]
         return others[0] if others else None
 
     def locate(self, spec, folder):
-        found = [(sub, inp, gold) for sub, (inp, gold) in self.scan(folder).items() if gold is not None]
+        found = [(sub, inp, gold) for sub, (inp, gold) in self.scan(folder).items()
+                 if gold is not None and (not spec.expected or sub in spec.expected)]
         order = {n: i for i, n in enumerate(spec.expected)}
         return sorted(found, key=lambda t: (order.get(t[0], len(order)), t[0]))
 
@@ -125,6 +127,14 @@ class STSFolder(Kind):
             return f"{dataset}: subset {sub} skipped: its input has no gold file in {folder}"
         return super().missing_note(dataset, folder, sub)
 
+    def notes(self, folder, spec=None):
+        """The files of subsets the dataset does not register (the other tracks of STS 2017's archive): not read."""
+        if spec is None or not spec.expected:
+            return []
+        others = [sub for sub in self.scan(folder) if sub not in spec.expected]
+        return [f"{spec.name}: files of subsets it does not register, not read: {', '.join(others)} (in {folder})"
+                ] if others else []
+
 
 class STSBenchmark(Kind):
     """The STS Benchmark: one csv per split (genre, file, year, id, score, sentence1, sentence2), scores in [0, 5]."""
@@ -133,7 +143,7 @@ class STSBenchmark(Kind):
 
     def locate(self, spec, folder):
         path = folder / f"sts-{spec.split}.csv"
-        return [(f"sts-{spec.split}", path, path)] if path.is_file() else []
+        return [(f"sts-{spec.split}", path, path)] if in_place(path) else []
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         if tuple(bounds) not in ((), formats.STS_RANGE):
@@ -149,13 +159,11 @@ class STSBenchmarkV2(STSBenchmark):
 
     name = "stsb-v2"
     SPLITS: ClassVar[tuple] = ("train", "dev", "test")
+    OFFICIAL_PAIRS: ClassVar[dict] = {"train": 5749, "dev": 1500, "test": 1379}  # the official release's files
 
     def locate(self, spec, folder):
-        paths = {split: folder / f"sts-{split}.csv" for split in self.SPLITS}
-        if not all(p.is_file() for p in paths.values()):
-            return []
-        path = paths[spec.split]
-        return [(f"sts-{spec.split}.v2", path, path)]
+        path = folder / f"sts-{spec.split}.csv"
+        return [(f"sts-{spec.split}.v2", path, path)] if in_place(path) else []
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         if tuple(bounds) not in ((), formats.STS_RANGE):
@@ -164,10 +172,32 @@ class STSBenchmarkV2(STSBenchmark):
         others = set()
         for other in self.SPLITS:
             if other != split:
-                others.update(v2_key(p) for p in formats.read_stsb(inp.parent / f"sts-{other}.csv")[0])
+                others.update(v2_key(p) for p in self._sibling(dataset, inp.parent / f"sts-{other}.csv"))
         keep = v2_keep(pairs, others)
         return self._subset(dataset, sub, [p for p, k in zip(pairs, keep) if k], gold[keep], inp, gold_path,
                             [m["id"] for m, k in zip(meta, keep) if k], split, bounds)
+
+    @staticmethod
+    def _sibling(dataset: str, path: Path) -> list:
+        """Another split's pairs, read and checked as its own dataset reads them (missing or empty: refused)."""
+        try:
+            pairs = formats.read_stsb(path)[0]
+            if not pairs:
+                raise FormatError(path, None, "holds no pairs; expected one pair per line")
+        except FormatError as exc:
+            raise FormatError(exc.path, exc.line, f"{exc.message} ({dataset} is derived from all three STS Benchmark "
+                                                  "splits)") from None
+        return pairs
+
+    def notes(self, folder, spec=None):
+        """A split whose pair count is not the official file's: the derived split is not MTEB's."""
+        notes = []
+        for split, official in self.OFFICIAL_PAIRS.items():
+            n = len(formats.read_lines(folder / f"sts-{split}.csv"))
+            if n != official:
+                notes.append(f"{spec.name if spec else self.name}: {folder / f'sts-{split}.csv'} holds {n:,} pairs, the "
+                             f"official file {official:,}: the split derived from it is not MTEB's STSBenchmark.v2")
+        return notes
 
 
 def v2_key(pair) -> tuple:
@@ -191,7 +221,7 @@ class SICK(Kind):
 
     def locate(self, spec, folder):
         path = folder / sick.FILES[spec.split]
-        return [(path.stem, path, path)] if path.is_file() else []
+        return [(path.stem, path, path)] if in_place(path) else []
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         pairs, gold, ids = sick.read_sick(inp, tuple(bounds) or self.score_range)
@@ -213,7 +243,7 @@ class CLSS(Kind):
         for level in CLSS_LEVELS:
             inp = folder / "data" / sub / f"{level}.{spec.split}.input.tsv"
             gold = folder / "keys" / sub / f"{level}.{spec.split}.gs.tsv"
-            if inp.is_file() and gold.is_file():
+            if in_place(inp) and in_place(gold):
                 found.append((level, inp, gold))
         return found
 
@@ -236,7 +266,7 @@ class Typed(Kind):
 
     def locate(self, spec, folder):
         inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
-        return [("europeana", inp, gold)] if inp.is_file() and gold.is_file() else []
+        return [("europeana", inp, gold)] if in_place(inp) and in_place(gold) else []
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         pairs, ids = typed2013.read_pair_records(inp)
@@ -247,7 +277,7 @@ class Typed(Kind):
     def output_name(self, sub, split=""):
         return typed2013.OUTPUT_NAME
 
-    def notes(self, folder):
+    def notes(self, folder, spec=None):
         return typed2013.gone_notes(folder)
 
     def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE):
@@ -269,7 +299,7 @@ class MTEBJsonl(Kind):
 
     def locate(self, spec, folder):
         path = folder / self.file
-        return [(spec.expected[0], path, path)] if path.is_file() else []
+        return [(spec.expected[0], path, path)] if in_place(path) else []
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         pairs, gold, ids = jsonl.read_jsonl(inp, tuple(bounds) or self.score_range)

@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from . import datasets
+from . import content_pins, datasets
 from .atomic import write_text_atomic
 from .derived import file_sha256 as sha256
+from .errors import FormatError
+from .formats import in_place
 
 MANIFEST_PATH = Path(__file__).resolve().parent / "manifest.json"
 
@@ -85,11 +87,27 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
         if not explicit and not (root / folder).is_dir():
             continue
         entries = entries_under(folder, manifest)
-        if not entries:
+        pinned = [(release, pin) for release, pin in content_pins.load_pins().items()
+                  if pin["file"].startswith(folder.rstrip("/") + "/")]
+        if not entries and not pinned:
             notes.append(f"{folder}: not in the manifest (the reference data has no copy); not checked")
             continue
         checks.extend(check_files(root, entries))
+        checks.extend(check_content(root, release, pin) for release, pin in pinned)
     return checks, notes
+
+
+def check_content(root: Path, release: str, pin: dict) -> Check:
+    """A file pinned by mteb's descriptive statistics (no checksum known): its pairs against mteb's figures."""
+    if not in_place(root / pin["file"]):
+        return Check("MISSING", pin["file"])
+    try:
+        diffs = content_pins.differences(release, root)
+    except FormatError as exc:
+        return Check("MISMATCH", pin["file"], f"does not parse: {exc}")
+    if diffs:
+        return Check("MISMATCH", pin["file"], f"not what mteb describes for {pin['task']}: {content_pins.describe(diffs)}")
+    return Check("OK", pin["file"], f"mteb's figures for {pin['task']}")
 
 
 def main(argv=None) -> int:

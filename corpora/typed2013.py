@@ -17,7 +17,7 @@ import numpy as np
 
 from .atomic import atomic_open
 from .errors import FormatError, quote
-from .formats import STS_RANGE, format_score, output_lines, parse_number, read_lines
+from .formats import STS_RANGE, format_score, in_place, output_lines, parse_number, read_lines
 
 # The eight similarity types, in the order of the gold and output columns and of Table 3.
 TYPES = ("general", "author", "people", "time", "location", "event", "subject", "description")
@@ -99,7 +99,7 @@ def format_record(record: Mapping[str, Sequence[str]]) -> str:
 def missing_records(text_dir) -> set[str]:
     """Record ids the fetcher listed in ``text/MISSING.txt`` as gone from Europeana."""
     path = Path(text_dir) / MISSING_NAME
-    if not path.is_file():
+    if not in_place(path):
         return set()
     return {line.split("\t")[0].strip() for line in read_lines(path) if line.strip()}
 
@@ -129,7 +129,7 @@ def read_pair_records(input_path) -> tuple[list[tuple[str, str]], list[tuple[str
         both = []
         for side, rid in zip("ab", pair):
             path = text_dir / record_filename(number, side, rid)
-            if path.is_file():
+            if in_place(path):
                 both.append(format_record(read_record(path)))
             elif rid in gone:
                 both.append("")

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
@@ -71,7 +71,7 @@ def _how_to_get(name: str, data_dir=None) -> str:
         return f"no download known: put its files in {datasets.folder_of(name, data_dir)}"
     if not source.urls:
         return f"download by hand ({source.page}), then `sts data fetch {name} --archive FILE`"
-    return f"`sts data fetch {name}`"
+    return f"`sts data fetch {name}`" + ("" if source.pinned else " with --unverified (no checksum is pinned for it)")
 
 
 def cmd_fetch(args) -> int:
@@ -89,7 +89,13 @@ def cmd_fetch(args) -> int:
     for folder, size in fetch.clean_stale(args.data_dir):
         print(f"note: removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", file=sys.stderr)
     seen = {}
-    names = [s.name for s in fetch.SOURCES.values() if s.urls] if args.names == ["all"] else args.names
+    names = args.names
+    if args.names == ["all"]:
+        names = [s.name for s in fetch.SOURCES.values() if s.urls and (s.pinned or args.unverified)]
+        unpinned = [s.name for s in fetch.SOURCES.values() if s.urls and s.name not in names]
+        if unpinned:
+            print(f"note: {', '.join(unpinned)} skipped: no checksum is pinned for them; add --unverified to fetch "
+                  "them too", file=sys.stderr)
     for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)
@@ -100,7 +106,7 @@ def cmd_fetch(args) -> int:
         seen[source.name] = True
         try:
             folder = fetch.fetch(name, args.data_dir, args.archive, args.mirror, args.force,
-                                 None if args.quiet else progress)
+                                 None if args.quiet else progress, args.unverified)
         finally:
             for bar in bars.values():
                 bar.close()
@@ -109,6 +115,13 @@ def cmd_fetch(args) -> int:
             print(f"{source.name}: already in {data_root(args.data_dir) / source.target} (--force to replace)")
             continue
         print(f"{source.name}: installed in {folder}")
+        if not source.pinned:
+            for digest in fetch.unpinned_digests(source, data_root(args.data_dir)):
+                print(f"  note: installed unverified (no checksum pinned): {digest}")
+        elif args.unverified and (diffs := content_pins.differences(source.name, data_root(args.data_dir))):
+            pin = content_pins.pin_of(source.name)
+            print(f"  note: installed unverified: not the file mteb describes for {pin['task']} "
+                  f"({content_pins.describe(diffs)})")
         for ds_name in source.datasets:
             try:
                 ds = datasets.load(ds_name, args.data_dir)
@@ -189,6 +202,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
     p.add_argument("--mirror", help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
+    p.add_argument("--unverified", action="store_true",
+                   help="install what cannot be verified: STS 2017 (nothing pinned), or BIOSSES/STS22 files that differ from mteb's published figures; refused without it")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")

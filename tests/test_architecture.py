@@ -198,6 +198,7 @@ CROSS_CUTTING = {
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
     "safety_cache": "issue 32: the derived and embedding caches and a user's encoder at run time, against hostile files",
+    "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",
 }
 
 

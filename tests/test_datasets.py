@@ -27,9 +27,11 @@ def test_subsets_in_the_papers_order_and_unexpected_last(tmp_path):
     write(folder / "00-readme.txt", "not data\n")
     write(folder / "STS.gs.ALL.txt", "3\n" * 8)  # a gold without input: ignored
     ds = corpora.load("sts2012-test", tmp_path)
-    assert [s.name for s in ds] == ["MSRpar", "MSRvid", "surprise.SMTnews", "zzz"]
+    assert [s.name for s in ds] == ["MSRpar", "MSRvid", "surprise.SMTnews"]  # zzz: not registered, not read
     assert all(len(s) == 2 and s.output_name == f"STS.output.{s.name}.txt" for s in ds)
-    assert len(ds.pairs) == 8 and len(ds.gold) == 8
+    assert len(ds.pairs) == 6 and len(ds.gold) == 6
+    assert [n for n in ds.notes if "zzz" in n] == [f"sts2012-test: files of subsets it does not register, "
+                                                   f"not read: zzz (in {folder})"]
 
 
 def test_2016_naming_is_accepted(tmp_path):
@@ -247,8 +249,8 @@ def test_stsb_v2_rule_on_a_tiny_root(tmp_path):
     test = corpora.load("stsb-v2-test", tmp_path)
     assert test.pairs == [("P.", "Q."), ("R.", "S.")] and list(test.subsets[0].gold) == [4.0, 2.0]
     assert test.subsets[0].ids == ["0003", "0005"]
-    (folder / "sts-train.csv").unlink()  # the rule needs all three splits: without one the dataset is absent
-    with pytest.raises(corpora.DatasetNotFound):
+    (folder / "sts-train.csv").unlink()  # the rule needs all three splits: without one it is refused, naming it
+    with pytest.raises(corpora.FormatError, match=r"sts-train\.csv: no such file \(stsb-v2-test is derived from"):
         corpora.load("stsb-v2-test", tmp_path)
 
 
