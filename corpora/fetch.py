@@ -55,8 +55,6 @@ class Source(NamedTuple):
     page: str = ""  # where to download by hand when ``urls`` is empty
     derived: tuple = ()  # datasets derived from the release's files (not checked against the archive)
     plain: bool = False  # each address is one of ``files`` itself, not an archive holding it
-    pinned: bool = True  # False: neither the manifest's checksums nor content_pins' figures pin what it holds;
-    # installing it needs ``unverified``
 
 
 SOURCES = {s.name: s for s in [
@@ -73,7 +71,7 @@ SOURCES = {s.name: s for s in [
     Source("sts2016-test", "sts2016/test", (f"{STSWIKI}/9/98/STS2016-en-test.zip",),
            "sts2016-english-with-gs-v1.0", datasets=("sts2016-test",)),
     Source("sts2017-test", "sts2017/test", (f"{SEMEVAL2017}/sts2017.eval.v1.1.zip", f"{SEMEVAL2017}/sts2017.gs.zip"),
-           files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",), pinned=False),
+           files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),  # pinned by mteb's figures
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test"), derived=("stsb-v2-dev", "stsb-v2-test")),
     Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
@@ -152,10 +150,6 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         check(source, staged_root)
         if not unverified:
             check_content(source, staged_root)
-        if not source.pinned and not unverified:
-            raise FetchError(f"{source.name}: no checksum of its files is pinned, so what was received cannot be "
-                             f"verified ({'; '.join(unpinned_digests(source, staged_root))}); compare with the "
-                             "publisher's, then pass --unverified to install it")
         _move_in(staged, final, tmp)
     return final
 
@@ -168,13 +162,6 @@ def check_content(source: Source, root: Path) -> None:
         pin = content_pins.pin_of(source.name)
         raise FetchError(f"{source.name}: {PurePosixPath(pin['file']).name} is not the file mteb describes for "
                          f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
-
-
-def unpinned_digests(source: Source, root: Path) -> list[str]:
-    """``FILE sha256 HEX`` of each file of a release installed (or staged) under ``root``, for a user to compare."""
-    folder = root / source.target
-    return [f"{p.relative_to(folder).as_posix()} sha256 {manifest.sha256(p)}"
-            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()]
 
 
 def _installed(source: Source, root: Path) -> bool:

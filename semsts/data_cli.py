@@ -71,7 +71,7 @@ def _how_to_get(name: str, data_dir=None) -> str:
         return f"no download known: put its files in {datasets.folder_of(name, data_dir)}"
     if not source.urls:
         return f"download by hand ({source.page}), then `sts data fetch {name} --archive FILE`"
-    return f"`sts data fetch {name}`" + ("" if source.pinned else " with --unverified (no checksum is pinned for it)")
+    return f"`sts data fetch {name}`"
 
 
 def cmd_fetch(args) -> int:
@@ -91,11 +91,7 @@ def cmd_fetch(args) -> int:
     seen = {}
     names = args.names
     if args.names == ["all"]:
-        names = [s.name for s in fetch.SOURCES.values() if s.urls and (s.pinned or args.unverified)]
-        unpinned = [s.name for s in fetch.SOURCES.values() if s.urls and s.name not in names]
-        if unpinned:
-            print(f"note: {', '.join(unpinned)} skipped: no checksum is pinned for them; add --unverified to fetch "
-                  "them too", file=sys.stderr)
+        names = [s.name for s in fetch.SOURCES.values() if s.urls]
     for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)
@@ -115,10 +111,7 @@ def cmd_fetch(args) -> int:
             print(f"{source.name}: already in {data_root(args.data_dir) / source.target} (--force to replace)")
             continue
         print(f"{source.name}: installed in {folder}")
-        if not source.pinned:
-            for digest in fetch.unpinned_digests(source, data_root(args.data_dir)):
-                print(f"  note: installed unverified (no checksum pinned): {digest}")
-        elif args.unverified and (diffs := content_pins.differences(source.name, data_root(args.data_dir))):
+        if args.unverified and (diffs := content_pins.differences(source.name, data_root(args.data_dir))):
             pin = content_pins.pin_of(source.name)
             print(f"  note: installed unverified: not the file mteb describes for {pin['task']} "
                   f"({content_pins.describe(diffs)})")
@@ -203,7 +196,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
     p.add_argument("--unverified", action="store_true",
-                   help="install what cannot be verified: STS 2017 (nothing pinned), or BIOSSES/STS22 files that differ from mteb's published figures; refused without it")
+                   help="install STS 2017, BIOSSES or STS22 files that differ from mteb's published figures (refused without it)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")

@@ -23,7 +23,7 @@ def test_verify_passes_on_the_official_data(data_dir, capsys):
     out = capsys.readouterr().out
     n = len(manifest.load_manifest())
     assert out.count("\nOK ") + out.startswith("OK ") == n
-    # a full root (tests/full_root.py) holds fixtures in place of MTEB's BIOSSES and STS22 files: not mteb's figures
+    # a full root (tests/full_root.py) holds fixtures in place of STS 2017, BIOSSES and STS22: not mteb's figures
     fixtures = [line.split()[1] for line in out.splitlines() if line.startswith("MISMATCH")]
     assert set(fixtures) <= {pin["file"] for pin in content_pins.load_pins().values()}
     assert f"{n} OK, {len(fixtures)} MISMATCH, 0 MISSING" in out and code == (1 if fixtures else 0)
@@ -48,8 +48,8 @@ def test_verify_only_the_named_datasets_and_notes_unlisted_ones(data_dir, tmp_pa
     (tmp_path / "sts2013" / "test" / "STS.gs.FNWN.txt").write_text("changed\n")
     assert cli.main(["--data-dir", str(tmp_path), "verify", "sts2013-test"]) == 1
     assert "MISMATCH sts2013/test/STS.gs.FNWN.txt  (size" in capsys.readouterr().out
-    assert cli.main(["--data-dir", str(tmp_path), "verify", "sts2017-test"]) == 0
-    assert "sts2017/test: not in the manifest" in capsys.readouterr().out
+    assert cli.main(["--data-dir", str(tmp_path), "verify", "sts2017-test"]) == 1  # pinned by mteb's figures
+    assert "MISSING  sts2017/test/STS.input.track5.en-en.txt" in capsys.readouterr().out
     assert cli.main(["--data-dir", str(tmp_path / "empty"), "verify"]) == 0
     assert "nothing to verify" in capsys.readouterr().out
     assert cli.main(["--data-dir", str(tmp_path), "verify", "sts1999"]) == 1

@@ -110,12 +110,11 @@ def hand_pin(tmp_path, monkeypatch):
 
 
 def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
-    """``Source.pinned`` is the pins' word, not a list of cases: the manifest's checksums or content_pins' figures."""
+    """What a fetch installs is checked: each release's files by the manifest's checksums or by mteb's figures."""
     known, pins = manifest.load_manifest(), content_pins.load_pins()
     for source in fetch.SOURCES.values():
-        assert source.pinned == bool(manifest.entries_under(source.target, known) or source.name in pins), source.name
-    assert [s.name for s in fetch.SOURCES.values() if not s.pinned] == ["sts2017-test"]
-    assert sorted(pins) == ["biosses", "sts2022"]
+        assert manifest.entries_under(source.target, known) or source.name in pins, source.name
+    assert sorted(pins) == ["biosses", "sts2017-test", "sts2022"]
     for name, pin in pins.items():
         source = fetch.SOURCES[name]
         assert pin["dataset"] in source.datasets and pin["file"] == f"{source.target}/{source.files[0]}"
@@ -143,6 +142,7 @@ def test_figures_reproduce_mteb_published_sts17_figures_on_real_pairs(data_dir):
                         "text2_statistics": {"total_text_length": 10681, "min_text_length": 15,
                                              "average_text_length": 42.724, "max_text_length": 101, "unique_texts": 250},
                         "label_statistics": {"min_score": 0.0, "avg_score": 2.2776000000000014, "max_score": 5.0}}
+    assert content_pins.pin_of("sts2017-test")["figures"] == mteb_sts17_en_en
     figures = content_pins.figures([(r[5], r[6]) for r in track5], [float(r[4]) for r in track5])
     assert content_pins.compare(mteb_sts17_en_en, figures) == []
     assert figures["label_statistics"]["avg_score"] != 2.2776000000000014  # summed in another order: not bit-equal
@@ -216,26 +216,26 @@ def test_the_real_pins_refuse_a_file_that_is_not_mteb_s(tmp_path):
     assert fetch.fetch("sts2022-test", root, archives=[two], unverified=True) == root / "sts2022" / "en"
 
 
-def test_sts2017_has_nothing_pinned_and_needs_unverified(tmp_path):
+def test_sts2017_other_than_mteb_describes_is_refused_unless_unverified(tmp_path):
     archive = tmp_path / "sts2017.eval.v1.1.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("STS2017.eval.v1.1/STS.input.track5.en-en.txt", "A man sings.\tA man is singing.\n")
         zf.writestr("STS2017.gs/STS.gs.track5.en-en.txt", "4.8\n")
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"^sts2017-test: no checksum of its files is pinned, so what was "
-                                               r"received cannot be verified \(STS\.gs\.track5\.en-en\.txt sha256 "):
+    with pytest.raises(fetch.FetchError, match=r"^sts2017-test: STS\.input\.track5\.en-en\.txt is not the file mteb "
+                                               r"describes for STS17 en-en \(num_samples expected 250, got 1; "):
         fetch.fetch("sts2017-test", root, archives=[archive])
     assert not (root / "sts2017").exists() and leftovers(root) == []
     assert fetch.fetch("sts2017-test", root, archives=[archive], unverified=True) == root / "sts2017" / "test"
 
 
-def test_fetch_all_skips_only_sts2017_with_a_note(tmp_path, monkeypatch, capsys):
+def test_fetch_all_fetches_every_release(tmp_path, monkeypatch, capsys):
     asked = []
     monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
     code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
     assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
-                                   "sts2016-test", "stsbenchmark", "sick2014", "biosses", "sts2022"]
-    assert err == ["note: sts2017-test skipped: no checksum is pinned for them; add --unverified to fetch them too"]
+                                   "sts2016-test", "sts2017-test", "stsbenchmark", "sick2014", "biosses", "sts2022"]
+    assert err == []
 
 
 # --- 2. STS-B v2 is derived from its siblings read as their own datasets read them.
