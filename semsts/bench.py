@@ -50,7 +50,7 @@ def bench_parser():
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS scores")
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
-    p.add_argument("--report", metavar="DIR",
+    p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
                         "pip install 'semsts[plots]')")

@@ -213,7 +213,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
                         help="a run directory of official output files, named (repeatable)")
     parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
     parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
-    parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
+    parser.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path, help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
                         help=f"paired bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})")

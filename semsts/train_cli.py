@@ -12,6 +12,7 @@ from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from semsts.baselines.regression import regressor_names
 from semsts.baselines.subset_models import predict_subsets
+from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 
@@ -24,7 +25,7 @@ def add_train_parser(sub) -> None:
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
     p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
-    p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.skops (card: .json)")
+    p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. models/sts2012.skops (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
