@@ -21,7 +21,9 @@ def _significance_bar(pairs: list, desc: str):
     if len(pairs) < 2:
         return pairs
     from tqdm import tqdm
-    return tqdm(pairs, desc=desc, file=sys.stderr, leave=False)
+
+    from .streams import in_a_log
+    return tqdm(pairs, desc=desc, file=sys.stderr, leave=in_a_log())  # in a log, the next line starts a line of its own
 
 def _columns(text: str) -> tuple:
     from semsts import corpora

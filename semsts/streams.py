@@ -3,10 +3,12 @@
 ``sts … >&-`` leaves Python no stdout (``None``): print would drop the output, a write or a worker pool's
 start-up would raise, so a closed stream stands in as the null device, as print treats it. A reader that goes
 away (``sts … | head -1``) has what it wanted: the command ends quietly with its code. A stream that cannot
-be written (``> /dev/full``) gives one ``error:`` line, never a traceback.
+be written (``> /dev/full``) gives one ``error:`` line, never a traceback. An interrupted command's progress
+bars end their lines before it says so (:func:`end_progress_lines`).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -39,3 +41,21 @@ def write_error(exc: OSError) -> str:
     if exc.filename is not None:
         return f"error: {exc.filename}: {exc.strerror or exc}"
     return f"error: cannot write the output: {exc.strerror or exc}"
+
+
+def in_a_log() -> bool:
+    """Whether stderr is a log (not a terminal): there a closed progress bar keeps its last state on its own line,
+    so the log shows how far each bar got and the next line never starts after a carriage return; on a terminal
+    closed bars are wiped."""
+    isatty = getattr(sys.stderr, "isatty", None)
+    return not (isatty and isatty())
+
+
+def end_progress_lines() -> None:
+    """Close the progress bars an interrupted command left drawn on stderr (innermost first), so that the next line
+    starts at column 0: in a log each ends its line (:func:`in_a_log`), on a terminal it is wiped."""
+    tqdm = getattr(sys.modules.get("tqdm"), "tqdm", None)  # not imported: no bar was drawn
+    for bar in sorted(getattr(tqdm, "_instances", ()), key=lambda bar: -abs(getattr(bar, "pos", 0))):
+        with contextlib.suppress(OSError, ValueError):
+            bar.leave = bar.leave or in_a_log()
+            bar.close()
