@@ -15,6 +15,7 @@ from semsts.baselines.subset_models import predict_subsets
 from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
+from semsts.streams import stdout_to_stderr
 
 
 def add_train_parser(sub) -> None:
@@ -48,13 +49,18 @@ def cmd_train(args) -> int:
         chosen["encoder"] = args.encoder
     settings_bar = progress_bar(args)
     try:
-        return _train(args, recipe, test_name, chosen, settings_bar)
+        with stdout_to_stderr():  # only the summary reaches stdout, whatever an encoder prints meanwhile
+            card = _train(args, recipe, test_name, chosen, settings_bar)
     finally:
         if settings_bar is not None:
             settings_bar.close()
+    if not args.quiet:
+        _summary(args, card)
+    return 0
 
 
-def _train(args, recipe, test_name, chosen, settings_bar) -> int:
+def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
+    """Train, score the test set for the card, save the model; the card as written."""
     with settings(args, settings_bar):
         models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
@@ -70,14 +76,16 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> int:
     card = save_model(models, args.save, card)
     if settings_bar is not None:
         settings_bar.close()
-    if not args.quiet:
-        print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
-        for name, entry in card["training_data"]["sub_models"].items():
-            tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
-                     else f"CV Pearson {entry['cv_pearson']:.4f}" if entry.get("cv_pearson") is not None
-                     else f"no CV figure: {entry.get('cv_note', 'nothing was searched')}")
-            print(f"  {name}: {entry['pairs']} pairs, {tuned}")
-        test = card["scores"].get("test")
-        if test:
-            print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
-    return 0
+    return card
+
+
+def _summary(args, card) -> None:
+    print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
+    for name, entry in card["training_data"]["sub_models"].items():
+        tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
+                 else f"CV Pearson {entry['cv_pearson']:.4f}" if entry.get("cv_pearson") is not None
+                 else f"no CV figure: {entry.get('cv_note', 'nothing was searched')}")
+        print(f"  {name}: {entry['pairs']} pairs, {tuned}")
+    test = card["scores"].get("test")
+    if test:
+        print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")

@@ -197,6 +197,7 @@ CROSS_CUTTING = {
     "features_sklearn": "every feature family against scikit-learn's estimator checks",
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
+    "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
 }
 
 
