@@ -32,7 +32,16 @@ def int_between(minimum: int, maximum: int):
 
 
 def nonempty_path(text: str) -> str:
-    """An argparse ``type``: a path that is not the empty string (which would mean the current folder)."""
+    """An argparse ``type``: a directory path that is not the empty string (which would mean the current folder)."""
+    return _nonempty(text, "name a directory (use . for the current one)")
+
+
+def nonempty_file(text: str) -> str:
+    """An argparse ``type``: a file path that is not the empty string."""
+    return _nonempty(text, "name a file")
+
+
+def _nonempty(text: str, expected: str) -> str:
     if not text.strip():
-        raise argparse.ArgumentTypeError("is empty; name a directory (use . for the current one)")
+        raise argparse.ArgumentTypeError(f"is empty; {expected}")
     return text

@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from .streams import stdout_to_stderr
+
 BENCH_EPILOG = """examples:
   sts bench token-cosine glove-mean sif --published
   sts bench --model models/stsb.skops --format markdown
@@ -50,7 +52,7 @@ def bench_parser():
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS scores")
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
-    p.add_argument("--report", metavar="DIR",
+    p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
                         "pip install 'semsts[plots]')")
@@ -77,24 +79,8 @@ def bench_main(argv) -> int:
         parser.error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
     try:
-        if args.report:  # before minutes of predicting, not after
-            from semsts.scoring.html_report import pyplot
-            pyplot()
-        rows, absent = bench_rows(args)
-        from semsts.baselines.parallel import available_cores
-        from semsts.options import progress_bar
-        from semsts.scoring.bench_intervals import bootstrap_rows
-        bar = progress_bar(args) if args.resamples else None
-        if bar:  # a step line, its elapsed time redrawn while the resamples run (seconds for the whole family)
-            bar.step(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)")
-        try:
-            rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed,
-                                        threads=min(args.n_jobs, available_cores()))
-        finally:
-            if bar:
-                bar.close()
-        from semsts.scoring.bench_tables import Bench
-        text = Bench(tuple(rows), conventions, args.published, tuple(absent), boot).render(args.format)
+        with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
+            rows, absent, boot, text = _bench_tables(args, conventions)
     except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -103,13 +89,36 @@ def bench_main(argv) -> int:
     if args.report:  # the tables are out whatever happens to the report
         from semsts.scoring.bench_html import write_bench_report
         try:
-            path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
+            with stdout_to_stderr():
+                path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
         except (OSError, RuntimeError) as exc:
             print(f"error: the report: {exc}", file=sys.stderr)
             return 1
         if not args.quiet:
             print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _bench_tables(args, conventions) -> tuple:
+    """The rows, the absent datasets, the bootstrap and the tables as text."""
+    if args.report:  # before minutes of predicting, not after
+        from semsts.scoring.html_report import pyplot
+        pyplot()
+    rows, absent = bench_rows(args)
+    from semsts.baselines.parallel import available_cores
+    from semsts.options import progress_bar
+    from semsts.scoring.bench_intervals import bootstrap_rows
+    bar = progress_bar(args) if args.resamples else None
+    if bar:  # a step line, its elapsed time redrawn while the resamples run (seconds for the whole family)
+        bar.step(f"bootstrap: {args.resamples} resamples of the pairs (seed {args.seed}) for {len(rows)} row(s)")
+    try:
+        rows, boot = bootstrap_rows(rows, resamples=args.resamples, seed=args.seed,
+                                    threads=min(args.n_jobs, available_cores()))
+    finally:
+        if bar:
+            bar.close()
+    from semsts.scoring.bench_tables import Bench
+    return rows, absent, boot, Bench(tuple(rows), conventions, args.published, tuple(absent), boot).render(args.format)
 
 
 def bench_rows(args) -> tuple[list, list]:

@@ -90,6 +90,8 @@ def main(argv=None) -> int:
         try:
             return main(sys.argv[1:])
         except KeyboardInterrupt:
+            from .streams import end_progress_lines
+            end_progress_lines()  # on a line of its own, not after a bar's carriage return
             print("sts: interrupted", file=sys.stderr)
             return 130
     argv = list(argv)

@@ -26,11 +26,13 @@ def demo_main(argv) -> int:
     from semsts.baselines.demo import demo_scoreboard
     from semsts.baselines.parallel import run_settings
     from semsts.options import progress_bar
+
+    from .streams import stdout_to_stderr
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
         print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
     try:
-        with run_settings(progress=bar):
+        with run_settings(progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
             rows = demo_scoreboard(args.system, scorer=demo_correlations,
                                    progress=(lambda names: bar.over(names, "systems")) if bar else None)
     finally:

@@ -9,7 +9,7 @@ from typing import Callable
 from semsts.scoring.gold_sys import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
-from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
+from .streams import quiet_closed_stdout, stand_in_for_closed, stdout_to_stderr, write_error
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
@@ -21,7 +21,9 @@ def _significance_bar(pairs: list, desc: str):
     if len(pairs) < 2:
         return pairs
     from tqdm import tqdm
-    return tqdm(pairs, desc=desc, file=sys.stderr, leave=False)
+
+    from .streams import in_a_log
+    return tqdm(pairs, desc=desc, file=sys.stderr, leave=in_a_log())  # in a log, the next line starts a line of its own
 
 def _columns(text: str) -> tuple:
     from semsts import corpora
@@ -77,12 +79,13 @@ def _cmd_check(args) -> int:
     from semsts import corpora
     from semsts.corpora import formats
     n_expected, bounds = None, args.range or formats.STS_RANGE
-    if args.dataset:
-        sub = _dataset(args).subset(args.subset)
-        n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
-    else:
-        kind = corpora.kinds.output_kind(args.check)
-    errors = list(kind.check_output(args.check, n_expected, bounds))
+    with stdout_to_stderr():  # only the verdict reaches stdout
+        if args.dataset:
+            sub = _dataset(args).subset(args.subset)
+            n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
+        else:
+            kind = corpora.kinds.output_kind(args.check)
+        errors = list(kind.check_output(args.check, n_expected, bounds))
     if errors:
         _print_errors(errors)
         print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
@@ -101,14 +104,14 @@ def _check_hint(errors, dataset) -> str:
 def _cmd_run(args) -> int:
     from semsts.scoring.report import InvalidRun
     from semsts.scoring.runs import score_run
-    dataset = _dataset(args)
     try:
-        report = score_run(dataset, args.run)
+        with stdout_to_stderr():  # only the report reaches stdout (--format json)
+            text = score_run(_dataset(args), args.run).render(args.format)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: {args.run} cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
         return 1
-    sys.stdout.write(report.render(args.format))
+    sys.stdout.write(text)
     return 0
 
 
@@ -121,20 +124,25 @@ def _cmd_files(args) -> int:
     gold_path, sys_path = args.files
     bounds = args.range or formats.STS_RANGE
     try:
-        if corpora.typed2013.is_typed_file(gold_path):
-            print("\n".join(typed_lines(score_typed_files(gold_path, sys_path, bounds=bounds))))
-            return 0
-        gold = formats.read_gold(gold_path, bounds)
-        if not len(gold):
-            raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
-        errors = list(formats.check_output(sys_path, len(gold), bounds))
-        if errors:
-            raise InvalidRun(errors)
+        with stdout_to_stderr():  # only the figures reach stdout
+            if corpora.typed2013.is_typed_file(gold_path):
+                lines = typed_lines(score_typed_files(gold_path, sys_path, bounds=bounds))
+            else:
+                lines = None
+                gold = formats.read_gold(gold_path, bounds)
+                if not len(gold):
+                    raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
+                errors = list(formats.check_output(sys_path, len(gold), bounds))
+                if errors:
+                    raise InvalidRun(errors)
+                r, signature = score_files(gold_path, sys_path, bounds=bounds), file_signature(sys_path, gold)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         return 1
-    r = score_files(gold_path, sys_path, bounds=bounds)
-    return _print_pearson(r, file_signature(sys_path, gold))
+    if lines is not None:
+        print("\n".join(lines))
+        return 0
+    return _print_pearson(r, signature)
 
 
 def _print_pearson(r: float, signature) -> int:
@@ -163,7 +171,8 @@ def _main(argv, prog: str) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
     if len(argv) == 2 and not any(a.startswith("-") for a in argv):
-        plain = score_plain_files(*argv)  # GOLD SYS on plain files, without numpy; None: the full way below
+        with stdout_to_stderr():
+            plain = score_plain_files(*argv)  # GOLD SYS on plain files, without numpy; None: the full way below
         if plain is not None:
             return _print_pearson(*plain)
     from semsts import corpora
@@ -213,7 +222,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
                         help="a run directory of official output files, named (repeatable)")
     parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
     parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
-    parser.add_argument("--report", metavar="DIR", help="also write DIR/index.html with plots (needs matplotlib)")
+    parser.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path, help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
                         help=f"paired bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})")
@@ -223,11 +232,13 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     if len(runs) != len(args.run):
         parser.error("each --run needs its own NAME")
     try:
-        dataset = _dataset(args)
-        cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples,
-                           progress=_significance_bar)
-        if args.report:
-            path = write_compare_report(cmp, dataset, runs, args.report)
+        with stdout_to_stderr():  # only the tables reach stdout
+            dataset = _dataset(args)
+            cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples,
+                               progress=_significance_bar)
+            text = COMPARE_RENDERERS[args.format](cmp)
+            if args.report:
+                path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
@@ -235,7 +246,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    sys.stdout.write(COMPARE_RENDERERS[args.format](cmp))
+    sys.stdout.write(text)
     if args.report:
         print(f"report: {path}", file=sys.stderr)
     return 0

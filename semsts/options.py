@@ -10,6 +10,7 @@ import time
 from semsts import corpora
 from semsts.baselines.parallel import BACKENDS, available_cores, run_settings
 from semsts.corpora import argtypes
+from semsts.streams import in_a_log as _kept
 
 
 def add_n_jobs(p) -> None:
@@ -133,14 +134,6 @@ class _Bar:
             yield from bar
         finally:
             beat.stop()
-
-
-def _kept() -> bool:
-    """Whether a closed bar keeps its last state on its own line: yes in a log (stderr is not a
-    terminal), so the log shows how far each bar got and the next line never starts after a
-    carriage return; no on a terminal, where closed bars are wiped."""
-    isatty = getattr(sys.stderr, "isatty", None)
-    return not (isatty and isatty())
 
 
 class _Heartbeat:

@@ -13,8 +13,20 @@ from semsts.corpora import argtypes, runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 from semsts.train_cli import add_train_parser
 
+from .streams import stdout_to_stderr
+
 
 def cmd_run(args) -> int:
+    with stdout_to_stderr():  # only the written paths reach stdout, whatever an encoder prints meanwhile
+        written = _run(args)
+    if not args.quiet:
+        for path in written:
+            print(path)
+    return 0
+
+
+def _run(args) -> list:
+    """The output files of the run the command line asks for, written."""
     stale = runrecord.clean_stale(args.out)
     if stale:
         print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
@@ -38,10 +50,7 @@ def cmd_run(args) -> int:
         if args.system != "regression" or args.train or args.encoder:
             raise ValueError("--model takes a model saved by `sts train regression`, and no --train or --encoder "
                              "(the model's card names its encoder)")
-        written = run_saved(args, test)
-        if not args.quiet:
-            print("\n".join(map(str, written)))
-        return 0
+        return run_saved(args, test)
     if args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
         system, name = EncoderSimilarity(args.encoder, cache=not args.no_cache), f"encoder {args.encoder}"
@@ -56,14 +65,10 @@ def cmd_run(args) -> int:
     bar = progress_bar(args)
     try:
         with settings(args, bar):
-            written = run_system(system, test, args.out, train, name=name)
+            return run_system(system, test, args.out, train, name=name)
     finally:  # an error then starts its own line, not after the step's elapsed time
         if bar:
             bar.close()
-    if not args.quiet:
-        for path in written:
-            print(path)
-    return 0
 
 
 def run_saved(args, test) -> list:

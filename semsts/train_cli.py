@@ -12,8 +12,10 @@ from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from semsts.baselines.regression import regressor_names
 from semsts.baselines.subset_models import predict_subsets
+from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
+from semsts.streams import stdout_to_stderr
 
 
 def add_train_parser(sub) -> None:
@@ -24,7 +26,7 @@ def add_train_parser(sub) -> None:
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
     p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
-    p.add_argument("--save", required=True, help="model file to write, e.g. models/sts2012.skops (card: .json)")
+    p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. models/sts2012.skops (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
@@ -47,13 +49,18 @@ def cmd_train(args) -> int:
         chosen["encoder"] = args.encoder
     settings_bar = progress_bar(args)
     try:
-        return _train(args, recipe, test_name, chosen, settings_bar)
+        with stdout_to_stderr():  # only the summary reaches stdout, whatever an encoder prints meanwhile
+            card = _train(args, recipe, test_name, chosen, settings_bar)
     finally:
         if settings_bar is not None:
             settings_bar.close()
+    if not args.quiet:
+        _summary(args, card)
+    return 0
 
 
-def _train(args, recipe, test_name, chosen, settings_bar) -> int:
+def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
+    """Train, score the test set for the card, save the model; the card as written."""
     with settings(args, settings_bar):
         models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
@@ -69,14 +76,16 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> int:
     card = save_model(models, args.save, card)
     if settings_bar is not None:
         settings_bar.close()
-    if not args.quiet:
-        print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
-        for name, entry in card["training_data"]["sub_models"].items():
-            tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
-                     else f"CV Pearson {entry['cv_pearson']:.4f}" if entry.get("cv_pearson") is not None
-                     else f"no CV figure: {entry.get('cv_note', 'nothing was searched')}")
-            print(f"  {name}: {entry['pairs']} pairs, {tuned}")
-        test = card["scores"].get("test")
-        if test:
-            print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")
-    return 0
+    return card
+
+
+def _summary(args, card) -> None:
+    print(f"saved {args.save} (sha256 {card['sha256'][:12]}…) and its card")
+    for name, entry in card["training_data"]["sub_models"].items():
+        tuned = (f"dev Pearson {entry['dev_pearson']:.4f}" if "dev_pearson" in entry
+                 else f"CV Pearson {entry['cv_pearson']:.4f}" if entry.get("cv_pearson") is not None
+                 else f"no CV figure: {entry.get('cv_note', 'nothing was searched')}")
+        print(f"  {name}: {entry['pairs']} pairs, {tuned}")
+    test = card["scores"].get("test")
+    if test:
+        print(f"  {test['dataset']}: ALL {test['all']:.4f}  ALLnorm {test['allnorm']:.4f}  Mean {test['mean']:.4f}")

@@ -199,6 +199,7 @@ CROSS_CUTTING = {
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
     "safety_cache": "issue 32: the derived and embedding caches and a user's encoder at run time, against hostile files",
     "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",
+    "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
 }
 
 

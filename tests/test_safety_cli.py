@@ -1,0 +1,197 @@
+"""Issue 32, the command line's own output: stdout carries only the command's result (an encoder that prints, at
+Python's level or on descriptor 1, writes to stderr), an empty output path is a usage error, and ``sts: interrupted``
+starts a line of its own after a progress bar."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import write
+from semsts import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+NOISY_ENCODER = '''
+import os
+
+import numpy as np
+
+print("noisy: imported")
+
+
+def encode(texts):
+    print("noisy: print", len(texts))
+    os.write(1, b"noisy: descriptor 1\\n")
+    return np.array([[len(t), t.count(" ") + 1.0, t.count("e") + 1.0] for t in texts])
+'''
+
+
+def _sts(args, tmp_path, data_dir, timeout=120):
+    """``python -m semsts ARGS`` with the noisy encoder importable, its caches under tmp_path."""
+    write(tmp_path / "pkg" / "noisy.py", NOISY_ENCODER)
+    env = {"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path / "pkg")}
+    return subprocess.run([sys.executable, "-m", "semsts", *args], capture_output=True, cwd=tmp_path,
+                          env=env, timeout=timeout)
+
+
+def _noise(stream: bytes) -> list:
+    return [line for line in stream.decode().splitlines() if line.startswith("noisy: ")]
+
+
+# --- 1. stdout carries only the command's result
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_an_encoder_that_prints_leaves_the_bench_tables_alone(fmt, tmp_path, data_dir):
+    done = _sts(["bench", "--encoder", "noisy:encode", "--datasets", "stsb-test", "--resamples", "0", "--format", fmt,
+                 "--convention", "official", "--quiet"], tmp_path, data_dir)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert _noise(done.stdout) == []
+    if fmt == "json":
+        (row,) = json.loads(done.stdout)["rows"]
+        assert row["system"] == "noisy:encode" and row["datasets"]["stsb-test"]["n"] == 1379
+    else:
+        table = list(csv.reader(io.StringIO(done.stdout.decode())))
+        assert any("noisy:encode" in cell for line in table for cell in line)
+    noise = _noise(done.stderr)
+    assert noise[0] == "noisy: imported" and "noisy: descriptor 1" in noise and any(n.startswith("noisy: print") for n in noise)
+
+
+def test_sts_run_with_a_printing_encoder_prints_only_the_paths(tmp_path, data_dir):
+    done = _sts(["run", "--encoder", "noisy:encode", "--test", "demo-test", "--out", "out"], tmp_path, data_dir)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    written = done.stdout.decode().splitlines()
+    assert written and all(Path(tmp_path, p).is_file() for p in written), written
+    assert "noisy: descriptor 1" in _noise(done.stderr)
+
+
+def test_what_the_work_writes_to_stdout_goes_to_stderr_and_to_the_processes_it_starts(tmp_path):
+    """The mechanism itself: Python's level, descriptor 1, and a child process (a worker inherits descriptor 1)."""
+    code = ("import os, subprocess, sys\n"
+            "from semsts.streams import stdout_to_stderr\n"
+            "print('ours before', flush=False)\n"
+            "with stdout_to_stderr():\n"
+            "    print('python level')\n"
+            "    sys.__stdout__.write('past sys.stdout\\n')\n"
+            "    os.write(1, b'descriptor 1\\n')\n"
+            "    subprocess.run([sys.executable, '-c', 'print(\"child\")'], check=True)\n"
+            "print('ours after')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == b"ours before\nours after\n"
+    assert sorted(done.stderr.decode().splitlines()) == ["child", "descriptor 1", "past sys.stdout", "python level"]
+
+
+def test_sts_eval_json_holds_only_the_report(tmp_path, data_dir, monkeypatch, capfd):
+    """Whatever the scoring writes to stdout (here a patched scorer that prints and writes to descriptor 1)."""
+    from semsts.scoring import runs
+    assert cli.main(["run", "token-cosine", "--test", "demo-test", "--out", str(tmp_path / "run"), "--quiet"]) == 0
+    capfd.readouterr()
+    real = runs.score_run
+
+    def noisy(*args, **kwargs):
+        print("noisy: print")
+        os.write(1, b"noisy: descriptor 1\n")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(runs, "score_run", noisy)
+    assert cli.main(["eval", "--dataset", "demo-test", "--run", str(tmp_path / "run"), "--format", "json"]) == 0
+    out, err = capfd.readouterr()
+    assert json.loads(out) and "noisy" not in out
+    assert _noise(err.encode()) == ["noisy: print", "noisy: descriptor 1"]
+
+
+# --- 2. an empty output path is a usage error, and nothing is written
+
+
+@pytest.mark.parametrize("argv, option, expected", [
+    (["bench", "token-cosine", "--datasets", "stsb-test", "--report", ""], "--report",
+     "is empty; name a directory (use . for the current one)"),
+    (["compare", "--dataset", "demo-test", "--run", "a=run", "--report", " "], "--report",
+     "is empty; name a directory (use . for the current one)"),
+    (["train", "regression", "--train", "demo-train", "--save", ""], "--save", "is empty; name a file"),
+    (["run", "token-cosine", "--test", "demo-test", "--out", ""], "--out",
+     "is empty; name a directory (use . for the current one)")])
+def test_an_empty_output_path_is_refused(argv, option, expected, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit:
+        cli.main(argv)
+    out, err = capsys.readouterr()
+    assert exit.value.code == 2 and out == ""
+    assert [line for line in err.splitlines() if "error:" in line] == [f"sts {argv[0]}: error: argument {option}: {expected}"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_scorers_compare_refuses_an_empty_report(tmp_path, capsys):
+    from semsts import evaluate
+    with pytest.raises(SystemExit) as exit:
+        evaluate.main(["compare", "--dataset", "demo-test", "--run", "a=run", "--report", ""])
+    assert exit.value.code == 2
+    assert "evaluate.py compare: error: argument --report: is empty" in capsys.readouterr().err
+
+
+# --- 3. `sts: interrupted` on a line of its own
+
+
+def _starts_a_line(err: str, terminal: bool) -> bool:
+    """Whether the last line of ``err``, ``sts: interrupted``, starts at column 0: after a newline (a log keeps
+    what it was sent), or on a terminal after a carriage return that ended the wiping of a bar."""
+    assert err.endswith("sts: interrupted\n"), err
+    before = err[:-len("sts: interrupted\n")]
+    if not before:
+        return True
+    return before.endswith("\n") or (terminal and before.rsplit("\n", 1)[-1].endswith("\r")
+                                     and before.rsplit("\n", 1)[-1].rsplit("\r", 2)[-2].strip() == "")
+
+
+def test_ctrl_c_during_compares_significance_bar_starts_its_own_line(tmp_path, monkeypatch, capsys):
+    from semsts.scoring import compare
+    for name in "abc":
+        assert cli.main(["run", "random", "--seed", str(ord(name)), "--test", "demo-test", "--out", str(tmp_path / name),
+                         "--quiet"]) == 0
+    capsys.readouterr()
+    real, calls = compare._pair_test, []
+
+    def pair_test(*args, **kwargs):  # Ctrl-C while the second pair of runs is tested
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(compare, "_pair_test", pair_test)
+    monkeypatch.setattr(sys, "argv", ["sts", "compare", "--dataset", "demo-test", "--resamples", "20",
+                                      *(f"--run={n}={tmp_path / n}" for n in "abc")])
+    assert cli.main() == 130
+    err = capsys.readouterr().err
+    assert "significance" in err and "\rsts" not in err and _starts_a_line(err, terminal=False), err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_ctrl_c_while_a_step_line_is_drawn_starts_its_own_line(terminal, tmp_path, monkeypatch, capsys):
+    """A second Ctrl-C while a step's elapsed-time line is being ended leaves that bar drawn: it ends its line."""
+    from semsts import options
+
+    def interrupted(self):
+        self.done.set()  # the thread stops; the bar stays on the screen
+        raise KeyboardInterrupt
+    monkeypatch.setattr(options._Heartbeat, "stop", interrupted)
+    stderr = _Terminal() if terminal else None
+    if stderr is not None:
+        monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(sys, "argv", ["sts", "run", "regression", "--model", str(ROOT / "models" / "stsb.skops"),
+                                      "--test", "demo-test", "--out", str(tmp_path / "out"), "--n-jobs", "1"])
+    assert cli.main() == 130
+    err = stderr.getvalue() if stderr is not None else capsys.readouterr().err
+    assert "working" in err and _starts_a_line(err, terminal=terminal), err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").glob("STS.output.*"))
