@@ -295,7 +295,7 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     try:
         spec = feature_spec(models)
     except (ValueError, AttributeError, TypeError) as exc:
-        raise ModelMismatch(f"{path}: its sub-models do not describe their features ({exc})") from None
+        raise ModelMismatch(f"{path}: its sub-models do not describe their features ({shown(exc, 200)})") from None
     for key in ("feature_set", "exclude", "encoder", "feature_names"):
         if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
@@ -304,9 +304,9 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
         union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
     except ImportError as exc:
         raise ModelMismatch(f"{path}: trained with the encoder {shown(repr(spec.get('encoder')), 120)}, which cannot be imported "
-                            f"here ({exc}); install its package or use a model trained without it") from None
+                            f"here ({shown(exc, 200)}); install its package or use a model trained without it") from None
     except (ValueError, KeyError) as exc:
-        raise ModelMismatch(f"{path}: its features cannot be made by this code ({exc})") from None
+        raise ModelMismatch(f"{path}: its features cannot be made by this code ({shown(exc, 200)})") from None
     current = list(union.get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from semsts.corpora.atomic import atomic_open
-from semsts.corpora.errors import Note
+from semsts.corpora.errors import Note, shown
 
 SUFFIX = ".sts-save"
 MODEL_SUFFIX = ".skops"
@@ -124,8 +124,8 @@ def recover(folder: Path, model_name: str | None = None, *, leftovers: bool = Tr
             line = _finish(journal, leftovers)
         except OSError as exc:  # a folder where a file goes, a read-only folder: the journal stays
             line = f"{journal}: an interrupted save could not be finished ({exc.strerror or exc}); left as it is"
-        if line:
-            done.append(line)
+        if line:  # a file name in the folder is shown escaped, as any value read from a file
+            done.append(shown(line, 1000))
     return done
 
 

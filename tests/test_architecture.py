@@ -197,6 +197,8 @@ CROSS_CUTTING = {
     "features_sklearn": "every feature family against scikit-learn's estimator checks",
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
+    "safety_journal": "issue 32: the save journal against planted journals and a full disk",
+    "safety_cards": "issue 32: card values in messages, the retrain advice, no canary verdict cache",
 }
 
 

@@ -211,3 +211,12 @@ def test_load_refuses_what_recovery_left_alone(tmp_path):
     _plant(tmp_path, {"pid": DEAD, "model": "../m.skops", "state": "committed"})
     with pytest.warns(Note), pytest.raises((ModelMismatch, ValueError)):
         load_model(tmp_path / "m.skops")
+
+
+def test_a_journal_named_with_control_characters_is_shown_escaped(tmp_path):
+    name = "\x1b[2Km\u202e.skops"
+    (tmp_path / f".{name}.{TOKEN}.sts-save").write_text("forged")
+    before = _tree(tmp_path)
+    (line,) = pair_save.recover(tmp_path)
+    assert "\x1b" not in line and "\u202e" not in line and "\\x1b[2Km\\u202e.skops" in line
+    assert _tree(tmp_path) == before
