@@ -130,3 +130,21 @@ def test_no_canary_verdict_is_read_from_or_written_to_the_cache(saved, tmp_path,
     with pytest.warns(Note, match="agree within"):
         load_model(saved)
     assert sorted(os.listdir(kept)) == before and sorted(os.listdir(cache / "sts")) == ["canaries"]
+
+
+def test_a_type_name_with_control_characters_in_a_model_file_is_shown_escaped(saved):
+    """The untrusted type names a refusal lists come from the model file: escaped, as a card's values."""
+    import zipfile
+    with zipfile.ZipFile(saved) as archive:
+        entries = {name: archive.read(name) for name in archive.namelist()}
+    schema = json.loads(entries["schema.json"])
+    schema["__class__"] = "Evil\x1b[2K\rnote: model verified OK"
+    entries["schema.json"] = json.dumps(schema).encode()
+    with zipfile.ZipFile(saved, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    _edit_card(saved, lambda card: card.__setitem__("sha256", __import__("hashlib").sha256(saved.read_bytes()).hexdigest()))
+    with pytest.raises(ModelMismatch) as caught:
+        load_model(saved)
+    message = str(caught.value)
+    assert "\x1b" not in message and "\r" not in message and "Evil\\x1b[2K\\rnote: model verified OK" in message
