@@ -12,7 +12,6 @@ removes its journal and temporaries.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -23,12 +22,12 @@ from pathlib import Path
 from typing import Callable
 
 from semsts.corpora.atomic import atomic_open
+from semsts.corpora.derived import file_sha256
 from semsts.corpora.errors import Note, shown
 
 SUFFIX = ".sts-save"
 MODEL_SUFFIX = ".skops"
 MAX_JOURNAL_BYTES = 4096
-MAX_CARD_BYTES = 4 << 20  # as model_file's
 # only names a save makes: .NAME.TOKEN.sts-save, NAME a model file's name, TOKEN eight hex digits
 _JOURNAL = re.compile(r"\.(.+" + re.escape(MODEL_SUFFIX) + r")\.[0-9a-f]{8}" + re.escape(SUFFIX))
 
@@ -90,20 +89,13 @@ def _read_journal(journal: Path, name: str) -> dict | None:
     return entry if isinstance(entry.get("pid"), int) else None
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _pair_is_ours(card_tmp: Path, model: Path) -> bool:
     """Whether ``card_tmp`` is a card (a JSON object) whose ``sha256`` is that of the regular file ``model``."""
+    from .model_file import MAX_CARD_BYTES
     card = _json_object(card_tmp, MAX_CARD_BYTES)
     expected = card.get("sha256") if card else None
     return (isinstance(expected, str) and re.fullmatch(r"[0-9a-f]{64}", expected) is not None
-            and _is_regular(model) and _sha256(model) == expected)
+            and _is_regular(model) and file_sha256(model) == expected)
 
 
 def _journals(folder: Path, model_name: str | None = None):
