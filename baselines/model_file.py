@@ -9,11 +9,10 @@ canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what differs,
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 import os
 import platform
+import re
 import stat
 import warnings
 import zipfile
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from semsts import corpora
-from semsts.corpora.errors import Note
+from semsts.corpora.errors import Note, shown
 from semsts.corpora.manifest import sha256
 
 from .pair_save import recover, save_pair
@@ -217,10 +216,10 @@ def _read_skops(path: Path) -> SubsetModels:
         models = skops.io.load(path, trusted=TRUSTED)
     except UntrustedTypesFoundException:
         unexpected = sorted(set(skops.io.get_untrusted_types(file=path)) - set(TRUSTED))
-        raise ModelMismatch(f"{path}: names types or functions a model never holds ({', '.join(unexpected)[:200]}); "
+        raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
                             "refused without loading anything from it") from None
     except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
-        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
+        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {shown(exc, 120)})") from None
     if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models
             and all(hasattr(m, "pipeline_") and hasattr(m, "feature_names_") for m in models.models.values())):
         raise ModelMismatch(f"{path}: holds no trained regression models")
@@ -243,7 +242,7 @@ def load_model(path) -> tuple[SubsetModels, dict]:
     card = read_card(path)
     actual = sha256(path)
     if card["sha256"] != actual:
-        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {card['sha256']}; "
+        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}; "
                             "the file was changed or belongs to another card")
     # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -255,77 +254,40 @@ def load_model(path) -> tuple[SubsetModels, dict]:
 
 
 def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> None:
-    """Under the card's versions and ``resources`` (:func:`resource_hashes`), nothing to check; else the canaries decide."""
+    """Under the card's versions and ``resources`` (:func:`resource_hashes`), nothing to check; else the canaries decide
+    (predicted on every load: a verdict kept in a cache would be one more file to trust)."""
     here = versions()
-    differ = [f"{k} {card['versions'].get(k)} (here {v})" for k, v in here.items() if card["versions"].get(k) != v]
-    differ += [f"{k} resource {card['resources'].get(k, 'unrecorded')[:12]} (here {v[:12]})"
+    differ = [f"{k} {shown(card['versions'].get(k))} (here {v})" for k, v in here.items() if card["versions"].get(k) != v]
+    differ += [f"{k} resource {shown(card['resources'].get(k, 'unrecorded')[:12])} (here {v[:12]})"
                for k, v in resources.items() if card["resources"].get(k) != v]
     if not differ:
         return
-    key = {"model": card["sha256"], "canaries": card["canaries"], "versions": here, "resources": resources,
-           "machine": platform.machine(), "code": code_sha256()}
-    gap = _kept_gap(key)
-    if gap is None:
-        expected = card["canaries"]["predictions"]
-        got = canaries(models)
-        if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
-            raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
-        gap = max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
-        if gap <= CANARY_TOLERANCE:
-            _keep_gap(key, gap)
+    expected = card["canaries"]["predictions"]
+    got = canaries(models)
+    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
+        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
+    gap = max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
     what = ", ".join(differ)
     if not gap <= CANARY_TOLERANCE:
         raise ModelMismatch(f"{path}: saved with {what}; its canary predictions differ from the card's by up to "
                             f"{gap:.2g} (more than {CANARY_TOLERANCE:g}), so it would not reproduce its figures here: "
-                            f"retrain with `{card.get('command', 'sts train')}`")
+                            f"retrain with `{retrain_command(card)}`")
     warnings.warn(Note(f"{path}: saved with {what}; its {CANARY_PAIRS} canary predictions agree within "
                        f"{CANARY_TOLERANCE:g} (largest difference {gap:.1e})"), stacklevel=3)
 
 
-# A model that passed its canaries under this code, these versions and resources, passes them again: the verdict
-# (the largest difference) is kept in the per-user cache, so that the next load does not featurize the canaries
-# again in this process (up to 0.6 s of `sts bench --model`, whose own process then loads no WordNet, word vectors
-# or word frequencies, for a model saved under other versions: most users'). Only a pass is kept; whatever the
-# key holds changes, the check runs.
-
-def _verdict_file(key: dict) -> Path:
-    from semsts.corpora.derived import key_hash
-    from semsts.corpora.paths import cache_root
-    return cache_root() / "canaries" / f"{key_hash(key)}.json"
+# a command `sts train` writes in a card: words of letters, digits and path characters, nothing a shell expands
+_TRAIN_COMMAND = re.compile(r"sts train( [\w.,:=/+@%-]+)+", re.ASCII)
 
 
-def _kept_gap(key: dict) -> float | None:
-    """The largest canary difference a check under ``key`` found, if one passed and was kept (else None)."""
-    try:
-        kept = json.loads(_verdict_file(key).read_text(encoding="utf-8"))
-        gap = kept["gap"]
-        if kept["key"] == json.loads(json.dumps(key)) and isinstance(gap, float) and 0 <= gap <= CANARY_TOLERANCE:
-            return gap
-    except (OSError, ValueError, TypeError, KeyError):  # none kept, or a damaged file: the check runs
-        pass
-    return None
-
-
-def _keep_gap(key: dict, gap: float) -> None:
-    from semsts.corpora.atomic import atomic_open
-    try:
-        with atomic_open(_verdict_file(key)) as handle:
-            json.dump({"key": key, "gap": gap}, handle, sort_keys=True)
-    except OSError:  # a read-only cache: the check runs next time too
-        pass
-
-
-@functools.lru_cache(maxsize=1)
-def code_sha256() -> str:
-    """One SHA-256 over this suite's code that makes a prediction (its corpora, features and baselines packages):
-    a canary verdict kept for one version of it is not another's."""
-    from semsts import baselines, features
-    digest = hashlib.sha256()
-    for package in (corpora, features, baselines):
-        root = Path(package.__file__).parent
-        for file in sorted(root.rglob("*.py")):
-            digest.update(f"{package.__name__}/{file.relative_to(root).as_posix()}".encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()
+def retrain_command(card: dict) -> str:
+    """The card's ``command`` if it is one ``sts train`` would have written, else one built from its regime."""
+    command = card.get("command")
+    if isinstance(command, str) and len(command) <= 300 and _TRAIN_COMMAND.fullmatch(command):
+        return command
+    from .recipes import recipe_names
+    regime = card.get("regime")
+    return f"sts train regression --regime {regime}" if regime in recipe_names() else "sts train regression"
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:
@@ -333,7 +295,7 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     try:
         spec = feature_spec(models)
     except (ValueError, AttributeError, TypeError) as exc:
-        raise ModelMismatch(f"{path}: its sub-models do not describe their features ({exc})") from None
+        raise ModelMismatch(f"{path}: its sub-models do not describe their features ({shown(exc, 200)})") from None
     for key in ("feature_set", "exclude", "encoder", "feature_names"):
         if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
@@ -341,13 +303,13 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
     try:
         union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
     except ImportError as exc:
-        raise ModelMismatch(f"{path}: trained with the encoder {spec.get('encoder')!r}, which cannot be imported "
-                            f"here ({exc}); install its package or use a model trained without it") from None
+        raise ModelMismatch(f"{path}: trained with the encoder {shown(repr(spec.get('encoder')), 120)}, which cannot be imported "
+                            f"here ({shown(exc, 200)}); install its package or use a model trained without it") from None
     except (ValueError, KeyError) as exc:
-        raise ModelMismatch(f"{path}: its features cannot be made by this code ({exc})") from None
+        raise ModelMismatch(f"{path}: its features cannot be made by this code ({shown(exc, 200)})") from None
     current = list(union.get_feature_names_out())
     if current != spec["feature_names"]:
         gone = sorted(set(spec["feature_names"]) - set(current))[:5]
         new = sorted(set(current) - set(spec["feature_names"]))[:5]
         raise ModelMismatch(f"{path}: feature set {spec['feature_set']!r} of this code differs from the one the "
-                            f"model was trained on (missing {gone}, new {new}); retrain with `sts train`")
+                            f"model was trained on (missing {shown(gone, 200)}, new {new}); retrain with `sts train`")

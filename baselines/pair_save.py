@@ -4,8 +4,11 @@ A save first claims a journal ``.NAME.TOKEN.sts-save`` (created exclusively, nam
 writes ``.NAME.TOKEN.model.tmp`` and ``.NAME.TOKEN.card.tmp`` whole, marks the journal committed,
 renames both temporaries into place and removes the journal. Whoever finds a journal whose process
 is gone finishes it: a committed one is rolled forward (both renames), an uncommitted one has its
-temporaries removed. Only files named by such a journal are ever touched, so a user's own files and
-a concurrent save (its process alive) are left alone.
+temporaries removed. A journal only ever touches the files its own name implies (``NAME``, a
+``.skops`` file, its card ``NAME`` with ``.json`` and its two temporaries), and is rolled forward only
+when its card temporary is a card naming the SHA-256 of the model it goes with; any other journal
+(forged, damaged, its contents naming another file) is left alone with a note. A save that fails
+removes its journal and temporaries.
 """
 from __future__ import annotations
 
@@ -18,9 +21,15 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from semsts.corpora.errors import Note
+from semsts.corpora.atomic import atomic_open
+from semsts.corpora.derived import file_sha256
+from semsts.corpora.errors import Note, shown
 
 SUFFIX = ".sts-save"
+MODEL_SUFFIX = ".skops"
+MAX_JOURNAL_BYTES = 4096
+# only names a save makes: .NAME.TOKEN.sts-save, NAME a model file's name, TOKEN eight hex digits
+_JOURNAL = re.compile(r"\.(.+" + re.escape(MODEL_SUFFIX) + r")\.[0-9a-f]{8}" + re.escape(SUFFIX))
 
 
 def _temps(journal: Path) -> tuple[Path, Path]:
@@ -49,15 +58,44 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-def _read_journal(journal: Path) -> dict | None:
-    """The journal's entry, or None for one cut short (its process died writing it) or not ours."""
-    if not _is_regular(journal) or os.lstat(journal).st_size > 4096:
-        return None
+def _read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file (not followed if a link) of at most ``limit`` bytes, else None."""
     try:
-        entry = json.loads(journal.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return entry if isinstance(entry, dict) else {}
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        data = handle.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def _json_object(path: Path, limit: int) -> dict | None:
+    data = _read_regular(path, limit)
+    try:
+        entry = json.loads(data) if data is not None else None
+    except (ValueError, RecursionError):
+        return None
+    return entry if isinstance(entry, dict) else None
+
+
+def _read_journal(journal: Path, name: str) -> dict | None:
+    """The journal's entry if it is one a save of ``name`` writes (else None: forged, damaged or cut short)."""
+    entry = _json_object(journal, MAX_JOURNAL_BYTES)
+    if entry is None or entry.get("model") != name or entry.get("state") not in ("writing", "committed"):
+        return None
+    return entry if isinstance(entry.get("pid"), int) else None
+
+
+def _pair_is_ours(card_tmp: Path, model: Path) -> bool:
+    """Whether ``card_tmp`` is a card (a JSON object) whose ``sha256`` is that of the regular file ``model``."""
+    from .model_file import MAX_CARD_BYTES
+    card = _json_object(card_tmp, MAX_CARD_BYTES)
+    expected = card.get("sha256") if card else None
+    return (isinstance(expected, str) and re.fullmatch(r"[0-9a-f]{64}", expected) is not None
+            and _is_regular(model) and file_sha256(model) == expected)
 
 
 def _journals(folder: Path, model_name: str | None = None):
@@ -66,11 +104,7 @@ def _journals(folder: Path, model_name: str | None = None):
         names = os.listdir(folder)
     except OSError:
         return []
-    # only names a save makes: .MODEL.TOKEN.sts-save, TOKEN eight hex digits
     return sorted(folder / n for n in names if n.startswith(prefix) and _JOURNAL.fullmatch(n))
-
-
-_JOURNAL = re.compile(r"\..+\.[0-9a-f]{8}" + re.escape(SUFFIX))
 
 
 def recover(folder: Path, model_name: str | None = None, *, leftovers: bool = True) -> list[str]:
@@ -78,45 +112,67 @@ def recover(folder: Path, model_name: str | None = None, *, leftovers: bool = Tr
     forward and, with ``leftovers``, remove the temporaries of the others; what was done, one line each."""
     done = []
     for journal in _journals(Path(folder), model_name):
-        entry = _read_journal(journal)
-        if entry is None or _alive(entry.get("pid")):
-            continue  # not a regular file, or a save still running
-        committed = entry.get("state") == "committed"
-        if not (committed or leftovers):
-            continue
-        model_tmp, card_tmp = _temps(journal)
-        target = entry.get("model")
-        if committed and isinstance(target, str) and "/" not in target and target:
-            model = journal.with_name(target)
-            if _is_regular(model_tmp):
-                os.replace(model_tmp, model)
-            if _is_regular(card_tmp):
-                os.replace(card_tmp, model.with_suffix(".json"))
-            done.append(f"{model}: finished a save that was interrupted between its renames")
-        else:
-            for tmp in (model_tmp, card_tmp):
-                if _is_regular(tmp):
-                    tmp.unlink()
-            done.append(f"{folder}: removed the leftovers of an interrupted save ({journal.name})")
-        journal.unlink()
+        try:
+            line = _finish(journal, leftovers)
+        except OSError as exc:  # a folder where a file goes, a read-only folder: the journal stays
+            line = f"{journal}: an interrupted save could not be finished ({exc.strerror or exc}); left as it is"
+        if line:  # a file name in the folder is shown escaped, as any value read from a file
+            done.append(shown(line, 1000))
     return done
 
 
-def _write_journal(journal: Path, entry: dict, *, create: bool) -> None:
-    data = json.dumps(entry).encode()
-    if create:
-        fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+def _finish(journal: Path, leftovers: bool) -> str | None:
+    name = _JOURNAL.fullmatch(journal.name).group(1)
+    entry = _read_journal(journal, name)
+    left_alone = f"{journal}: not a save journal of {name} this suite wrote; left alone (nothing was changed)"
+    if entry is None:
+        return left_alone
+    if _alive(entry["pid"]):
+        return None  # a save still running
+    committed = entry["state"] == "committed"
+    if not (committed or leftovers):
+        return None
+    model_tmp, card_tmp = _temps(journal)
+    model = journal.with_name(name)
+    card = model.with_name(name[:-len(MODEL_SUFFIX)] + ".json")
+    temps = [tmp for tmp in (model_tmp, card_tmp) if os.path.lexists(tmp)]
+    if not all(_is_regular(tmp) for tmp in temps):
+        return left_alone
+    if not committed:
+        for tmp in temps:
+            tmp.unlink()
+        journal.unlink()
+        return f"{journal.parent}: removed the leftovers of an interrupted save ({journal.name})"
+    # committed: the card temporary (if not yet renamed) must name the model it goes with, the model temporary
+    # (if not yet renamed) or the model file (if it already was); a model temporary without its card is not a save's
+    if temps and not (os.path.lexists(card_tmp) and _pair_is_ours(card_tmp, model_tmp if temps == [model_tmp, card_tmp] else model)):
+        return left_alone
+    if os.path.lexists(model_tmp):
+        os.replace(model_tmp, model)
+    if os.path.lexists(card_tmp):
+        os.replace(card_tmp, card)
+    journal.unlink()
+    return f"{model}: finished a save that was interrupted between its renames"
+
+
+def _create_journal(journal: Path, entry: dict) -> None:
+    """Claim ``journal`` (exclusively); if its writing fails, remove it again."""
+    fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.write(json.dumps(entry).encode())
             handle.flush()
             os.fsync(handle.fileno())
-        return
-    tmp = journal.with_name(journal.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
+    except BaseException:
+        journal.unlink()
+        raise
+
+
+def _commit_journal(journal: Path, entry: dict) -> None:
+    with atomic_open(journal, "wb") as handle:  # a failure removes its own temporary
+        handle.write(json.dumps(entry).encode())
         handle.flush()
         os.fsync(handle.fileno())
-    os.replace(tmp, journal)
 
 
 def _mode() -> int:
@@ -126,18 +182,25 @@ def _mode() -> int:
 
 
 def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callable[[Path], bytes]) -> None:
-    """Write ``path`` with ``write_model(tmp)`` and its card ``path.with_suffix('.json')`` with
-    ``make_card(model_tmp)`` (it may hash the model), replacing both or neither."""
+    """Write ``path`` (a ``.skops`` file) with ``write_model(tmp)`` and its card ``path.with_suffix('.json')``
+    with ``make_card(model_tmp)`` (it may hash the model), replacing both or neither."""
     path = Path(path)
+    if path.suffix != MODEL_SUFFIX:
+        raise ValueError(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
     for line in recover(path.parent):
         warnings.warn(Note(line), stacklevel=2)
     journal = path.with_name(f".{path.name}.{secrets.token_hex(4)}{SUFFIX}")
-    _write_journal(journal, {"pid": os.getpid(), "model": path.name, "state": "writing"}, create=True)
+    entry = {"pid": os.getpid(), "model": path.name, "state": "writing"}
+    try:
+        _create_journal(journal, entry)
+    except OSError as exc:
+        raise _failed(exc, path) from None
     model_tmp, card_tmp = _temps(journal)
     try:
         write_model(model_tmp)
         card = make_card(model_tmp)
-        with open(card_tmp, "wb") as handle:
+        fd = os.open(card_tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
             handle.write(card)
             handle.flush()
             os.fsync(handle.fileno())
@@ -145,12 +208,27 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
             os.chmod(tmp, _mode())
         if path.with_suffix(".json").is_dir():
             raise IsADirectoryError(f"{path.with_suffix('.json')}: a folder has the card's name")
-        _write_journal(journal, {"pid": os.getpid(), "model": path.name, "state": "committed"}, create=False)
-    except BaseException:
+        _commit_journal(journal, {**entry, "state": "committed"})
+        os.replace(model_tmp, path)  # from here on, a death is rolled forward by the next save or load
+    except BaseException as exc:
         for tmp in (model_tmp, card_tmp, journal):
             if _is_regular(tmp):
                 tmp.unlink()
+        if isinstance(exc, OSError):
+            raise _failed(exc, path) from None
         raise
-    os.replace(model_tmp, path)  # from here on, a death is rolled forward by the next save or load
-    os.replace(card_tmp, path.with_suffix(".json"))
+    try:
+        os.replace(card_tmp, path.with_suffix(".json"))
+    except OSError as exc:  # the journal stays committed: the next save or load of the model puts the card in
+        raise _failed(exc, path, renamed=True) from None
     journal.unlink()
+
+
+def _failed(exc: OSError, path: Path, renamed: bool = False) -> OSError:
+    """``exc`` (its errno) with one message that names the model file, e.g. on a full disk."""
+    reason = exc.strerror or str(exc)
+    failed = OSError(f"{path}: saved, but its card could not be put beside it ({reason}); the next load or save "
+                       "of the model puts it in" if renamed else
+                       f"{path}: not saved ({reason}); the model file and its card are as they were")
+    failed.errno = exc.errno
+    return failed

@@ -12,6 +12,18 @@ def quote(text: str, limit: int = MAX_QUOTE) -> str:
     return f"{text[:limit]!r}… ({len(text):,} characters)"
 
 
+def shown(text, limit: int = MAX_QUOTE) -> str:
+    """``text`` (a value read from a file, e.g. a model card's) as a message may show it: control and format
+    characters (ESC, CR, LF, bidi overrides) escaped as ``\\x1b``, ``\\u202e``, and at most ``limit`` characters of it,
+    saying how long it was when cut; a short printable text is shown as it is."""
+    text = str(text)
+    cut = f"… ({len(text):,} characters)" if len(text) > limit else ""
+    text = text[:limit]
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return text + cut
+
+
 class FormatError(ValueError):
     """A file does not follow its format: ``path:line: what is wrong`` (the message bounded in length)."""
 
