@@ -1,10 +1,10 @@
-"""Size limits on a ``.skops`` file (a zip), checked before skops reads anything from it.
+"""Size limits on a ``.skops`` file (a zip): its directory checked before skops reads anything from it, and
+every entry read in bounded steps to at most the size the directory declares (:func:`load_skops`).
 
-A zip's central directory declares each entry's size, and Python's :mod:`zipfile` decompresses an entry to
-at most that size (then fails its CRC), so bounding the declared sizes bounds what skops can make a load
-decompress, however the entries or the local headers lie. The bounds are a few times the largest
-committed model's (``models/sts2013.skops``: 20 MB, 2,256 entries, 73 MB unpacked, a 16 MB schema, a
-ratio of 228 to 1).
+(:meth:`zipfile.ZipFile.read` decompresses all of an entry's compressed bytes at once and cuts the result to
+the declared size only afterwards: a 2 MB entry declared as 100 bytes takes 2 GB on its way to a CRC error.)
+The bounds are a few times the largest committed model's (``models/sts2013.skops``: 20 MB, 2,256 entries,
+73 MB unpacked, a 16 MB schema, a ratio of 228 to 1).
 """
 from __future__ import annotations
 
@@ -50,3 +50,37 @@ def check_archive(path: Path) -> None:
         if size > RATIO_FROM and size / packed > MAX_RATIO:
             raise ArchiveRefused(f"entry {entry.filename[:80]!r} is compressed {size / packed:,.0f} to 1 (a model file's "
                                  f"are at most {MAX_RATIO:,} to 1): a zip bomb? refused without unpacking it")
+
+
+class _CappedZip(zipfile.ZipFile):
+    """A zip whose entries are read to at most their declared size, in steps no larger (an entry that holds more
+    ends there and fails its CRC check)."""
+
+    def read(self, name, pwd=None) -> bytes:
+        info = name if isinstance(name, zipfile.ZipInfo) else self.getinfo(name)
+        with self.open(info, pwd=pwd) as handle:
+            data = handle.read(info.file_size)
+            if handle.read(1):  # more than declared: ZipExtFile stops at the declared size, so never here
+                raise zipfile.BadZipFile(f"entry {info.filename[:80]!r} holds more than it declares")
+        return data
+
+
+def load_skops(path: Path, trusted: list):
+    """``skops.io.load(path, trusted=trusted)`` after :func:`check_archive`, its entries read by :class:`_CappedZip`.
+
+    skops's own steps (read the schema, build the node tree, audit it against ``trusted``, construct), which
+    ``skops.io.load`` runs on a plain ZipFile. Raises skops's ``UntrustedTypesFoundException`` with the types
+    that are neither its defaults nor ``trusted`` as its ``unexpected`` attribute."""
+    from skops.io._audit import audit_tree, get_tree
+    from skops.io._utils import read_schema
+    from skops.io.exceptions import UntrustedTypesFoundException
+    check_archive(path)
+    with _CappedZip(path) as archive:
+        schema, context = read_schema(archive)
+        tree = get_tree(schema, context, trusted=trusted)
+        try:
+            audit_tree(tree, trusted=trusted)
+        except UntrustedTypesFoundException as exc:
+            exc.unexpected = sorted(set(tree.get_unsafe_set()) - set(trusted))
+            raise
+        return tree.construct()

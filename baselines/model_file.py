@@ -28,7 +28,7 @@ from semsts import corpora
 from semsts.corpora.errors import Note
 from semsts.corpora.manifest import sha256
 
-from .model_archive import ArchiveRefused, check_archive, check_file_size
+from .model_archive import ArchiveRefused, check_file_size, load_skops
 from .pair_save import recover, save_pair
 
 if TYPE_CHECKING:
@@ -210,21 +210,17 @@ def _check_card_values(path: Path, card: dict) -> None:
 
 
 def _read_skops(path: Path) -> SubsetModels:
-    import skops.io
     from skops.io.exceptions import UntrustedTypesFoundException
-    try:  # the zip's declared sizes bound what skops can unpack: checked before it reads anything
-        check_archive(path)
+    try:  # skops audits the whole tree against TRUSTED before it builds any object; sizes bounded as it reads
+        return load_skops(path, TRUSTED)
     except ArchiveRefused as exc:
         raise ModelMismatch(f"{path}: {exc}") from None
-    try:  # skops audits the whole tree against TRUSTED before it builds any object
-        models = skops.io.load(path, trusted=TRUSTED)
-    except UntrustedTypesFoundException:
-        unexpected = sorted(set(skops.io.get_untrusted_types(file=path)) - set(TRUSTED))
+    except UntrustedTypesFoundException as exc:
+        unexpected = getattr(exc, "unexpected", None) or ["?"]
         raise ModelMismatch(f"{path}: names types or functions a model never holds ({', '.join(unexpected)[:200]}); "
                             "refused without loading anything from it") from None
     except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
         raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {str(exc)[:120]})") from None
-    return models
 
 
 def check_encoder(path, card: dict, confirmed) -> None:
