@@ -40,6 +40,9 @@ def check_archive(path: Path) -> None:
         raise ArchiveRefused(f"a zip of {len(entries):,} entries (a model file has at most {MAX_ENTRIES:,}); refused")
     total = 0
     for entry in entries:
+        if entry.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):  # bzip2 and lzma unpack unbounded
+            raise ArchiveRefused(f"entry {entry.filename[:80]!r} is compressed with method {entry.compress_type} "
+                                 "(a model file's are stored or deflated); refused without unpacking it")
         size, packed = entry.file_size, max(entry.compress_size, 1)
         total += size
         limit = MAX_SCHEMA_BYTES if entry.filename == "schema.json" else MAX_UNPACKED_BYTES

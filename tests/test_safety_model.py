@@ -310,6 +310,17 @@ BOMBS = {
 }
 
 
+def _bzip2(good: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_BZIP2) as archive:
+        for name, content in _entries(good).items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+BOMBS["entries in bzip2, which unpacks unbounded"] = (_bzip2, "compressed with method 12")
+
+
 def _entries(data: bytes) -> dict:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         return {name: archive.read(name) for name in archive.namelist()}
