@@ -48,6 +48,9 @@ def parts(root):
         stack.extend(item for item in items if type(item) not in ATOMS)
 
 
+NATIVE = (Tree, TreePredictor, BaseLibSVM, BaseHistGradientBoosting)
+
+
 def _native(obj, width: int | None) -> str | None:
     """What is wrong with a structure compiled code follows by index (None if ``obj`` is none, or sound)."""
     if isinstance(obj, Tree):
@@ -87,23 +90,34 @@ def check_models(models, spec: str | None) -> None:
             and isinstance(fallback, str) and fallback in models.models):
         raise Damaged(f"its subset mapping or fallback names a sub-model it does not hold (it holds {sorted(models.models)})"
                       [:300])
+    natives = []
     for obj in parts(models):
         if isinstance(obj, np.ndarray) and obj.dtype.kind in "fc" and not np.all(np.isfinite(obj)):
             raise Damaged(f"a learned array of shape {obj.shape} holds NaN or infinite values")
         if type(obj).__module__.startswith("semsts."):
             _check_encoder(obj, spec)
-        wrong = _native(obj, None)
-        if wrong:
-            raise Damaged(f"holds {wrong}")
+        if isinstance(obj, NATIVE):
+            natives.append(obj)
+    regressions, checked = {}, set()  # the steps after each sub-model's features, their widths; objects checked
     for name, model in models.models.items():
         try:
-            _check_regression(model)
+            regressions[name] = _check_regression(model, checked)
+        except Damaged as exc:
+            raise Damaged(f"sub-model {name!r}: {exc}") from None
+    for obj in natives:  # those outside the regressions, which no width applies to
+        wrong = None if id(obj) in checked else _native(obj, None)
+        if wrong:
+            raise Damaged(f"holds {wrong}")
+    for name, (regression, width) in regressions.items():
+        try:
+            _probe(regression, width)
         except Damaged as exc:
             raise Damaged(f"sub-model {name!r}: {exc}") from None
 
 
-def _check_regression(model) -> None:
-    """One sub-model: a featurizer of its feature names, then steps that take that many features, and a range."""
+def _check_regression(model, checked: set) -> tuple:
+    """One sub-model: a featurizer of its feature names, then steps that take that many features (the compiled
+    structures among them checked, their ids added to ``checked``), and a range; its regression steps and width."""
     from sklearn.pipeline import Pipeline
 
     from semsts.features.featurizer import PairFeaturizer
@@ -134,6 +148,13 @@ def _check_regression(model) -> None:
                                         f"a {type(obj).__name__} fitted on {declared!r:.20} features where {width} come in")
         if wrong:
             raise Damaged(f"holds {wrong}")
+        checked.add(id(obj))
+    return regression, width
+
+
+def _probe(regression, width: int) -> None:
+    """The regression steps predict finite scores for rows of ``width`` features (once nothing they hold is NaN
+    and their compiled structures are sound)."""
     from threadpoolctl import threadpool_limits
     try:  # the steps after the features, on rows of the right width: any error here is damage, not the data's
         with np.errstate(all="ignore"), threadpool_limits(1):  # two rows: starting threads would take longer

@@ -391,3 +391,13 @@ def test_damage_the_checks_miss_fails_the_canary_check_as_damage(saved, trained,
     card = json.loads(card_path(saved).read_text())
     edit_card(saved, versions={**card["versions"], "numpy": "0.0"})  # another version: the canaries are predicted
     refused(saved, capsys, "fail on the canary pairs, so the file is damaged")
+
+
+def test_a_damaged_tree_anywhere_in_the_model_is_refused(saved, trained, capsys):
+    """A tree outside the regression steps (where no width applies) is checked too."""
+    def hide_tree(models):
+        rng = np.random.default_rng(0)
+        tree = DecisionTreeRegressor(random_state=0).fit(rng.normal(size=(30, 4)), rng.uniform(0, 5, 30))
+        _set_node(tree.tree_, "left_child", 0, 10 ** 9)
+        models.models["all"].pipeline_.steps[0][1].union_.transformer_list[0][1].hidden = tree
+    refused(crafted(saved, trained, hide_tree), capsys, "child indices point outside it")
