@@ -27,6 +27,7 @@ from semsts import corpora
 from semsts.corpora.errors import Note, shown
 from semsts.corpora.manifest import sha256
 
+from .model_archive import ArchiveRefused, check_file_size, load_skops
 from .pair_save import recover, save_pair
 
 if TYPE_CHECKING:
@@ -208,30 +209,44 @@ def _check_card_values(path: Path, card: dict) -> None:
 
 
 def _read_skops(path: Path) -> SubsetModels:
-    import skops.io
     from skops.io.exceptions import UntrustedTypesFoundException
-
-    from .subset_models import SubsetModels
-    try:  # skops audits the whole tree against TRUSTED before it builds any object
-        models = skops.io.load(path, trusted=TRUSTED)
-    except UntrustedTypesFoundException:
-        unexpected = sorted(set(skops.io.get_untrusted_types(file=path)) - set(TRUSTED))
+    try:  # skops audits the whole tree against TRUSTED before it builds any object; sizes bounded as it reads
+        return load_skops(path, TRUSTED)
+    except ArchiveRefused as exc:
+        raise ModelMismatch(f"{path}: {exc}") from None
+    except UntrustedTypesFoundException as exc:
+        unexpected = getattr(exc, "unexpected", None) or ["?"]
         raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
                             "refused without loading anything from it") from None
     except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
         raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {shown(exc, 120)})") from None
-    if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models
-            and all(hasattr(m, "pipeline_") and hasattr(m, "feature_names_") for m in models.models.values())):
-        raise ModelMismatch(f"{path}: holds no trained regression models")
-    return models
 
 
-def load_model(path) -> tuple[SubsetModels, dict]:
-    """The models in ``path`` and their card, after checking the file, its card, the features and (under
-    other library versions or resources) the canary predictions.
+def check_encoder(path, card: dict, confirmed) -> None:
+    """A card naming an encoder of the user's (``package.module:function``, imported: it runs code) is accepted only
+    when the caller names the same spec again (``confirmed``: a spec, or the specs the user named); built-in
+    encoders need nothing. Checked before anything is imported or predicted."""
+    from semsts.features.encoders import ENCODERS
+    spec = card.get("encoder")
+    if spec is not None and not isinstance(spec, str):
+        raise corpora.FormatError(card_path(path), None, f"field 'encoder' should be a str, got a {type(spec).__name__}")
+    if isinstance(confirmed, str) and confirmed != spec:
+        raise ModelMismatch(f"{path}: --encoder {confirmed!r:.100} is not the encoder the model was trained with "
+                            f"({'none' if spec is None else repr(spec)[:100]})")
+    named = (confirmed,) if isinstance(confirmed, str) else tuple(confirmed or ())
+    if spec is not None and spec not in ENCODERS and spec not in named:
+        raise ModelMismatch(f"{path}: trained with the encoder {spec!r:.100}, code its card names: it is imported (and "
+                            "runs) only when you name it again: --encoder SPEC with --model (sts run, sts bench), "
+                            "or load_model(path, encoder=SPEC)")
 
-    A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``)
-    imports that module as it loads: it must be importable here, and it runs as the user's code does."""
+
+def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
+    """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
+    and (under other library versions or resources) the canary predictions.
+
+    A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
+    only when ``encoder`` names that spec again (:func:`check_encoder`): a model file is data, and the module
+    it names is the user's code, imported as they ask (it must be importable here)."""
     path = Path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
@@ -240,6 +255,11 @@ def load_model(path) -> tuple[SubsetModels, dict]:
         warnings.warn(Note(line), stacklevel=2)
     _regular_file(path, "model file")
     card = read_card(path)
+    check_encoder(path, card, encoder)
+    try:
+        check_file_size(path)
+    except ArchiveRefused as exc:
+        raise ModelMismatch(f"{path}: {exc}") from None
     actual = sha256(path)
     if card["sha256"] != actual:
         raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}; "
@@ -248,6 +268,11 @@ def load_model(path) -> tuple[SubsetModels, dict]:
     with ThreadPoolExecutor(max_workers=1) as pool:
         resources = pool.submit(resource_hashes, card["feature_names"])
         models = _read_skops(path)
+        from .model_checks import Damaged, check_models
+        try:
+            check_models(models, card.get("encoder"))
+        except Damaged as exc:
+            raise ModelMismatch(f"{path}: {exc}") from None
         check_features(path, models, card)
         check_behaviour(path, models, card, resources.result())
     return models, card
@@ -263,7 +288,7 @@ def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> 
     if not differ:
         return
     expected = card["canaries"]["predictions"]
-    got = canaries(models)
+    got = _first_predictions(path, models)
     if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
         raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
     gap = max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
@@ -288,6 +313,15 @@ def retrain_command(card: dict) -> str:
     from .recipes import recipe_names
     regime = card.get("regime")
     return f"sts train regression --regime {regime}" if regime in recipe_names() else "sts train regression"
+
+
+def _first_predictions(path, models: SubsetModels) -> dict:
+    """:func:`canaries` of a loaded model: any error of its first predictions is damage the checks missed."""
+    try:
+        return canaries(models)
+    except Exception as exc:
+        raise ModelMismatch(f"{path}: its sub-models fail on the canary pairs, so the file is damaged "
+                            f"({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})") from None
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:

@@ -34,7 +34,8 @@ def bench_parser():
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
     p.add_argument("--model", action="append", default=[], help="a model saved by `sts train regression` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
-                   help="a sentence encoder: glove-mean, sif or package.module:function (repeatable)")
+                   help="a sentence encoder: glove-mean, sif or package.module:function (repeatable); it also "
+                        "confirms a --model whose card names it, whose encoder otherwise does not run")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
     p.add_argument("--train", action="append", default=[], help="training dataset of the systems that learn from gold")
@@ -161,7 +162,7 @@ def bench_rows(args) -> tuple[list, list]:
             from semsts.baselines.model_file import load_model
             if bar:
                 bar.step(f"loading {path}")
-            models, card = load_model(path)
+            models, card = load_model(path, encoder=args.encoder)  # an encoder a card names runs if named here
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,

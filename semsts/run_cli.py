@@ -33,7 +33,8 @@ def _run(args) -> list:
               f"{', '.join(p.name for p in stale)}", file=sys.stderr)
     if args.system is None and not args.encoder:
         raise ValueError("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
-    if args.encoder and (args.train if args.system is None else "encoder" not in make_system(args.system).get_params()):
+    if args.encoder and not args.model and (args.train if args.system is None
+                                            else "encoder" not in make_system(args.system).get_params()):
         raise ValueError("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
                          "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
@@ -47,9 +48,9 @@ def _run(args) -> list:
         for note in ds.notes if not args.quiet else ():
             print(f"note: {note}", file=sys.stderr)
     if args.model:  # a saved model (sts train): predict with it, no fitting
-        if args.system != "regression" or args.train or args.encoder:
-            raise ValueError("--model takes a model saved by `sts train regression`, and no --train or --encoder "
-                             "(the model's card names its encoder)")
+        if args.system != "regression" or args.train:
+            raise ValueError("--model takes a model saved by `sts train regression`, and no --train "
+                             "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
         return run_saved(args, test)
     if args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
@@ -78,7 +79,7 @@ def run_saved(args, test) -> list:
     try:
         if bar:
             bar.step(f"loading {args.model}")
-        models, card = load_model(args.model)
+        models, card = load_model(args.model, encoder=args.encoder)
         with settings(args, bar):
             return write_outputs(models, test, args.out, model_sha256=card["sha256"])
     finally:  # an error then starts its own line, not after the step's elapsed time
@@ -100,7 +101,8 @@ def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
-                   "imported: it runs your code) as the system, or with `regression --train` add its features")
+                   "imported: it runs your code) as the system, or with `regression --train` add its features; with "
+                   "--model, the encoder the model's card names, which runs only when named again so")
     p.add_argument("--no-cache", action="store_true",
                    help="with --encoder: encode every text again, without the per-user embedding cache")
     add_parallel_options(p)

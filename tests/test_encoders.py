@@ -260,10 +260,11 @@ def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, c
     assert [n for n in card["feature_names"] if n.startswith("encoder__")] == [
         "encoder__encoderfeatures__cosine", "encoder__encoderfeatures__unit_l1",
         "encoder__encoderfeatures__euclidean", "encoder__encoderfeatures__norm_ratio"]
-    models, _ = baselines.load_model(model)
+    models, _ = baselines.load_model(model, encoder="toy_encoder:encode")  # the user's code: named again to run
     assert models.for_subset("x").encoder == "toy_encoder:encode"
     out = tmp_path / "out"
-    assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out), "--quiet"]) == 0
+    assert cli.main(["run", "regression", "--model", str(model), "--encoder", "toy_encoder:encode", "--test", str(test),
+                     "--out", str(out), "--quiet"]) == 0
     scores = np.loadtxt(next(out.glob("*.txt")))
     assert len(scores) == 40 and np.isfinite(scores).all()
     # the encoder family changes the model: the same training without it gives other predictions

@@ -216,10 +216,10 @@ def test_a_model_with_an_encoder_that_cannot_be_imported(tmp_path, monkeypatch, 
     sys.path.remove(str(tmp_path))
     sys.modules.pop("gone_encoder")
     (tmp_path / "gone_encoder.py").unlink()
-    assert cli.main(["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(tmp_path / "o"),
-                     "--quiet"]) == 1
+    assert cli.main(["run", "regression", "--model", str(path), "--encoder", "gone_encoder:encode", "--test", "demo-test",
+                     "--out", str(tmp_path / "o"), "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "gone_encoder" in err[0] and err[0].startswith("error: "), err
+    assert len(err) == 1 and "cannot import module 'gone_encoder'" in err[0] and err[0].startswith("error: "), err
 
 
 # ---- saving ------------------------------------------------------------------------------------------------
