@@ -98,3 +98,34 @@ def _embedding_cache(tmp_path, monkeypatch):
     folder = tmp_path / "embedding-cache"
     monkeypatch.setattr(embedding_cache, "cache_folder", lambda: folder)
     return folder
+
+
+MARKER_ENV = "STS_TEST_MARKER"  # where code a hostile file makes run would leave its mark
+
+
+@pytest.fixture(scope="module")
+def trained():
+    """A small genuine model: an SVR over the takelab features of 40 demo pairs."""
+    from semsts import corpora
+    from semsts.baselines.regression import FeatureRegression
+    from semsts.baselines.subset_models import SubsetModels
+    train = corpora.load("demo-train")
+    return SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2)
+                         .fit(train.pairs[:40], train.gold[:40])})
+
+
+@pytest.fixture
+def saved(tmp_path, trained):
+    """``trained`` saved as ``m.skops`` with its card."""
+    from semsts.baselines.model_file import save_model
+    path = tmp_path / "m.skops"
+    save_model(trained, path, {"regime": "test", "training_data": {"datasets": ["demo-train"]}})
+    return path
+
+
+@pytest.fixture
+def marker(tmp_path, monkeypatch):
+    """The file that code run against the user's wishes would create (``$STS_TEST_MARKER``)."""
+    path = tmp_path / "MARKER"
+    monkeypatch.setenv(MARKER_ENV, str(path))
+    return path

@@ -26,27 +26,6 @@ class Payload:
         return (os.system, (f"touch {os.environ[MARKER_ENV]}",))
 
 
-@pytest.fixture(scope="module")
-def trained():
-    train = corpora.load("demo-train")
-    return SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2)
-                         .fit(train.pairs[:40], train.gold[:40])})
-
-
-@pytest.fixture
-def saved(tmp_path, trained):
-    path = tmp_path / "m.skops"
-    save_model(trained, path, {"regime": "test", "training_data": {"datasets": ["demo-train"]}})
-    return path
-
-
-@pytest.fixture
-def marker(tmp_path, monkeypatch):
-    path = tmp_path / "MARKER"
-    monkeypatch.setenv(MARKER_ENV, str(path))
-    return path
-
-
 def replace_model(path, data: bytes):
     """Put ``data`` in the model file and make its card's SHA-256 match, as an attacker would."""
     path.write_bytes(data)

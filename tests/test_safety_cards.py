@@ -6,20 +6,11 @@ import signal
 
 import pytest
 
-from semsts import cli, corpora
+from semsts import cli
 from semsts.baselines.model_file import ModelMismatch, card_path, load_model, retrain_command, save_model
-from semsts.baselines.regression import FeatureRegression
-from semsts.baselines.subset_models import SubsetModels
 from semsts.corpora.errors import Note, shown
 
 HOSTILE = "2.4.6\x1b[2K\r\nnote: model verified OK\u202e\n"
-
-
-@pytest.fixture(scope="module")
-def trained():
-    train = corpora.load("demo-train")
-    return SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2)
-                         .fit(train.pairs[:40], train.gold[:40])})
 
 
 @pytest.fixture

@@ -36,32 +36,6 @@ def encode(texts):
 '''
 
 
-@pytest.fixture(scope="module")
-def trained():
-    """A small genuine model (an SVR over the takelab features of 40 demo pairs), as tests/test_model_file.py's."""
-    from semsts import corpora
-    from semsts.baselines.regression import FeatureRegression
-    from semsts.baselines.subset_models import SubsetModels
-    train = corpora.load("demo-train")
-    return SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [1.0]}, cv=2)
-                         .fit(train.pairs[:40], train.gold[:40])})
-
-
-@pytest.fixture
-def saved(tmp_path, trained):
-    from semsts.baselines.model_file import save_model
-    path = tmp_path / "m.skops"
-    save_model(trained, path, {"regime": "test", "training_data": {"datasets": ["demo-train"]}})
-    return path
-
-
-@pytest.fixture
-def marker(tmp_path, monkeypatch):
-    path = tmp_path / "MARKER"
-    monkeypatch.setenv("STS_TEST_MARKER", str(path))
-    return path
-
-
 @pytest.fixture
 def hostile_module(tmp_path, monkeypatch, marker):
     """``hostile_enc:encode`` importable here: importing or calling it leaves the marker."""
