@@ -29,6 +29,14 @@ def _table(left, right) -> tuple[tuple[float, ...], ...]:
     return tuple(tuple(word_similarity(w, v) for v in right) for w in left)
 
 
+@lru_cache(maxsize=1 << 16)  # per lemma, bounded, as corpora.wordnet.ancestors
+def _reach(lemma: str) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`semsts.corpora.wordnet.ancestors` of ``lemma`` as arrays: each synset as one number, its depth."""
+    found = ancestors(lemma)
+    numbers = np.fromiter((offset * 4 + "nvar".index(pos) for pos, offset in found), dtype=np.int64, count=len(found))
+    return numbers, np.fromiter(found.values(), dtype=np.int64, count=len(found))
+
+
 JOINED = 1 << 20  # (cell, synset) pairs of a large table joined at once: about 40 MB
 
 
@@ -36,17 +44,13 @@ def _table_by_synsets(left, right) -> tuple[tuple[float, ...], ...]:
     """:func:`_table`, the same floats, in a few numpy calls: each cell's fewest edges
     (:func:`semsts.corpora.wordnet.word_similarity`) is the least, over the synsets both lemmas reach, of the
     sum of their two depths; the (row, column, edges) of every shared synset are joined by synset at once."""
-    ids: dict = {}
     sides = []
-    for lemmas in (right, left):  # synsets numbered from the right side's: the left's others are shared by none
-        synset, index, depth = [], [], []
-        for k, lemma in enumerate(lemmas):
-            for key, d in ancestors(lemma).items():
-                number = ids.setdefault(key, len(ids)) if lemmas is right else ids.get(key)
-                if number is not None:
-                    synset.append(number), index.append(k), depth.append(d)
-        order = np.argsort(np.asarray(synset, dtype=np.int64), kind="stable")
-        sides.append(tuple(np.asarray(x, dtype=np.int64)[order] for x in (synset, index, depth)))
+    for lemmas in (right, left):
+        reached = [_reach(lemma) for lemma in lemmas]
+        synset = np.concatenate([r[0] for r in reached]) if reached else np.zeros(0, dtype=np.int64)
+        order = np.argsort(synset, kind="stable")
+        index = np.repeat(np.arange(len(lemmas)), [len(r[0]) for r in reached])
+        sides.append((synset[order], index[order], np.concatenate([r[1] for r in reached])[order]))
     (syn_b, col_b, depth_b), (syn_a, row_a, depth_a) = sides
     lo, hi = np.searchsorted(syn_b, syn_a, "left"), np.searchsorted(syn_b, syn_a, "right")
     edges = np.full(len(left) * len(right), np.iinfo(np.int64).max, dtype=np.int64)
