@@ -4,7 +4,8 @@
 L-character sides made deterministically from the demo data's paraphrase pairs (side a strings demo sentences
 together; side b takes, sentence by sentence, the paraphrase, the same sentence or another one, so the two sides
 overlap as paraphrases do). The text analysis (tokens, lemmas, shared by every family) is timed first, then each
-family's ``transform`` of the committed model in turn; each side runs in a fresh process (cold caches).
+family's ``transform`` of the committed model in turn (wall-clock seconds; the CPU seconds of the whole, less
+sensitive to a shared machine's load, beside them); each side runs in a fresh process (cold caches).
 ``--before GITREF`` first times the code of that commit (``git archive`` into a temporary folder, imported
 ahead of this checkout), then this checkout, and checks that both give the same feature matrix (SHA-256).
 ``--scale N`` adds the total extrapolated to N pairs (pairs are featurized independently: linear in N).
@@ -61,7 +62,7 @@ def one(n: int, chars: int) -> dict:
         models, _ = load_model(MODEL)
         union = models.models[models.fallback].pipeline_.named_steps["features"].union_
         pairs = make_pairs(n, chars)
-        seconds, blocks = {}, []
+        seconds, blocks, cpu = {}, [], time.process_time()
         start = time.perf_counter()
         for pair in pairs:
             for side in pair:
@@ -71,9 +72,10 @@ def one(n: int, chars: int) -> dict:
             start = time.perf_counter()
             blocks.append(np.asarray(step.transform(pairs), dtype=float))
             seconds[name] = time.perf_counter() - start
+        cpu = time.process_time() - cpu
     matrix = np.ascontiguousarray(np.column_stack(blocks))
     return {"pairs": n, "chars": chars, "seconds": {k: round(v, 2) for k, v in seconds.items()},
-            "total": round(sum(seconds.values()), 2), "sha256": hashlib.sha256(matrix.tobytes()).hexdigest()[:16]}
+            "total": round(sum(seconds.values()), 2), "cpu": round(cpu, 2), "sha256": hashlib.sha256(matrix.tobytes()).hexdigest()[:16]}
 
 
 def checkout(ref: str, into: Path) -> Path:
@@ -124,11 +126,11 @@ def main(argv=None) -> int:
         print(f"# {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
               f"{time.strftime('%Y-%m-%d %H:%M')}, Python {platform.python_version()}; "
               f"{args.pairs:,} pairs of {args.chars:,} characters a side")
-        print("| code | " + " | ".join(families) + f" | all | {args.scale:,} pairs (extrapolated) | matrix SHA-256 |")
-        print("|---|" + "---:|" * (len(families) + 2) + "---|")
+        print("| code | " + " | ".join(families) + f" | all | CPU | {args.scale:,} pairs (extrapolated) | matrix SHA-256 |")
+        print("|---|" + "---:|" * (len(families) + 3) + "---|")
         for row in rows:
             print(f"| {row['code']} | " + " | ".join(f"{row['seconds'].get(f, float('nan')):.2f}" for f in families)
-                  + f" | {row['total']:.1f} | {row['total'] * args.scale / args.pairs / 60:.1f} min | {row['sha256']} |")
+                  + f" | {row['total']:.1f} | {row['cpu']:.1f} | {row['total'] * args.scale / args.pairs / 60:.1f} min | {row['sha256']} |")
     if len({row["sha256"] for row in rows}) > 1:
         print("error: the feature matrices differ", file=sys.stderr)
         return 1
