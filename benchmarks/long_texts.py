@@ -55,7 +55,7 @@ def one(n: int, chars: int) -> dict:
 
     import numpy as np
 
-    from semsts import load_model
+    from semsts.baselines import load_model
     from semsts.features.text import analyse, head
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

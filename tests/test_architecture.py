@@ -197,6 +197,7 @@ CROSS_CUTTING = {
     "features_sklearn": "every feature family against scikit-learn's estimator checks",
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
+    "safety_long": "issue 32, long texts: the families' fast paths against their references, long pairs end to end",
 }
 
 
