@@ -44,10 +44,12 @@ def _table_by_synsets(left, right) -> tuple[tuple[float, ...], ...]:
     """:func:`_table`, the same floats, in a few numpy calls: each cell's fewest edges
     (:func:`semsts.corpora.wordnet.word_similarity`) is the least, over the synsets both lemmas reach, of the
     sum of their two depths; the (row, column, edges) of every shared synset are joined by synset at once."""
+    if not left or not right:
+        return _table(left, right)
     sides = []
     for lemmas in (right, left):
         reached = [_reach(lemma) for lemma in lemmas]
-        synset = np.concatenate([r[0] for r in reached]) if reached else np.zeros(0, dtype=np.int64)
+        synset = np.concatenate([r[0] for r in reached])
         order = np.argsort(synset, kind="stable")
         index = np.repeat(np.arange(len(lemmas)), [len(r[0]) for r in reached])
         sides.append((synset[order], index[order], np.concatenate([r[1] for r in reached])[order]))
