@@ -31,6 +31,21 @@ class Sides:
         """The sides (lists of words) of the pairs, their words in one list."""
         return cls(np.fromiter(map(len, sides), dtype=np.int64, count=len(sides)), [w for side in sides for w in side])
 
+    def distinct(self) -> tuple[Sides, np.ndarray, np.ndarray]:
+        """Each pair's distinct words, in the order they first come, as :class:`Sides` (with their words); where
+        each is in ``words`` (its first place); and for every word, the place of its distinct word in those Sides."""
+        firsts, places, lengths = [], np.empty(len(self.words), dtype=np.int64), []
+        for start, length in zip(self.starts.tolist(), self.lengths.tolist()):
+            seen: dict = {}
+            for k in range(start, start + length):
+                place = seen.get(self.words[k])
+                if place is None:
+                    place = seen[self.words[k]] = len(seen)
+                    firsts.append(k)
+                places[k] = len(firsts) - len(seen) + place
+            lengths.append(len(seen))
+        return Sides(np.asarray(lengths, dtype=np.int64), [self.words[k] for k in firsts]), np.asarray(firsts, dtype=np.int64), places
+
     def groups(self) -> list:
         """``(length, pair indices)`` for each length among the pairs (empty sides left out)."""
         if self._groups is None:

@@ -77,6 +77,25 @@ class EmbeddingSimilarity(PairFeatures):
         return row
 
 
+LONG_SIDES = 64  # tables of this many cells a word or more (sides of over ~128 words) are tried on distinct words
+REPEATS = 2  # ... and aligned on them when that makes them this many times smaller
+
+
+def best_matches(a: Sides, b: Sides, va: np.ndarray, vb: np.ndarray, distinct: bool = True) -> tuple:
+    """Each word's best cosine (cut to [0, 1], 1 for the same word) to a word of the other side of its pair, side
+    a's then side b's. Long sides repeat their words: their tables are those of each pair's distinct words, whose
+    rows and columns give the same best values (a maximum over the same cells), in work per distinct word pair."""
+    if distinct and int((a.lengths * b.lengths).sum()) >= LONG_SIDES * (len(a.words) + len(b.words)):
+        (da, firsts_a, places_a), (db, firsts_b, places_b) = a.distinct(), b.distinct()
+        if REPEATS * int((da.lengths * db.lengths).sum()) <= int((a.lengths * b.lengths).sum()):
+            ma, mb = best_matches(da, db, va[firsts_a], vb[firsts_b], distinct=False)
+            return ma[places_a], mb[places_b]
+    tables = Tables(a, b)
+    cells = np.clip(tables.dots(va, vb), 0.0, 1.0)
+    cells[same_words(tables)] = 1.0
+    return tables.row_max(cells), tables.col_max(cells)
+
+
 def _level_rows(sides: list) -> np.ndarray:
     """The five measures of each pair ``(words of a, words of b)``: :meth:`EmbeddingSimilarity._row`'s, a chunk at once."""
     rows = np.empty((len(sides), 5))
@@ -99,10 +118,7 @@ def _level_rows(sides: list) -> np.ndarray:
     mean_a, mean_b = (s.reduced(v, lambda x: x.mean(axis=1), width) for s, v in ((a, va), (b, vb)))
     sum_a, sum_b = (s.reduced(products(w[:, None], v), lambda x: x.sum(axis=1), width)
                     for s, w, v in ((a, sif_a, va), (b, sif_b, vb)))
-    tables = Tables(a, b)
-    cells = np.clip(tables.dots(va, vb), 0.0, 1.0)
-    cells[same_words(tables)] = 1.0
-    ma, mb = tables.row_max(cells), tables.col_max(cells)
+    ma, mb = best_matches(a, b, va, vb)
     mean_ma, mean_mb = a.reduced(ma, lambda x: x.mean(axis=1)), b.reduced(mb, lambda x: x.mean(axis=1))
     dot_a, dot_b = a.reduced(products(ma, wa), lambda x: x.sum(axis=1)), b.reduced(products(mb, wb), lambda x: x.sum(axis=1))
     ic_a, ic_b = a.reduced(wa, lambda x: x.sum(axis=1)), b.reduced(wb, lambda x: x.sum(axis=1))

@@ -203,6 +203,7 @@ CROSS_CUTTING = {
     "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
     "safety_journal": "issue 32: the save journal against planted journals and a full disk",
     "safety_cards": "issue 32: card values in messages, the retrain advice, no canary verdict cache",
+    "safety_long": "issue 32, long texts: the families' fast paths against their references, long pairs end to end",
 }
 
 

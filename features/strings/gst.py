@@ -1,10 +1,14 @@
 """Greedy String Tiling (Wise 1996) on lower-cased characters, as DKPro Similarity scores it.
 
-Exact and fast: the tiles can only come from maximal diagonal runs of equal characters at
-least ``min_match`` long, found once through an index of ``min_match``-character windows and
-kept in buckets by length; each greedy round takes the longest bucket and only splits its runs
-at the marked characters, so a run is looked at again only when a tile has cut it. The tiles,
-and their order, are those of Wise's quadratic scan (:func:`semsts.features.strings.reference.gst_tiles_wise`).
+Exact and fast, in two phases. Tiles of :data:`LONG` characters or more can only come from maximal
+diagonal runs of equal characters that long, few in any text, found once through an index of
+windows and kept in buckets by length; each greedy round takes the longest bucket and only splits
+its runs at the marked characters, so a run is looked at again only when a tile has cut it. The
+shorter rounds (``min_match`` up to :data:`LONG` - 1), whose candidate runs grow with the product of
+the lengths, each index the unmarked windows of that length instead: every equal pair of them is a
+match of the round (nothing longer is left unmarked), and each window of ``b`` is passed over once.
+The tiles, and their order, are those of Wise's quadratic scan
+(:func:`semsts.features.strings.reference.gst_tiles_wise`).
 
 Bounded: a pair whose windows match far more often than its length (long low-entropy texts)
 is tiled on the longest prefixes whose matches stay within the bound (``lcs.too_many_matches``),
@@ -13,7 +17,9 @@ and a :class:`CappedPair` warning names the pair; its coverage is then a lower b
 from __future__ import annotations
 
 import heapq
+import re
 import warnings
+from collections import deque
 
 import numpy as np
 
@@ -42,21 +48,33 @@ def _free_parts(run, mark_a: bytearray, mark_b: bytearray, k: int):
     return parts
 
 
+LONG = 8  # rounds of tiles this long or longer tile the enumerated runs; shorter rounds index the free windows
+
+
 def gst_tiles(a: str, b: str, min_match: int = 6, runs: list | None = None) -> list[tuple[int, int, int]]:
     """Greedy String Tiling tiles ``(start in a, start in b, length)``, each at least ``min_match`` long.
 
     Each round takes the longest unmarked common substrings, in order of their start in ``a`` then
     ``b``, and keeps each one that no tile of the round already overlaps. ``runs``: the pair's
-    ``diagonal_runs(a, b, min_match)`` if the caller has them.
+    ``diagonal_runs(a, b, max(min_match, LONG))`` if the caller has them.
     """
     if min_match < 1:
         raise ValueError(f"min_match must be at least 1, got {min_match}")
+    long = max(min_match, LONG)
+    mark_a, mark_b = bytearray(len(a)), bytearray(len(b))
+    tiles = _tile_runs(diagonal_runs(a, b, long) if runs is None else runs, mark_a, mark_b, long)
+    for length in range(long - 1, min_match - 1, -1):
+        tiles += _tile_windows(a, b, length, mark_a, mark_b)
+    return tiles
+
+
+def _tile_runs(runs, mark_a: bytearray, mark_b: bytearray, long: int) -> list[tuple[int, int, int]]:
+    """The greedy rounds of tiles at least ``long`` characters, from the maximal runs that long."""
     buckets: dict[int, list] = {}
-    for run in diagonal_runs(a, b, min_match) if runs is None else runs:
+    for run in runs:
         buckets.setdefault(run[2], []).append(run)
     lengths = [-n for n in buckets]
     heapq.heapify(lengths)
-    mark_a, mark_b = bytearray(len(a)), bytearray(len(b))
     tiles = []
     while lengths:
         best = -heapq.heappop(lengths)
@@ -65,7 +83,7 @@ def gst_tiles(a: str, b: str, min_match: int = 6, runs: list | None = None) -> l
             continue
         found = []
         for run in runs:  # no run elsewhere is longer: a run's free parts are never longer than it
-            for i, j, n in _free_parts(run, mark_a, mark_b, min_match):
+            for i, j, n in _free_parts(run, mark_a, mark_b, long):
                 if n == best:
                     found.append((i, j))
                 else:  # cut by a tile: wait in the bucket of its length
@@ -78,9 +96,50 @@ def gst_tiles(a: str, b: str, min_match: int = 6, runs: list | None = None) -> l
             else:
                 skipped.append((i, j, best))
         for run in skipped:  # overlapped a tile of this round: what is left of it waits
-            for part in _free_parts(run, mark_a, mark_b, min_match):
+            for part in _free_parts(run, mark_a, mark_b, long):
                 _wait(buckets, lengths, part)
     return tiles
+
+
+def _tile_windows(a: str, b: str, length: int, mark_a: bytearray, mark_b: bytearray) -> list[tuple[int, int, int]]:
+    """The greedy round of tiles ``length`` long, once no longer unmarked match is left: each unmarked window of
+    ``a`` in order takes the first window of ``b`` equal to it that no tile covers yet. A window of ``b`` passed
+    over is covered for the rest of the round, so it leaves its list: the round is linear in the texts."""
+    index: dict[str, deque] = {}
+    starts_b = _free_starts(mark_b, length)
+    for j, window in zip(starts_b, _windows_at(b, starts_b, length)):
+        if window in index:
+            index[window].append(j)
+        else:
+            index[window] = deque((j,))
+    tiles = []
+    if not index:
+        return tiles
+    starts_a = _free_starts(mark_a, length)
+    for i, window in [(i, w) for i, w in zip(starts_a, _windows_at(a, starts_a, length)) if w in index]:
+        starts = index[window]
+        if not starts or 1 in mark_a[i:i + length]:
+            continue
+        while starts and 1 in mark_b[starts[0]:starts[0] + length]:
+            starts.popleft()
+        if starts:
+            j = starts.popleft()
+            mark_a[i:i + length] = mark_b[j:j + length] = b"\x01" * length
+            tiles.append((i, j, length))
+    return tiles
+
+
+def _free_starts(mark: bytearray, length: int) -> list[int]:
+    """The starts of the windows of ``length`` with no marked character, in order."""
+    starts = []
+    for free in re.finditer(b"\x00{%d,}" % length, mark):
+        starts.extend(range(free.start(), free.end() - length + 1))
+    return starts
+
+
+def _windows_at(text: str, starts: list[int], length: int):
+    """``text[s:s + length]`` for each of ``starts`` (C-level map and slice)."""
+    return map(text.__getitem__, map(slice, starts, [s + length for s in starts]))
 
 
 def _wait(buckets: dict, lengths: list, run) -> None:
@@ -143,7 +202,7 @@ def gst_similarity_ways(pairs, min_match: int = 6) -> np.ndarray:
         if too_many_matches(a, b, min_match):  # tiled on bounded prefixes, each way by itself
             ab, ba = gst_coverage(a, b, min_match), gst_coverage(b, a, min_match)
         else:  # the runs of (b, a) are those of (a, b), each turned round, in their order (by start in b, then a)
-            runs = diagonal_runs(a, b, min_match)
+            runs = diagonal_runs(a, b, max(min_match, LONG))
             ab = sum(n for _, _, n in gst_tiles(a, b, min_match, runs))
             ba = sum(n for _, _, n in gst_tiles(b, a, min_match, sorted((j, i, n) for i, j, n in runs)))
         row[:] = ab / len(a), ba / len(b), 2.0 * (ba if (len(b), b) > (len(a), a) else ab) / (len(a) + len(b))
