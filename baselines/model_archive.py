@@ -74,9 +74,14 @@ def load_skops(path: Path, trusted: list):
     skops's own steps (read the schema, build the node tree, audit it against ``trusted``, construct), which
     ``skops.io.load`` runs on a plain ZipFile. Raises skops's ``UntrustedTypesFoundException`` with the types
     that are neither its defaults nor ``trusted`` as its ``unexpected`` attribute."""
-    from skops.io._audit import audit_tree, get_tree
-    from skops.io._utils import read_schema
     from skops.io.exceptions import UntrustedTypesFoundException
+    try:
+        from skops.io._audit import audit_tree, get_tree
+        from skops.io._utils import read_schema
+    except ImportError as exc:  # skops moved its steps: say what to install, not that the file is damaged
+        from importlib.metadata import version
+        raise RuntimeError(f"skops {version('skops')} does not have the loading steps this suite bounds ({exc}); "
+                           "install the skops version pyproject.toml names") from None
     check_archive(path)
     with _CappedZip(path) as archive:
         schema, context = read_schema(archive)
