@@ -89,13 +89,27 @@ def _read_journal(journal: Path, name: str) -> dict | None:
     return entry if isinstance(entry.get("pid"), int) else None
 
 
+def _card_sha256(path: Path) -> str | None:
+    """The ``sha256`` of the model card at ``path`` (a JSON object with the fields every card has), else None."""
+    from .model_file import CARD_FIELDS, MAX_CARD_BYTES
+    card = _json_object(path, MAX_CARD_BYTES)
+    if not card or not all(isinstance(card.get(field), kind) for field, kind in CARD_FIELDS.items()):
+        return None
+    return card["sha256"] if re.fullmatch(r"[0-9a-f]{64}", card["sha256"]) else None
+
+
 def _pair_is_ours(card_tmp: Path, model: Path) -> bool:
-    """Whether ``card_tmp`` is a card (a JSON object) whose ``sha256`` is that of the regular file ``model``."""
-    from .model_file import MAX_CARD_BYTES
-    card = _json_object(card_tmp, MAX_CARD_BYTES)
-    expected = card.get("sha256") if card else None
-    return (isinstance(expected, str) and re.fullmatch(r"[0-9a-f]{64}", expected) is not None
-            and _is_regular(model) and file_sha256(model) == expected)
+    """Whether ``card_tmp`` is a model card whose ``sha256`` is that of the regular file ``model``."""
+    expected = _card_sha256(card_tmp)
+    return expected is not None and _is_regular(model) and file_sha256(model) == expected
+
+
+def _replaceable(path: Path, card: bool) -> bool:
+    """Whether a rename may put a file at ``path``: nothing there, or a regular file a save writes there (for a
+    card, a model card): a user's own ``NAME.json`` beside no model is never replaced."""
+    if not os.path.lexists(path):
+        return True
+    return _is_regular(path) and (not card or _card_sha256(path) is not None)
 
 
 def _journals(folder: Path, model_name: str | None = None):
@@ -147,6 +161,8 @@ def _finish(journal: Path, leftovers: bool) -> str | None:
     # (if not yet renamed) or the model file (if it already was); a model temporary without its card is not a save's
     if temps and not (os.path.lexists(card_tmp) and _pair_is_ours(card_tmp, model_tmp if temps == [model_tmp, card_tmp] else model)):
         return left_alone
+    if not (_replaceable(model, card=False) and _replaceable(card, card=True)):
+        return left_alone
     if os.path.lexists(model_tmp):
         os.replace(model_tmp, model)
     if os.path.lexists(card_tmp):
@@ -187,7 +203,7 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
     path = Path(path)
     if path.suffix != MODEL_SUFFIX:
         raise ValueError(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
-    for line in recover(path.parent):
+    for line in recover(path.parent, path.name):  # this model's interrupted saves, no other file's
         warnings.warn(Note(line), stacklevel=2)
     journal = path.with_name(f".{path.name}.{secrets.token_hex(4)}{SUFFIX}")
     entry = {"pid": os.getpid(), "model": path.name, "state": "writing"}

@@ -3,6 +3,7 @@ import errno
 import hashlib
 import json
 import os
+import warnings
 
 import pytest
 
@@ -20,11 +21,17 @@ def _tree(folder) -> dict:
             for p in sorted(folder.iterdir())}
 
 
+def _card(model: bytes) -> dict:
+    """A card of the shape every model card has, naming ``model``'s SHA-256."""
+    return {"sha256": hashlib.sha256(model).hexdigest(), "versions": {}, "feature_set": "all", "exclude": [],
+            "feature_names": [], "training_data": {}, "resources": {}, "canaries": {}}
+
+
 def _plant(folder, content: dict, model=b"a model", card=None, name="m.skops") -> dict:
     """A journal of ``name`` with ``content`` and its two temporaries, as a hostile folder holds them."""
     (folder / f".{name}.{TOKEN}.sts-save").write_text(json.dumps(content))
     (folder / f".{name}.{TOKEN}.model.tmp").write_bytes(model)
-    card = card if card is not None else {"sha256": hashlib.sha256(model).hexdigest()}
+    card = card if card is not None else _card(model)
     (folder / f".{name}.{TOKEN}.card.tmp").write_text(json.dumps(card))
     return _tree(folder)
 
@@ -38,7 +45,7 @@ def _users_files(folder):
 def _fake_save(path):
     """save_pair with a tiny model and a card naming its SHA-256 (the writer of a real save, without training)."""
     pair_save.save_pair(path, lambda tmp: tmp.write_bytes(b"the new model"),
-                        lambda tmp: json.dumps({"sha256": hashlib.sha256(tmp.read_bytes()).hexdigest()}).encode())
+                        lambda tmp: json.dumps(_card(tmp.read_bytes())).encode())
 
 
 def test_a_journal_naming_another_file_overwrites_nothing_on_a_run(tmp_path, capsys):
@@ -70,11 +77,25 @@ def test_a_save_into_a_folder_with_a_forged_journal_writes_only_its_own_pair(tmp
     """`sts train --save new.skops` into such a folder overwrote notes.txt."""
     _users_files(tmp_path)
     planted = _plant(tmp_path, {"pid": DEAD, "model": "notes.txt", "state": "committed"})
-    with pytest.warns(Note, match="not a save journal of m.skops"):
+    _plant(tmp_path, {"pid": DEAD, "model": "precious.skops", "state": "committed"}, name="precious.skops")
+    planted = _tree(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # another model's journals are not this save's business: not even a note
         _fake_save(tmp_path / "new.skops")
     after = _tree(tmp_path)
     assert after.pop("new.skops") == b"the new model" and "sha256" in json.loads(after.pop("new.json"))
     assert after == planted
+
+
+def test_a_committed_journal_never_replaces_a_users_own_json(tmp_path):
+    """A genuine-looking committed pair for precious.skops beside the user's precious.json (no model there): the
+    roll-forward would have replaced precious.json; it is left alone with a note."""
+    _users_files(tmp_path)
+    before = _plant(tmp_path, {"pid": DEAD, "model": "precious.skops", "state": "committed"}, name="precious.skops")
+    with pytest.warns(Note, match=r"not a save journal of precious\.skops this suite wrote; left alone"):
+        with pytest.raises(FileNotFoundError):
+            load_model(tmp_path / "precious.skops")
+    assert _tree(tmp_path) == before
 
 
 @pytest.mark.parametrize("content", [
@@ -125,7 +146,7 @@ def test_a_genuine_committed_journal_is_rolled_forward(tmp_path):
     _plant(tmp_path, {"pid": DEAD, "model": "m.skops", "state": "committed"}, model=b"new")
     assert pair_save.recover(tmp_path, "m.skops", leftovers=False) == [
         f"{tmp_path / 'm.skops'}: finished a save that was interrupted between its renames"]
-    assert _tree(tmp_path) == {"m.json": json.dumps({"sha256": hashlib.sha256(b"new").hexdigest()}).encode(),
+    assert _tree(tmp_path) == {"m.json": json.dumps(_card(b"new")).encode(),
                                "m.skops": b"new"}
 
 
