@@ -6,14 +6,15 @@ callable's ``cache_version`` attribute when it declares one, else the SHA-256 of
 editing the module invalidates its entries. Each call's texts are keyed by their content hashes, in order. The arrays
 live in the per-user cache as :mod:`semsts.corpora.derived` entries, whose files are verified against their
 manifest when read. A key cannot see everything an encoder depends on (a module it imports, an environment
-variable), nor a manifest signed again over other arrays, so before an entry is read a few of its texts, chosen by
-the texts' hash, are encoded again (one call): the entry must then hold floats of the shape the encoder gives,
+variable), nor a manifest signed again over other arrays, so before an entry is read a few of its texts, drawn anew
+each run, are encoded again (one call): the entry must then hold floats of the shape the encoder gives,
 finite, and agree with it on those texts. One that does not is recomputed with a note, never used.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import sys
 import warnings
 
@@ -25,7 +26,7 @@ from semsts.corpora.paths import cache_root
 
 from .encoders import ENCODERS, SIF, embed, encoder_name
 
-PROBE = 5  # texts encoded again to check an entry against the encoder as it is now
+PROBE = 8  # texts encoded again to check an entry against the encoder as it is now
 TOLERANCE = 1e-4  # of a row's norm: float32 encoders differ by far less between batches, a stale entry by far more
 
 
@@ -59,10 +60,11 @@ def texts_hash(texts) -> str:
     return digest.hexdigest()
 
 
-def probe_rows(texts, digest: str) -> list[int]:
-    """The rows of up to :data:`PROBE` texts, drawn with the texts' hash ``digest`` as seed: the same each run."""
-    rng = np.random.default_rng(int(digest[:16], 16))
-    return sorted(rng.choice(len(texts), size=min(len(texts), PROBE), replace=False).tolist())
+def probe_rows(n: int) -> list[int]:
+    """The rows of up to :data:`PROBE` of ``n`` texts, drawn anew each run from the system's entropy: nobody who
+    edits an entry can know which rows will be checked (the figures never depend on the draw)."""
+    rng = np.random.default_rng(secrets.randbits(128))
+    return sorted(rng.choice(n, size=min(n, PROBE), replace=False).tolist())
 
 
 def agree(cached: np.ndarray, fresh: np.ndarray) -> bool:
@@ -96,7 +98,7 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     manifest = entry_path(cache_folder(), "embeddings", key)
     found = rows = sample = None
     if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the width to expect
-        rows = probe_rows(texts, digest)
+        rows = probe_rows(len(texts))
         sample = embed(encode, [texts[i] for i in rows], batch_size)
         shape = (len(texts), sample.shape[1])
 
