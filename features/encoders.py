@@ -129,9 +129,13 @@ def load_encoder(spec: str):
         raise ValueError(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
                          "or package.module:function")
     try:
-        target = import_module(module_name)
+        with exit_refused():  # the module's own code runs as it is imported: an os._exit there is an error too
+            target = import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
+    except EncoderExit as exc:
+        raise ValueError(f"encoder {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
+                         "imported") from None
     except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
         raise ValueError(f"encoder {spec!r}: importing module {module_name!r} failed "
                          f"({type(exc).__name__}: {str(exc)[:200]})") from exc

@@ -402,6 +402,19 @@ def test_an_encoder_calling_os_exit_is_one_error_line(tmp_path):
     assert not list((tmp_path / "out").glob("STS.output.*"))
 
 
+def test_an_encoder_module_calling_os_exit_as_it_is_imported_is_one_error_line(tmp_path):
+    write(tmp_path / "enc_exits_on_import.py", "import os\nos._exit(3)\n")
+    test = pairs_tsv(tmp_path / "test.tsv", 20, 3)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "semsts", "run", "--encoder", "enc_exits_on_import:enc", "--test",
+                           str(test), "--out", str(tmp_path / "out"), "--quiet"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == ["error: encoder 'enc_exits_on_import:enc': module 'enc_exits_on_import' "
+                                        "called os._exit(3) as it was imported"]
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("STS.output.*"))
+
+
 def _report_then_end(connection, job) -> None:
     """In a worker: ``job``'s ValueError messages, and whether os._exit is the real one after each, sent back; then
     the worker's own os._exit(7) ends it, as a loky worker's exit does."""
