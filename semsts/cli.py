@@ -5,6 +5,7 @@ import atexit
 import contextlib
 import gc
 import os
+import signal
 import sys
 import threading
 
@@ -55,12 +56,13 @@ def entry() -> None:
     from semsts.features import COLLECTIONS
     from semsts.features.process_exit import flush_streams, observed
 
-    from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
+    from .streams import output_done, quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     try:
         code = main()
         sys.stdout.flush()  # a closed pipe shows here, not in the exit
+        output_done()  # what the exit runs (an encoder module's atexit handler) cannot add to the output
     except SystemExit as exc:  # argparse's usage errors and --help
         code = exc.code
     except BrokenPipeError:  # `sts … | head -1`: the reader has what it wanted
@@ -85,10 +87,26 @@ def entry() -> None:
     os._exit(code)
 
 
+def _note_interrupts() -> list:
+    """Ctrl-C raises KeyboardInterrupt as ever, and is noted in the list returned: one raised where Python ignores
+    exceptions (a weak reference's callback, an import hook) is not lost."""
+    interrupted = []
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        def on_interrupt(signum, frame):
+            interrupted.append(signum)
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGINT, on_interrupt)
+    return interrupted
+
+
 def main(argv=None) -> int:
     if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
+        interrupted = _note_interrupts()
         try:
-            return main(sys.argv[1:])
+            code = main(sys.argv[1:])
+            if interrupted:  # raised where Python ignores exceptions (a callback): the command went on regardless
+                raise KeyboardInterrupt
+            return code
         except KeyboardInterrupt:
             from .streams import end_progress_lines
             end_progress_lines()  # on a line of its own, not after a bar's carriage return

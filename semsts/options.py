@@ -70,7 +70,7 @@ def _collect(started) -> None:
     try:
         for _ in started:
             pass
-    except Exception:  # a worker that cannot load them says why when the work itself fails
+    except BaseException:  # a worker that cannot load them says why when the work itself fails; Ctrl-C is the command's
         pass
 
 

@@ -13,7 +13,7 @@ from semsts.corpora import argtypes, runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 from semsts.train_cli import add_train_parser
 
-from .streams import stdout_to_stderr
+from .streams import end_progress_lines, stdout_to_stderr
 
 
 def cmd_run(args) -> int:
@@ -122,5 +122,6 @@ def main(argv=None, prog: str | None = None, scorer=None) -> int:
     try:
         return args.func(args)
     except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
+        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -92,3 +92,13 @@ def end_progress_lines() -> None:
         with contextlib.suppress(OSError, ValueError):
             bar.leave = bar.leave or in_a_log()
             bar.close()
+
+
+def output_done() -> None:
+    """The command's output is complete: from here to the end of the process (a user's encoder's exit handlers
+    among what runs then), stdout is stderr, as it was while the command worked."""
+    with contextlib.suppress(OSError, ValueError):
+        if sys.stdout is not None:
+            sys.stdout.flush()
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr

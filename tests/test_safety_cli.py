@@ -19,11 +19,13 @@ from semsts import cli
 ROOT = Path(__file__).resolve().parents[1]
 
 NOISY_ENCODER = '''
+import atexit
 import os
 
 import numpy as np
 
 print("noisy: imported")
+atexit.register(lambda: (print("noisy: at exit"), os.write(1, b"noisy: at exit, descriptor 1\\n")))
 
 
 def encode(texts):
@@ -63,6 +65,34 @@ def test_an_encoder_that_prints_leaves_the_bench_tables_alone(fmt, tmp_path, dat
         assert any("noisy:encode" in cell for line in table for cell in line)
     noise = _noise(done.stderr)
     assert noise[0] == "noisy: imported" and "noisy: descriptor 1" in noise and any(n.startswith("noisy: print") for n in noise)
+    assert noise[-2:] == ["noisy: at exit", "noisy: at exit, descriptor 1"]  # its exit handler ran after the output
+
+
+SWALLOWING_ENCODER = '''
+import signal
+
+import numpy as np
+
+
+class Interrupts:
+    def __del__(self):  # Ctrl-C's handler called where Python ignores exceptions ("Exception ignored in")
+        signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+
+
+def encode(texts):
+    Interrupts()
+    return np.array([[len(t), t.count(" ") + 1.0] for t in texts])
+'''
+
+
+def test_a_ctrl_c_that_python_ignores_still_ends_the_command_as_interrupted(tmp_path, data_dir):
+    write(tmp_path / "pkg" / "swallowing.py", SWALLOWING_ENCODER)
+    env = {"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path / "pkg")}
+    done = subprocess.run([sys.executable, "-m", "semsts", "run", "--encoder", "swallowing:encode", "--test",
+                           "demo-test", "--out", "out", "--no-cache", "--quiet"], capture_output=True, cwd=tmp_path,
+                          env=env, timeout=120)
+    assert done.returncode == 130 and done.stderr.decode().splitlines()[-1] == "sts: interrupted", done.stderr
 
 
 def test_sts_run_with_a_printing_encoder_prints_only_the_paths(tmp_path, data_dir):
