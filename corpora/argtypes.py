@@ -41,6 +41,11 @@ def nonempty_file(text: str) -> str:
     return _nonempty(text, "name a file")
 
 
+def nonempty(text: str) -> str:
+    """An argparse ``type``: a name, path or address that is not the empty string (never read as "the default")."""
+    return _nonempty(text, "give a value, or leave the option out")
+
+
 def _nonempty(text: str, expected: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError(f"is empty; {expected}")

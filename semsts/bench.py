@@ -32,13 +32,13 @@ def bench_parser():
     p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
                                 description="Score systems over the STS family under the conventions papers use.")
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
-    p.add_argument("--model", action="append", default=[], help="a model saved by `sts train regression` (repeatable)")
+    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train regression` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
                    help="a sentence encoder: glove-mean, sif or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
-    p.add_argument("--train", action="append", default=[], help="training dataset of the systems that learn from gold")
+    p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset of the systems that learn from gold")
     p.add_argument("--no-cache", action="store_true",
                    help="encode every text again: neither read nor write the per-user embedding cache")
     p.add_argument("--trained-on-sts", action="store_true",
@@ -62,7 +62,7 @@ def bench_parser():
     p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
                    help="bootstrap resamples of the pairs for the 95%% intervals and paired tests of our rows "
                         f"(default 1000, at most {MAX_RESAMPLES:,}; 0: no intervals, no tests)")
-    p.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     add_n_jobs(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
     return p

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts.corpora import argtypes, content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
@@ -180,7 +180,7 @@ def cmd_wordnet(args) -> int:
 
 def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts data") -> argparse.ArgumentParser:
     parser = parser or argparse.ArgumentParser(prog=prog, description="Datasets and the data root.")
-    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present; "
                                     "or what the given files or folders read as")
@@ -190,9 +190,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
     p.add_argument("names", nargs="+", metavar="NAME",
                    help="dataset (e.g. sts2012-test, stsb-dev), release, or `all` (every one with a published address)")
-    p.add_argument("--archive", action="append", default=[], metavar="FILE",
+    p.add_argument("--archive", action="append", default=[], type=argtypes.nonempty_file, metavar="FILE",
                    help="use this locally downloaded archive instead of downloading (repeatable)")
-    p.add_argument("--mirror", help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
+    p.add_argument("--mirror", type=argtypes.nonempty, help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
                                     "else the organizers' addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
     p.add_argument("--unverified", action="store_true",
@@ -208,7 +208,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
     p = sub.add_parser("wordnet", help="find WordNet 3.0 (NLTK data, Debian packages or $WORDNET_DIR), say which")
     p.set_defaults(func=cmd_wordnet)
     for command in sub.choices.values():  # `sts data list --data-dir X` works as well as `sts data --data-dir X list`
-        command.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (as before the command)")
+        command.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (as before the command)")
     return parser
 
 

@@ -51,20 +51,21 @@ def _parse_range(text: str) -> tuple[float, float]:
 
 
 def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
+    from semsts.corpora import argtypes
     parser = argparse.ArgumentParser(
         prog=prog, description=DESCRIPTION,
         epilog="forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                + ("" if prog.startswith("sts ") else "".join(f" | {name} …" for name in SUBCOMMANDS)))
     parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
-    parser.add_argument("--dataset", help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
+    parser.add_argument("--dataset", type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
     parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
-    parser.add_argument("--run", help="directory holding the official output files of one run")
+    parser.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run")
     parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
     parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
     parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
-    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     return parser
 
 
@@ -215,7 +216,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     from semsts.scoring.significance import MAX_RESAMPLES
     parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
                                      "with 95% intervals and significance tests.")
-    parser.add_argument("--dataset", required=True, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
+    parser.add_argument("--dataset", required=True, type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
     parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
     parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
@@ -226,7 +227,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
                         help=f"paired bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})")
-    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     args = parser.parse_args(argv)
     runs = dict(args.run)
     if len(runs) != len(args.run):

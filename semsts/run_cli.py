@@ -89,17 +89,17 @@ def run_saved(args, test) -> list:
 
 def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="Run STS systems.")
-    parser.add_argument("--data-dir", help="data root (default: $STS_DATA, else the per-user cache)")
+    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
                        description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
     p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder)")
-    p.add_argument("--test", required=True, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
-    p.add_argument("--train", action="append", default=[], help="training dataset name or file/folder (repeatable)")
+    p.add_argument("--test", required=True, type=argtypes.nonempty, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
+    p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset name or file/folder (repeatable)")
     add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
-    p.add_argument("--model", help="a model saved by `sts train regression` (its card is checked)")
+    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train regression` (its card is checked)")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")
@@ -107,7 +107,7 @@ def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
                    help="with --encoder: encode every text again, without the per-user embedding cache")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_run)
     add_train_parser(sub)
     return parser

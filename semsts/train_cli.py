@@ -22,9 +22,9 @@ def add_train_parser(sub) -> None:
     p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
     p.add_argument("system", choices=["regression"])
     p.add_argument("--regime", choices=recipe_names(), help="named training regime")
-    p.add_argument("--train", action="append", default=[],
+    p.add_argument("--train", action="append", default=[], type=argtypes.nonempty,
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
-    p.add_argument("--test", help="dataset name or file scored for the card (default: the regime's test set)")
+    p.add_argument("--test", type=argtypes.nonempty, help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
     p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. models/sts2012.skops (card: .json)")
     p.add_argument("--feature-set", choices=set_names(), default="all")
@@ -34,7 +34,7 @@ def add_train_parser(sub) -> None:
                    "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, help="data root (also accepted before the command)")
+    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
     p.set_defaults(func=cmd_train)
 
 

@@ -138,7 +138,7 @@ def test_sts_eval_json_holds_only_the_report(tmp_path, data_dir, monkeypatch, ca
     assert _noise(err.encode()) == ["noisy: print", "noisy: descriptor 1"]
 
 
-# --- 2. an empty output path is a usage error, and nothing is written
+# --- 2. an empty path (output or input) is a usage error, and nothing is written
 
 
 @pytest.mark.parametrize("argv, option, expected", [
@@ -148,7 +148,16 @@ def test_sts_eval_json_holds_only_the_report(tmp_path, data_dir, monkeypatch, ca
      "is empty; name a directory (use . for the current one)"),
     (["train", "regression", "--train", "demo-train", "--save", ""], "--save", "is empty; name a file"),
     (["run", "token-cosine", "--test", "demo-test", "--out", ""], "--out",
-     "is empty; name a directory (use . for the current one)")])
+     "is empty; name a directory (use . for the current one)"),
+    # an empty input path or address is refused too, never read as the default (the current folder, $STS_MIRROR)
+    (["run", "regression", "--model", "", "--test", "demo-test", "--out", "o"], "--model", "is empty; name a file"),
+    (["run", "token-cosine", "--test", "", "--out", "o"], "--test", "is empty; give a value, or leave the option out"),
+    (["bench", "token-cosine", "--data-dir", ""], "--data-dir", "is empty; name a directory (use . for the current one)"),
+    (["bench", "--model", ""], "--model", "is empty; name a file"),
+    (["eval", "--dataset", "", "--run", "r"], "--dataset", "is empty; give a value, or leave the option out"),
+    (["eval", "--dataset", "demo-test", "--run", ""], "--run", "is empty; name a directory (use . for the current one)"),
+    (["train", "regression", "--train", "", "--save", "m.skops"], "--train",
+     "is empty; give a value, or leave the option out")])
 def test_an_empty_output_path_is_refused(argv, option, expected, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit:
@@ -225,3 +234,17 @@ def test_ctrl_c_while_a_step_line_is_drawn_starts_its_own_line(terminal, tmp_pat
     err = stderr.getvalue() if stderr is not None else capsys.readouterr().err
     assert "working" in err and _starts_a_line(err, terminal=terminal), err
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").glob("STS.output.*"))
+
+
+@pytest.mark.parametrize("argv, option, expected", [
+    (["--data-dir", "", "list"], "--data-dir", "is empty; name a directory (use . for the current one)"),
+    (["list", "--data-dir", ""], "--data-dir", "is empty; name a directory (use . for the current one)"),
+    (["fetch", "biosses-test", "--mirror", ""], "--mirror", "is empty; give a value, or leave the option out"),
+    (["fetch", "sts2015-test", "--archive", ""], "--archive", "is empty; name a file")])
+def test_sts_data_refuses_an_empty_path_or_mirror(argv, option, expected, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit:
+        cli.main(["data", *argv])
+    out, err = capsys.readouterr()
+    assert exit.value.code == 2 and out == "" and list(tmp_path.iterdir()) == []
+    assert [line for line in err.splitlines() if "error:" in line][0].endswith(f"error: argument {option}: {expected}")
