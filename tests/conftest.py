@@ -129,3 +129,14 @@ def marker(tmp_path, monkeypatch):
     path = tmp_path / "MARKER"
     monkeypatch.setenv(MARKER_ENV, str(path))
     return path
+
+
+def build_counter():
+    """A derived cache's ``build`` (two small arrays) and the list its calls are counted in."""
+    import numpy as np
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"vectors": np.arange(12, dtype=np.float32).reshape(3, 4), "vocabulary": np.asarray(["a", "b", "c"])}
+    return build, calls

@@ -4,19 +4,11 @@ import json
 import numpy as np
 import pytest
 
+from conftest import build_counter
 from semsts.corpora.derived import cached_arrays
 from semsts.corpora.errors import Note
 
 # --- Derived caches (gloss space, GloVe word index) are keyed by content and verified when read.
-
-
-def build_counter():
-    calls = []
-
-    def build():
-        calls.append(1)
-        return {"vectors": np.arange(12, dtype=np.float32).reshape(3, 4), "vocabulary": np.asarray(["a", "b", "c"])}
-    return build, calls
 
 
 def test_built_once_then_read(tmp_path):

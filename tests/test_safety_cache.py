@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from test_user_data import pairs_tsv
 
-from conftest import write
+from conftest import build_counter, write
 from semsts import cli
 from semsts.baselines.encoder import cosine_scores
 from semsts.corpora import derived
@@ -232,15 +232,6 @@ def test_a_special_file_in_the_embedding_cache_is_refused_with_a_note(encpkg, tm
         assert path.is_dir() and len(notes(err)) == 2 and f"could not be written ({path.name}: Is a directory)" in err[1]
     else:  # rebuilt in its place (written beside, then renamed over the link or FIFO, never through it)
         assert path.is_file() and not path.is_symlink() and len(notes(err)) == 1
-
-
-def build_counter():
-    calls = []
-
-    def build():
-        calls.append(1)
-        return {"vectors": np.arange(12, dtype=np.float32).reshape(3, 4), "vocabulary": np.asarray(["a", "b", "c"])}
-    return build, calls
 
 
 @pytest.mark.parametrize("mmap", [False, True])
