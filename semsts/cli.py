@@ -87,6 +87,15 @@ def entry() -> None:
     os._exit(code)
 
 
+def _end_workers() -> None:
+    """End the worker processes this command started (they ignore Ctrl-C: see ``semsts.options``), now."""
+    executors = sys.modules.get("joblib.externals.loky.reusable_executor")  # none started: nothing imported it
+    executor = getattr(executors, "_executor", None)
+    if executor is not None:
+        with contextlib.suppress(Exception):
+            executor.shutdown(wait=False, kill_workers=True)
+
+
 def _note_interrupts() -> list:
     """Ctrl-C raises KeyboardInterrupt as ever, and is noted in the list returned: one raised where Python ignores
     exceptions (a weak reference's callback, an import hook) is not lost."""
@@ -109,6 +118,7 @@ def main(argv=None) -> int:
             return code
         except KeyboardInterrupt:
             from .streams import end_progress_lines
+            _end_workers()
             end_progress_lines()  # on a line of its own, not after a bar's carriage return
             print("sts: interrupted", file=sys.stderr)
             return 130

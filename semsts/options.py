@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import threading
 import time
@@ -60,10 +62,24 @@ def start_warming(args, pairs: int, models=()) -> None:
     from semsts.features.workers import start_workers, worth_workers
     jobs = min(args.n_jobs, available_cores())
     if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(pairs) and _featurized_in_workers(models):
-        with run_settings(n_jobs=jobs, backend="loky"):
+        with run_settings(n_jobs=jobs, backend="loky"), _workers_leave_ctrl_c_to_us():
             started = start_workers()
         # collected in a thread, so that nothing waits for them: the work queues behind them anyway
         threading.Thread(target=_collect, args=(started,), daemon=True).start()
+
+
+@contextlib.contextmanager
+def _workers_leave_ctrl_c_to_us():
+    """The processes started in the block ignore Ctrl-C, which a terminal sends to the whole process group: this
+    command answers it (one line, exit 130) and ends them; a worker still importing would print a traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by what starts now, as SIG_IGN always is
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _collect(started) -> None:

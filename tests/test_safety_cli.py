@@ -248,3 +248,23 @@ def test_sts_data_refuses_an_empty_path_or_mirror(argv, option, expected, tmp_pa
     out, err = capsys.readouterr()
     assert exit.value.code == 2 and out == "" and list(tmp_path.iterdir()) == []
     assert [line for line in err.splitlines() if "error:" in line][0].endswith(f"error: argument {option}: {expected}")
+
+
+@pytest.mark.parametrize("delay", [0.8, 1.6])
+def test_ctrl_c_to_the_process_group_as_workers_start_is_one_line(delay, tmp_path, data_dir):
+    """A terminal's Ctrl-C reaches every process of the group: the workers started ahead of the work (importing
+    still) ignore it, the command ends them and says one line, with 130, at once."""
+    import signal
+    import time
+    env = {"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    with open(tmp_path / "err", "wb") as err:
+        process = subprocess.Popen([sys.executable, "-m", "semsts", "bench", "--model", str(ROOT / "models" / "stsb.skops")],
+                                   stdout=subprocess.DEVNULL, stderr=err, cwd=tmp_path, env=env, start_new_session=True,
+                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        os.killpg(process.pid, signal.SIGINT)
+        code = process.wait(timeout=60)
+    lines = (tmp_path / "err").read_text().splitlines()
+    assert code == 130 and lines[-1] == "sts: interrupted", lines
+    assert not [line for line in lines if "Traceback" in line or "Error" in line or "Warning" in line], lines
