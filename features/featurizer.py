@@ -28,7 +28,7 @@ from semsts.corpora.errors import Note
 
 from . import COLLECTIONS
 from .base import text_input_tags
-from .process_exit import end_worker_unfreed
+from .process_exit import end_worker_unfreed, leave_ctrl_c_to_the_caller
 from .progress import hook
 from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
@@ -109,6 +109,7 @@ def _received(token: str, blob: bytes):
     """The object a :class:`Shipped` carried: unpickled on its first task in this process, then kept."""
     if token not in _RECEIVED:
         end_worker_unfreed()
+        leave_ctrl_c_to_the_caller()
         if len(_RECEIVED) >= 4:  # bounded: a worker serves one call after another
             _RECEIVED.clear()
         _RECEIVED[token] = pickle.loads(blob)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import atexit
 import os
+import signal
 import sys
+import threading
 
 _REGISTERED: list = []  # this process's pid once a worker's exit is registered (a forked child gets its own)
 
@@ -54,6 +56,13 @@ def end_worker_unfreed() -> None:
         return
     _REGISTERED[:] = [os.getpid()]
     atexit.register(_end_now)
+
+
+def leave_ctrl_c_to_the_caller() -> None:
+    """In a loky worker: ignore Ctrl-C, which a terminal sends to the whole process group. The process that started
+    the worker answers it and ends its workers (joblib aborts them); a worker would only print a traceback."""
+    if in_loky_worker() and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _end_now() -> None:

@@ -268,3 +268,22 @@ def test_ctrl_c_to_the_process_group_as_workers_start_is_one_line(delay, tmp_pat
     lines = (tmp_path / "err").read_text().splitlines()
     assert code == 130 and lines[-1] == "sts: interrupted", lines
     assert not [line for line in lines if "Traceback" in line or "Error" in line or "Warning" in line], lines
+
+
+
+def _ignores_ctrl_c_once_it_leaves_it() -> bool:
+    import signal
+
+    from semsts.features.process_exit import leave_ctrl_c_to_the_caller
+    leave_ctrl_c_to_the_caller()
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_a_loky_worker_leaves_ctrl_c_to_the_process_that_started_it():
+    """What the featurizer's workers do on their first chunk (a terminal's Ctrl-C reaches them too, and the
+    command ends them): they ignore it; the calling process itself keeps Python's handler."""
+    import signal
+
+    from joblib import Parallel, delayed
+    assert Parallel(n_jobs=2, backend="loky")(delayed(_ignores_ctrl_c_once_it_leaves_it)() for _ in range(4)) == [True] * 4
+    assert not _ignores_ctrl_c_once_it_leaves_it() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
