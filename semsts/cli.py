@@ -96,25 +96,33 @@ def _end_workers() -> None:
             executor.shutdown(wait=False, kill_workers=True)
 
 
-def _note_interrupts() -> list:
-    """Ctrl-C raises KeyboardInterrupt as ever, and is noted in the list returned: one raised where Python ignores
-    exceptions (a weak reference's callback, an import hook) is not lost."""
+@contextlib.contextmanager
+def _noting_interrupts():
+    """Within the block Ctrl-C raises KeyboardInterrupt as ever, and is noted in the list yielded: one raised where
+    Python ignores exceptions (a weak reference's callback, an import hook) is not lost. Python's handler after."""
     interrupted = []
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        def on_interrupt(signum, frame):
-            interrupted.append(signum)
-            raise KeyboardInterrupt
-        signal.signal(signal.SIGINT, on_interrupt)
-    return interrupted
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield interrupted
+        return
+
+    def on_interrupt(signum, frame):
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield interrupted
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def main(argv=None) -> int:
     if argv is None:  # the command line itself: Ctrl-C ends with one line and exit 130, not a traceback
-        interrupted = _note_interrupts()
         try:
-            code = main(sys.argv[1:])
-            if interrupted:  # raised where Python ignores exceptions (a callback): the command went on regardless
-                raise KeyboardInterrupt
+            with _noting_interrupts() as interrupted:
+                code = main(sys.argv[1:])
+                if interrupted:  # raised where Python ignores exceptions (a callback): the command went on regardless
+                    raise KeyboardInterrupt
             return code
         except KeyboardInterrupt:
             from .streams import end_progress_lines
