@@ -1,7 +1,7 @@
 """Sentence encoders as systems: a pair scores the cosine of its two texts' embeddings.
 
 ``encode`` is any callable ``encode(list[str]) -> (n, d) array`` or a spec naming one (a built-in
-encoder, ``glove-mean`` or ``sif``, or ``package.module:function``; see :mod:`semsts.features.encoders`).
+encoder, ``glove-mean``, ``sif`` or ``wordllama``, or ``package.module:function``; see :mod:`semsts.features.encoders`).
 Each predict encodes every distinct text once, ``batch_size`` texts per call, and checks what
 the encoder returns. Cosines lie in [-1, 1] (``score_range``); the runner maps them onto the task's
 range as it does for every system (``2.5 + 2.5 cos`` on STS's [0, 5]), which Pearson and Spearman
@@ -50,7 +50,7 @@ class EncoderSimilarity(PairRegressor):
     def _fit(self, pairs, y) -> None:
         if self.encode is None:
             raise ValueError("EncoderSimilarity needs an encoder: encode=callable or a spec "
-                             "('glove-mean', 'sif', package.module:function)")
+                             "('glove-mean', 'sif', 'wordllama', package.module:function)")
         if not (isinstance(self.batch_size, (int, np.integer)) and self.batch_size >= 1):
             raise ValueError(f"batch_size must be a whole number >= 1, got {self.batch_size!r}")
         self.encoder_ = resolve(self.encode)
@@ -70,4 +70,11 @@ class SIFSimilarity(EncoderSimilarity):
     """``sif``: cosine of SIF embeddings, the common component fitted on the texts of each predict."""
 
     def __init__(self, encode="sif", *, batch_size: int = BATCH_SIZE):
+        super().__init__(encode, batch_size=batch_size)
+
+
+class WordLlamaMean(EncoderSimilarity):
+    """``wordllama``: cosine of the mean WordLlama (``l2_supercat_256``) vectors of the two texts' Llama 2 tokens."""
+
+    def __init__(self, encode="wordllama", *, batch_size: int = BATCH_SIZE):
         super().__init__(encode, batch_size=batch_size)

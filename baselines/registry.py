@@ -16,7 +16,8 @@ SYSTEMS = {
     "gst": ("semsts.baselines.clss_strings", "GSTBaseline", "CLSS 2014 GST baseline: Greedy String Tiling, min match 6, coverage of the larger item"),
     "glove-mean": ("semsts.baselines.encoder", "GloveMean", "sentence encoder: cosine of the mean GloVe 6B 50d vectors of each text's words"),
     "sif": ("semsts.baselines.encoder", "SIFSimilarity", "sentence encoder: SIF (Arora et al. 2017), wordfreq-weighted GloVe mean, first component of the scored texts removed"),
-    "regression": ("semsts.baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment) and WordNet-gloss LSA features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
+    "wordllama": ("semsts.baselines.encoder", "WordLlamaMean", "sentence encoder: cosine of the mean WordLlama static vectors (l2_supercat_256, from Llama 2's token embeddings) of each text's tokens"),
+    "regression": ("semsts.baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment), WordNet-gloss LSA and WordLlama static-vector (BERTScore-style alignment, SIF, sentence mean) features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
 }
 
 

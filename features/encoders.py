@@ -1,7 +1,9 @@
 """Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, two built in, others by spec.
 
-Built in: ``glove-mean`` (mean of the GloVe 6B 50d vectors we ship) and ``sif`` (Arora, Liang and
-Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR). Both read
+Built in: ``glove-mean`` (mean of the GloVe 6B 50d vectors we ship), ``sif`` (Arora, Liang and
+Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR) and ``wordllama`` (the mean of
+a text's Llama 2 token vectors from WordLlama's ``l2_supercat_256``, as WordLlama embeds; see
+:mod:`semsts.corpora.wordllama`). The first two read
 lower-cased word tokens (GloVe 6B's vocabulary is lower-case and Penn-Treebank tokenized, so
 clitics are split off as there: "don't" -> "do", "n't"); punctuation is left out and a word GloVe
 does not know adds nothing. A text with no known word gets the zero vector.
@@ -22,6 +24,7 @@ from importlib import import_module
 import numpy as np
 from scipy import sparse
 
+from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
 from .embedding import sif_weight
@@ -112,9 +115,22 @@ class SIF:
         return "SIF()" if self.component is None else "SIF(fitted)"
 
 
+def wordllama_mean(sentences) -> np.ndarray:
+    """Mean of the WordLlama vectors of each text's Llama 2 tokens: an ``(n, 256)`` array (zero for no token).
+    Summed in float64 through a sparse matrix, in a fixed order whatever the BLAS."""
+    ids = [wordllama.token_ids(s) for s in sentences]
+    flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
+    sentence_of = np.repeat(np.arange(len(ids)), [len(row) for row in ids])
+    used, columns = np.unique(flat, return_inverse=True)
+    counts = np.bincount(sentence_of, minlength=len(ids))
+    matrix = sparse.csr_matrix((1.0 / counts[sentence_of], (sentence_of, columns)), shape=(len(ids), len(used)))
+    return np.asarray(matrix @ np.asarray(wordllama.table()[used], dtype=np.float64))
+
+
 ENCODERS = {
     "glove-mean": glove_mean,
     "sif": SIF(),
+    "wordllama": wordllama_mean,
 }
 
 
@@ -184,7 +200,7 @@ def resolve(encode):
         return load_encoder(encode)
     if not callable(encode):
         raise ValueError(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                         f"('glove-mean', 'sif', package.module:function), got {type(encode).__name__}")
+                         f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
     return encode
 
 

@@ -12,6 +12,7 @@ from .gloss_features import GlossSimilarity
 from .lengths import Lengths
 from .ngrams import NgramOverlap
 from .shallow import CapitalOverlap, NegationOverlap, NumberOverlap
+from .static_vectors import StaticAlignment, StaticSIF
 from .substrings import CommonSubstrings
 from .weighted import WeightedOverlap
 from .wordnet_features import WordNetOverlap
@@ -32,6 +33,10 @@ FAMILIES = {
     "gloss": [("gloss", GlossSimilarity)],
     "embedding": [("embedding", EmbeddingSimilarity)],
     "alignment": [("alignment", Alignment)],
+    # word meaning from WordLlama's static vectors (semsts.corpora.wordllama)
+    "wordllama_alignment": [("wordllama_alignment", StaticAlignment)],
+    "wordllama_sif": [("wordllama_sif", StaticSIF)],
+    "wordllama_encoder": [("wordllama_encoder", lambda: EncoderFeatures("wordllama"))],
 }
 
 # What each system is known for, as far as our resources reach (TakeLab: n-grams, WordNet,

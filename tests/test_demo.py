@@ -53,7 +53,7 @@ class Broken(registry.make_system("random").__class__):
 
 def test_the_demo_runs_every_registered_system_but_the_typed_ones():
     # TYPED systems score record pairs; the demo leaves them out (and only them)
-    assert demo.demo_systems() == ["token-cosine", "random", "lcs", "gst", "glove-mean", "sif", "regression"]
+    assert demo.demo_systems() == ["token-cosine", "random", "lcs", "gst", "glove-mean", "sif", "wordllama", "regression"]
     assert set(registry.system_names()) - set(demo.demo_systems()) == {"typed-tfidf", "typed-regression"}
 
 

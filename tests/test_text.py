@@ -15,7 +15,7 @@ from semsts.features.text import MAX_CHARS, cut_pairs, head
 
 # The families whose work grows faster than the text: edit distances and substring tilings are quadratic in
 # the characters, the aligning families in the words. Every other family reads each side whole, in linear work.
-SUPERLINEAR = {"edit", "substrings", "wordnet", "gloss", "embedding", "alignment"}
+SUPERLINEAR = {"edit", "substrings", "wordnet", "gloss", "embedding", "alignment", "wordllama_alignment"}
 
 TRAIN = [("A man is playing a guitar.", "A man plays the guitar."),
          ("Two dogs run on the beach.", "A cat sleeps on a sofa."),
@@ -72,7 +72,7 @@ def test_the_featurizer_notes_which_families_read_a_head():
         featurizer.transform(TRAIN)
     assert not [w for w in caught if issubclass(w.category, Note)]
     with pytest.warns(Note, match=r"1 of 4 pairs \(the first: pair 3\) have a side over 5,000 characters: the families "
-                                  r"edit, substrings, wordnet, gloss, embedding, alignment read its first 5,000"):
+                                  r"edit, substrings, wordnet, gloss, embedding, alignment, wordllama_alignment read its first 5,000"):
         featurizer.transform(TRAIN[:2] + [(long, "b")] + TRAIN[2:])
 
 

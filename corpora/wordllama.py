@@ -1,0 +1,128 @@
+"""WordLlama's static token vectors (``l2_supercat_256``): one 256-dimensional vector per token of the
+Llama 2 tokenizer, trained by WordLlama's authors so that the mean of a text's token vectors serves for
+sentence similarity.
+
+They come inside the PyPI wheel ``wordllama`` (MIT; the vectors derive from Llama 2's token embeddings,
+under Meta's Llama 2 licence; its authors' training evaluated on STS-B dev as it went). Nothing is fetched:
+the wheel's own loader looks for its tokenizer in a folder the wheel does not have, then on the internet,
+so we read the two files ourselves, without importing the package: the tokenizer with Hugging Face's
+``tokenizers`` (a dependency of the wheel) and the safetensors table memory-mapped with numpy (every
+worker process shares its pages). Both files are checked against their SHA-256 before use.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from .derived import Damaged, _digest, open_regular
+from .errors import FormatError
+
+PACKAGE = "wordllama"
+VECTORS = "weights/l2_supercat_256.safetensors"
+TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
+SHA256 = {VECTORS: "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5",
+          TOKENIZER: "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68"}
+SHAPE = (32000, 256)
+HOW_TO_INSTALL = "WordLlama vectors not found: pip install 'wordllama==0.4.0.post1' (its wheel holds them)"
+MAX_HEADER = 1 << 16
+
+
+class WordLlamaNotFound(FileNotFoundError):
+    """The ``wordllama`` wheel (or ``tokenizers``, to read its tokenizer) is not installed."""
+
+
+def folder() -> Path:
+    """The installed package's folder, found without running its code."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise WordLlamaNotFound(HOW_TO_INSTALL)
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@functools.lru_cache(maxsize=1)
+def checked_files() -> dict:
+    """The paths of the two files, each checked against its pinned SHA-256 (read through :func:`open_regular`:
+    a link, FIFO or device is not followed)."""
+    root, found = folder(), {}
+    for name, expected in SHA256.items():
+        path = root / name
+        try:
+            with open_regular(path) as handle:
+                digest = _digest(handle)
+        except FileNotFoundError:
+            raise WordLlamaNotFound(f"{HOW_TO_INSTALL} ({path} is missing)") from None
+        except Damaged as exc:
+            raise FormatError(path, None, str(exc)) from None
+        if digest != expected:
+            raise FormatError(path, None, f"SHA-256 {digest[:16]}…, expected {expected[:16]}… "
+                                          "(the file of wordllama 0.4.0.post1)")
+        found[name] = path
+    return found
+
+
+def content_sha256() -> str:
+    """One SHA-256 over the vectors and the tokenizer (what a model card records)."""
+    checked_files()
+    return hashlib.sha256((SHA256[VECTORS] + SHA256[TOKENIZER]).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> np.ndarray:
+    """The (32000, 256) float16 token table, memory-mapped from the safetensors file."""
+    path = checked_files()[VECTORS]
+    with open(path, "rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        if size > MAX_HEADER:
+            raise FormatError(path, None, f"a safetensors header of {size:,} bytes")
+        header = json.loads(handle.read(size))
+    entry = header.get("embedding.weight", {})
+    if entry.get("dtype") != "F16" or tuple(entry.get("shape", ())) != SHAPE:
+        raise FormatError(path, None, f"expected an F16 {SHAPE} embedding.weight, got {entry}")
+    start, end = entry["data_offsets"]
+    if end - start != SHAPE[0] * SHAPE[1] * 2:
+        raise FormatError(path, None, "embedding.weight's offsets do not span its shape")
+    return np.memmap(path, dtype="<f2", mode="r", offset=8 + size + start, shape=SHAPE)
+
+
+@functools.lru_cache(maxsize=1)
+def tokenizer():
+    """The Llama 2 tokenizer of the wheel, without special tokens, padding or truncation."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise WordLlamaNotFound(f"{HOW_TO_INSTALL} (the tokenizers library is missing)") from None
+    found = Tokenizer.from_file(str(checked_files()[TOKENIZER]))
+    found.no_truncation()
+    found.no_padding()
+    return found
+
+
+def token_ids(text: str) -> list:
+    """The token ids of ``text`` as WordLlama reads it (no special tokens)."""
+    return tokenizer().encode(text, add_special_tokens=False).ids
+
+
+@functools.lru_cache(maxsize=1 << 17)  # per word, bounded
+def word_ids(word: str) -> tuple:
+    """The token ids of one word, read as a word of a sentence (after a space)."""
+    return tuple(token_ids(word))
+
+
+@functools.lru_cache(maxsize=1 << 17)  # per word, bounded
+def word_vector(word: str) -> np.ndarray:
+    """One word's vector: the mean of its tokens' rows, in float64 (zeros for a word of no token); read only."""
+    ids = word_ids(word)
+    vector = np.asarray(table()[list(ids)], dtype=np.float64).mean(axis=0) if ids else np.zeros(SHAPE[1])
+    vector.flags.writeable = False
+    return vector
+
+
+def word_vectors(words) -> np.ndarray:
+    """The words' vectors (:func:`word_vector`) as the rows of a new array."""
+    return np.stack([word_vector(w) for w in words]) if len(words) else np.zeros((0, SHAPE[1]))

@@ -1,0 +1,139 @@
+"""Word meaning from WordLlama's static vectors (:mod:`semsts.corpora.wordllama`): BERTScore's greedy
+matching with static vectors in place of contextual ones, and SIF sentence vectors with their common
+component removed.
+
+A word's vector is the mean of its Llama 2 tokens' rows, so no word is out of vocabulary. Case is kept on
+the ``words`` level (Llama's vocabulary is cased) and lemmas are compared on the ``content`` level.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from semsts.corpora.wordllama import word_vectors
+
+from .base import PairFeatures, clipped_cosines, text_input_tags, weighted_mean
+from .batched import Sides, in_parts
+from .embedding import best_matches, sif_weight
+from .encoders import first_component
+from .exact import cosine, products, unit_rows, weighted_sum
+from .text import is_word
+from .weighted import information_content
+from .wordnet_features import harmonic
+
+LEVELS = ("words", "content")
+
+
+def level_words(analysis, level: str) -> list:
+    """The words a level reads: word tokens with their case (``words``), or content lemmas (``content``)."""
+    if level == "words":
+        return [t for t in analysis.tokens if is_word(t)]
+    return list(analysis.content)
+
+
+def _ic(words) -> np.ndarray:
+    return np.asarray([information_content(w.lower()) for w in words], dtype=float)
+
+
+def _scores(p: float, r: float, ic_p: float, ic_r: float) -> list:
+    """The two sides' matching in either order (a pair has no first side): smaller, larger, harmonic mean."""
+    return [min(p, r), max(p, r), harmonic(p, r), min(ic_p, ic_r), max(ic_p, ic_r), harmonic(ic_p, ic_r)]
+
+
+class StaticAlignment(PairFeatures):
+    """BERTScore with static vectors: each word's best cosine to a word of the other side (negatives cut to 0,
+    the same word 1), averaged over each side plainly and weighted by information content; per level the
+    smaller and larger side's figure and their harmonic mean (BERTScore's F), plain then IC-weighted."""
+
+    reads_head = True  # quadratic in the text: reads each side's first 5,000 characters (text.MAX_CHARS)
+    MEASURES = ("min", "max", "f", "ic_min", "ic_max", "ic_f")
+
+    def _names(self):
+        return [f"{level}_{m}" for level in LEVELS for m in self.MEASURES]
+
+    def transform(self, X):
+        analyses = self.analyses(X)
+        out = np.empty((len(analyses), len(self._names())))
+        width = len(self.MEASURES)
+        for k, level in enumerate(LEVELS):
+            sides = [(level_words(a, level), level_words(b, level)) for a, b in analyses]
+            out[:, width * k:width * (k + 1)] = in_parts(_level_rows, sides, width)
+        return out
+
+    def _row(self, a, b):
+        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
+        row = []
+        for level in LEVELS:
+            la, lb = level_words(a, level), level_words(b, level)
+            if not la or not lb:
+                row += [float(la == lb)] * len(self.MEASURES)
+                continue
+            sims = clipped_cosines(la, lb, unit_rows(word_vectors(la)), unit_rows(word_vectors(lb)))
+            ma, mb = sims.max(axis=1), sims.max(axis=0)
+            row += _scores(float(ma.mean()), float(mb.mean()), weighted_mean(ma, _ic(la)), weighted_mean(mb, _ic(lb)))
+        return row
+
+
+def _level_rows(sides: list) -> np.ndarray:
+    """:meth:`StaticAlignment._row`'s measures of one level for each pair ``(words of a, words of b)``, a chunk at once."""
+    rows = np.empty((len(sides), len(StaticAlignment.MEASURES)))
+    full = []
+    for i, (la, lb) in enumerate(sides):
+        if la and lb:
+            full.append(i)
+        else:
+            rows[i] = float(la == lb)
+    if not full:
+        return rows
+    a, b = Sides.of([sides[i][0] for i in full]), Sides.of([sides[i][1] for i in full])
+    ma, mb = best_matches(a, b, unit_rows(word_vectors(a.words)), unit_rows(word_vectors(b.words)))
+    wa, wb = _ic(a.words), _ic(b.words)
+    sums, means = (lambda x: x.sum(axis=1)), (lambda x: x.mean(axis=1))
+    mean_a, mean_b = a.reduced(ma, means), b.reduced(mb, means)
+    dot_a, dot_b = a.reduced(products(ma, wa), sums), b.reduced(products(mb, wb), sums)
+    ic_a, ic_b = a.reduced(wa, sums), b.reduced(wb, sums)
+    for k, i in enumerate(full):
+        rows[i] = _scores(float(mean_a[k]), float(mean_b[k]),
+                          float(dot_a[k]) / float(ic_a[k]) if ic_a[k] else 0.0,
+                          float(dot_b[k]) / float(ic_b[k]) if ic_b[k] else 0.0)
+    return rows
+
+
+def sif_vector(words: list) -> np.ndarray:
+    """SIF's weighted mean of the words' vectors (``a / (a + p(w))``, Arora et al. 2017), zero for no word."""
+    if not words:
+        return np.zeros(word_vectors([]).shape[1])
+    return weighted_sum([sif_weight(w.lower()) / len(words) for w in words], word_vectors(words))
+
+
+class StaticSIF(PairFeatures):
+    """Cosine of the two sides' SIF vectors after removing their projection on the first singular vector of the
+    training texts' SIF vectors (Arora et al. 2017's common component, fitted in ``fit``), per level."""
+
+    learns_from_text = True  # refitted inside each CV fold (baselines.regression.fold_matrices)
+
+    def _names(self):
+        return [f"{level}_sif_cosine" for level in LEVELS]
+
+    def __sklearn_tags__(self):
+        return text_input_tags(super().__sklearn_tags__(), requires_fit=True)
+
+    def fit(self, X, y=None):
+        texts = sorted({t for pair in X for t in pair})
+        if not texts:
+            raise ValueError("StaticSIF fits its common component on text pairs: got none")
+        analyses = self.analyses([(t, t) for t in texts])
+        self.components_ = np.stack([first_component(np.stack([sif_vector(level_words(a, level)) for a, _ in analyses]))
+                                     for level in LEVELS])
+        return self
+
+    def transform(self, X):
+        check_is_fitted(self, "components_")
+        return super().transform(X)
+
+    def _row(self, a, b):
+        row = []
+        for level, u in zip(LEVELS, self.components_):
+            sa, sb = sif_vector(level_words(a, level)), sif_vector(level_words(b, level))
+            row.append(cosine(sa - float(products(sa, u).sum()) * u, sb - float(products(sb, u).sum()) * u))
+        return row

@@ -1,0 +1,80 @@
+"""WordLlama's static vectors (corpora.wordllama): read offline from the installed wheel, checked by SHA-256,
+memory-mapped; the built-in ``wordllama`` encoder against WordLlama's own inference code."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from semsts import cli
+from semsts.corpora import FormatError, wordllama
+from semsts.features.encoders import load_encoder, wordllama_mean
+
+TEXTS = ["A man is playing a flute.", "A man plays the flute!", "The economy grew by 3.2% in 2019.", "",
+         "   ", "Un café, s'il vous plaît — 東京", "don't stop", "word " * 700]
+
+
+@pytest.fixture
+def fresh_resource():
+    """The module's cached files, table and tokenizer forgotten before and after the test."""
+    def clear():
+        for cached in (wordllama.checked_files, wordllama.table, wordllama.tokenizer, wordllama.word_ids,
+                       wordllama.word_vector):
+            cached.cache_clear()
+    clear()
+    yield
+    clear()
+
+
+def test_the_table_is_the_wheels_file_memory_mapped_and_pinned():
+    table = wordllama.table()
+    assert isinstance(table, np.memmap) and table.shape == (32000, 256) and table.dtype == np.float16
+    assert wordllama.content_sha256() == "77ade99f3f8049c19d5f564a66a7eb37c3c0cb99fbae28c269bcc6d265f26e60"
+    assert wordllama.token_ids("the dog") == [278, 11203]  # Llama 2's ids, no <s>
+
+
+def test_the_builtin_encoder_is_wordllamas_own_mean_pooling():
+    """Independent computation: WordLlama's inference code (float32, padded batches) on the same table and tokenizer."""
+    from wordllama.inference import WordLlamaInference
+    theirs = WordLlamaInference(np.asarray(wordllama.table()), wordllama.tokenizer()).embed(TEXTS)
+    ours = wordllama_mean(TEXTS)
+    assert load_encoder("wordllama") is wordllama_mean and ours.shape == (len(TEXTS), 256)
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=2e-6)
+    assert not ours[3].any()  # no token: the zero vector (theirs divides by one token); spaces are tokens ('▁')
+
+
+def test_a_changed_file_is_refused_naming_it(tmp_path, monkeypatch, fresh_resource):
+    copy = tmp_path / "wordllama"
+    for name in (wordllama.VECTORS, wordllama.TOKENIZER):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(wordllama.folder() / name, copy / name)
+    monkeypatch.setattr(wordllama, "folder", lambda: copy)
+    wordllama.checked_files()  # the copies pass
+    wordllama.checked_files.cache_clear()
+    with open(copy / wordllama.VECTORS, "r+b") as handle:
+        handle.seek(1000)
+        handle.write(b"\x00\x01")
+    with pytest.raises(FormatError, match="SHA-256 .* expected 64b47a2dc493cb8e") as caught:
+        wordllama.table()
+    assert str(copy / wordllama.VECTORS) in str(caught.value)
+
+
+def test_a_link_in_place_of_a_file_is_not_followed(tmp_path, monkeypatch, fresh_resource):
+    copy = tmp_path / "wordllama"
+    (copy / "weights").mkdir(parents=True)
+    (copy / "tokenizers").mkdir()
+    shutil.copyfile(wordllama.folder() / wordllama.TOKENIZER, copy / wordllama.TOKENIZER)
+    os.symlink(wordllama.folder() / wordllama.VECTORS, copy / wordllama.VECTORS)
+    monkeypatch.setattr(wordllama, "folder", lambda: copy)
+    with pytest.raises(FormatError, match="not a regular file"):
+        wordllama.table()
+
+
+def test_a_missing_wheel_is_one_error_line_saying_what_to_install(tmp_path, monkeypatch, capsys, fresh_resource):
+    monkeypatch.setattr(wordllama.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(wordllama.WordLlamaNotFound, match=r"pip install 'wordllama==0.4.0.post1'"):
+        wordllama.table()
+    assert cli.main(["run", "wordllama", "--test", "demo-test", "--quiet", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "pip install 'wordllama==0.4.0.post1'" in err[0]
+    assert not list(tmp_path.glob("out/STS.output.*"))  # no output file (the run record says it did not complete)
