@@ -123,6 +123,18 @@ def word_vector(word: str) -> np.ndarray:
     return vector
 
 
-def word_vectors(words) -> np.ndarray:
-    """The words' vectors (:func:`word_vector`) as the rows of a new array."""
-    return np.stack([word_vector(w) for w in words]) if len(words) else np.zeros((0, SHAPE[1]))
+@functools.lru_cache(maxsize=1 << 17)  # per word, bounded
+def unit_word_vector(word: str) -> np.ndarray:
+    """:func:`word_vector` scaled to unit length (zeros stay zeros), as ``features.exact.unit_rows`` scales a row."""
+    vector = word_vector(word)
+    norm = np.sqrt(np.multiply(vector, vector, dtype=np.float64).sum())
+    unit = vector / (norm if norm > 0 else 1.0)
+    unit.flags.writeable = False
+    return unit
+
+
+def word_vectors(words, *, unit: bool = False) -> np.ndarray:
+    """The words' vectors (:func:`word_vector`, or :func:`unit_word_vector` if ``unit``) as the rows of a new array."""
+    if not len(words):
+        return np.zeros((0, SHAPE[1]))
+    return np.stack([(unit_word_vector if unit else word_vector)(w) for w in words])

@@ -16,7 +16,7 @@ from .base import PairFeatures, clipped_cosines, text_input_tags, weighted_mean
 from .batched import Sides, in_parts
 from .embedding import best_matches, sif_weight
 from .encoders import first_component
-from .exact import cosine, products, unit_rows, weighted_sum
+from .exact import cosine, products, row_dots, weighted_sum
 from .text import is_word
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -68,7 +68,7 @@ class StaticAlignment(PairFeatures):
             if not la or not lb:
                 row += [float(la == lb)] * len(self.MEASURES)
                 continue
-            sims = clipped_cosines(la, lb, unit_rows(word_vectors(la)), unit_rows(word_vectors(lb)))
+            sims = clipped_cosines(la, lb, word_vectors(la, unit=True), word_vectors(lb, unit=True))
             ma, mb = sims.max(axis=1), sims.max(axis=0)
             row += _scores(float(ma.mean()), float(mb.mean()), weighted_mean(ma, _ic(la)), weighted_mean(mb, _ic(lb)))
         return row
@@ -86,7 +86,7 @@ def _level_rows(sides: list) -> np.ndarray:
     if not full:
         return rows
     a, b = Sides.of([sides[i][0] for i in full]), Sides.of([sides[i][1] for i in full])
-    ma, mb = best_matches(a, b, unit_rows(word_vectors(a.words)), unit_rows(word_vectors(b.words)))
+    ma, mb = best_matches(a, b, word_vectors(a.words, unit=True), word_vectors(b.words, unit=True))
     wa, wb = _ic(a.words), _ic(b.words)
     sums, means = (lambda x: x.sum(axis=1)), (lambda x: x.mean(axis=1))
     mean_a, mean_b = a.reduced(ma, means), b.reduced(mb, means)
@@ -106,6 +106,23 @@ def sif_vector(words: list) -> np.ndarray:
     return weighted_sum([sif_weight(w.lower()) / len(words) for w in words], word_vectors(words))
 
 
+def sif_vectors(sides: list) -> np.ndarray:
+    """:func:`sif_vector` of each list of words, as rows: the same bits, a stack of sides of one length at once."""
+    s = Sides.of(sides)
+    weights = np.asarray([sif_weight(w.lower()) / n for side in sides for w in side for n in (len(side),)], dtype=float)
+    width = (word_vectors([]).shape[1],)
+    return s.reduced(products(weights[:, None], word_vectors(s.words)), lambda x: x.sum(axis=1), width)
+
+
+def removed_cosines(a: np.ndarray, b: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Row i: the cosine of ``a[i]`` and ``b[i]`` once their projections on the unit vector ``u`` are removed."""
+    ra = a - products(a, u).sum(axis=-1)[:, None] * u
+    rb = b - products(b, u).sum(axis=-1)[:, None] * u
+    norms = np.sqrt(row_dots(ra, ra)) * np.sqrt(row_dots(rb, rb))
+    dots = row_dots(ra, rb)
+    return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+
+
 class StaticSIF(PairFeatures):
     """Cosine of the two sides' SIF vectors after removing their projection on the first singular vector of the
     training texts' SIF vectors (Arora et al. 2017's common component, fitted in ``fit``), per level."""
@@ -122,16 +139,25 @@ class StaticSIF(PairFeatures):
         texts = sorted({t for pair in X for t in pair})
         if not texts:
             raise ValueError("StaticSIF fits its common component on text pairs: got none")
-        analyses = self.analyses([(t, t) for t in texts])
-        self.components_ = np.stack([first_component(np.stack([sif_vector(level_words(a, level)) for a, _ in analyses]))
+        analyses = [a for a, _ in self.analyses([(t, t) for t in texts])]
+        self.components_ = np.stack([first_component(sif_vectors([level_words(a, level) for a in analyses]))
                                      for level in LEVELS])
         return self
 
     def transform(self, X):
         check_is_fitted(self, "components_")
-        return super().transform(X)
+        pairs = [tuple(p) for p in X]
+        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+        row = {t: i for i, t in enumerate(texts)}
+        analyses = [a for a, _ in self.analyses([(t, t) for t in texts])]
+        out = np.empty((len(pairs), len(LEVELS)))
+        for k, (level, u) in enumerate(zip(LEVELS, self.components_)):
+            vectors = sif_vectors([level_words(a, level) for a in analyses])
+            out[:, k] = removed_cosines(vectors[[row[a] for a, _ in pairs]], vectors[[row[b] for _, b in pairs]], u)
+        return out
 
     def _row(self, a, b):
+        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
         row = []
         for level, u in zip(LEVELS, self.components_):
             sa, sb = sif_vector(level_words(a, level)), sif_vector(level_words(b, level))

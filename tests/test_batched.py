@@ -8,7 +8,7 @@ from semsts.features.alignment import Alignment
 from semsts.features.batched import Sides, Tables
 from semsts.features.embedding import EmbeddingSimilarity
 from semsts.features.gloss_features import GlossSimilarity
-from semsts.features.static_vectors import StaticAlignment
+from semsts.features.static_vectors import StaticAlignment, StaticSIF
 
 EDGES = [
     ("", ""), ("", "A dog."), ("The cat.", ""), ("...", "!!!"), ("a", "a"), ("Dog", "dog"),
@@ -23,7 +23,7 @@ def pairs():
     return demo + EDGES
 
 
-@pytest.mark.parametrize("family", [EmbeddingSimilarity, Alignment, GlossSimilarity, StaticAlignment], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("family", [EmbeddingSimilarity, Alignment, GlossSimilarity, StaticAlignment, StaticSIF], ids=lambda f: f.__name__)
 def test_a_family_computes_a_chunk_as_its_one_pair_reference_does(family):
     data = pairs()
     f = family().fit(data)
