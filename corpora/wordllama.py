@@ -114,27 +114,50 @@ def word_ids(word: str) -> tuple:
     return tuple(token_ids(word))
 
 
-@functools.lru_cache(maxsize=1 << 17)  # per word, bounded
 def word_vector(word: str) -> np.ndarray:
-    """One word's vector: the mean of its tokens' rows, in float64 (zeros for a word of no token); read only."""
+    """One word's vector: the mean of its tokens' rows, in float64 (zeros for a word of no token)."""
     ids = word_ids(word)
-    vector = np.asarray(table()[list(ids)], dtype=np.float64).mean(axis=0) if ids else np.zeros(SHAPE[1])
-    vector.flags.writeable = False
-    return vector
+    return np.asarray(table()[list(ids)], dtype=np.float64).mean(axis=0) if ids else np.zeros(SHAPE[1])
 
 
-@functools.lru_cache(maxsize=1 << 17)  # per word, bounded
-def unit_word_vector(word: str) -> np.ndarray:
-    """:func:`word_vector` scaled to unit length (zeros stay zeros), as ``features.exact.unit_rows`` scales a row."""
-    vector = word_vector(word)
+def unit(vector: np.ndarray) -> np.ndarray:
+    """``vector`` scaled to unit length (zeros stay zeros), as ``features.exact.unit_rows`` scales a row."""
     norm = np.sqrt(np.multiply(vector, vector, dtype=np.float64).sum())
-    unit = vector / (norm if norm > 0 else 1.0)
-    unit.flags.writeable = False
-    return unit
+    return vector / (norm if norm > 0 else 1.0)
+
+
+class WordTable:
+    """The vectors (and unit vectors) of the words looked up so far, one row each, so that a chunk's words are one
+    fancy index rather than a stack of arrays; at most :data:`SEEN_LIMIT` words, then it starts again."""
+
+    def __init__(self):
+        self.slot: dict = {}
+        self.vectors = np.zeros((1 << 10, SHAPE[1]))
+        self.units = np.zeros((1 << 10, SHAPE[1]))
+
+    def slots(self, words) -> np.ndarray:
+        new = [w for w in dict.fromkeys(words) if w not in self.slot]
+        if new and len(self.slot) + len(new) > SEEN_LIMIT:  # bounded: a user's data may hold any number of words
+            self.slot.clear()
+            new = list(dict.fromkeys(words))
+        if len(self.slot) + len(new) > len(self.vectors):  # room doubled, as a list grows
+            size = max(2 * len(self.vectors), len(self.slot) + len(new))
+            for name in ("vectors", "units"):
+                grown = np.zeros((size, SHAPE[1]))
+                grown[:len(self.slot)] = getattr(self, name)[:len(self.slot)]
+                setattr(self, name, grown)
+        for word in new:
+            k = self.slot[word] = len(self.slot)
+            self.vectors[k] = word_vector(word)
+            self.units[k] = unit(self.vectors[k])
+        return np.fromiter((self.slot[w] for w in words), dtype=np.int64, count=len(words))
+
+
+SEEN_LIMIT = 1 << 17  # words whose vectors are kept between lookups
+_TABLE = WordTable()
 
 
 def word_vectors(words, *, unit: bool = False) -> np.ndarray:
-    """The words' vectors (:func:`word_vector`, or :func:`unit_word_vector` if ``unit``) as the rows of a new array."""
-    if not len(words):
-        return np.zeros((0, SHAPE[1]))
-    return np.stack([(unit_word_vector if unit else word_vector)(w) for w in words])
+    """The words' vectors (:func:`word_vector`), or their unit vectors if ``unit``, as the rows of a new array."""
+    slots = _TABLE.slots(list(words))
+    return (_TABLE.units if unit else _TABLE.vectors)[slots]

@@ -18,9 +18,9 @@ TEXTS = ["A man is playing a flute.", "A man plays the flute!", "The economy gre
 def fresh_resource():
     """The module's cached files, table and tokenizer forgotten before and after the test."""
     def clear():
-        for cached in (wordllama.checked_files, wordllama.table, wordllama.tokenizer, wordllama.word_ids,
-                       wordllama.word_vector):
+        for cached in (wordllama.checked_files, wordllama.table, wordllama.tokenizer, wordllama.word_ids):
             cached.cache_clear()
+        wordllama._TABLE.__init__()
     clear()
     yield
     clear()
@@ -78,3 +78,17 @@ def test_a_missing_wheel_is_one_error_line_saying_what_to_install(tmp_path, monk
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "pip install 'wordllama==0.4.0.post1'" in err[0]
     assert not list(tmp_path.glob("out/STS.output.*"))  # no output file (the run record says it did not complete)
+
+
+def test_the_word_table_keeps_its_bound_and_gives_what_one_word_at_a_time_gives(monkeypatch):
+    table = wordllama.WordTable()
+    monkeypatch.setattr(wordllama, "SEEN_LIMIT", 40)
+    words = [f"w{i}" for i in range(100)] + ["dog", "Dog", "", "zebra"]
+    for start in range(0, len(words), 13):
+        chunk = words[start:start + 26]
+        slots = table.slots(chunk)
+        assert len(table.slot) <= max(40, len(set(chunk)))
+        for word, k in zip(chunk, slots):
+            assert table.vectors[k].tobytes() == wordllama.word_vector(word).tobytes()
+            assert table.units[k].tobytes() == wordllama.unit(wordllama.word_vector(word)).tobytes()
+    assert not wordllama.word_vector("").any() and not table.units[table.slots([""])[0]].any()
