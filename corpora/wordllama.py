@@ -146,11 +146,29 @@ class WordTable:
                 grown = np.zeros((size, SHAPE[1]))
                 grown[:len(self.slot)] = getattr(self, name)[:len(self.slot)]
                 setattr(self, name, grown)
-        for word in new:
-            k = self.slot[word] = len(self.slot)
-            self.vectors[k] = word_vector(word)
-            self.units[k] = unit(self.vectors[k])
+        if new:
+            self._add(new)
         return np.fromiter((self.slot[w] for w in words), dtype=np.int64, count=len(words))
+
+
+    def _add(self, words: list) -> None:
+        """Rows for ``words``: :func:`word_vector` and :func:`unit` of each, the same bits, a stack of the words
+        of one token count at once (numpy reduces each word's rows in a stack as it reduces them alone)."""
+        first = len(self.slot)
+        self.slot.update((w, first + k) for k, w in enumerate(words))
+        ids = [word_ids(w) for w in words]
+        counts = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        rows = table()
+        for n in np.unique(counts).tolist():
+            members = np.flatnonzero(counts == n)
+            place = first + members
+            if n == 0:
+                self.vectors[place] = self.units[place] = 0.0
+                continue
+            vectors = np.asarray(rows[np.asarray([ids[m] for m in members.tolist()])], dtype=np.float64).mean(axis=1)
+            norms = np.sqrt(np.multiply(vectors, vectors, dtype=np.float64).sum(axis=-1))
+            self.vectors[place] = vectors
+            self.units[place] = vectors / np.where(norms > 0, norms, 1.0)[:, None]
 
 
 SEEN_LIMIT = 1 << 17  # words whose vectors are kept between lookups
