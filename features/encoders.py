@@ -166,6 +166,11 @@ def load_encoder(spec: str):
     return target
 
 
+def is_builtin(encode) -> bool:
+    """Whether ``encode`` is one of the built-in encoders (or a fitted SIF)."""
+    return isinstance(encode, SIF) or any(encode is builtin for builtin in ENCODERS.values())
+
+
 def encoder_name(encode) -> str:
     """How messages name an encoder: its spec, or ``module:qualified name`` of the callable."""
     if isinstance(encode, str):
@@ -285,6 +290,8 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
         try:
             out = encode(batch)
         except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
+            if is_builtin(encode):  # ours: its errors (a missing wheel) say what they are
+                raise
             raise ValueError(f"encoder {name} failed on a batch of {len(batch)} texts "
                              f"({type(exc).__name__}: {str(exc)[:200]})") from exc
         try:
