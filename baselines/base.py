@@ -75,8 +75,12 @@ class PairRegressor(RegressorMixin, BaseEstimator):
     """
 
     score_range: tuple[float, float] = (0.0, 5.0)
+    # each parameter's valid values, checked at fit by scikit-learn's own mechanism (``_validate_params``):
+    # a bad value is an InvalidParameterError (a ValueError) naming it, before any work is done
+    _parameter_constraints: dict = {}
 
     def fit(self, X, y=None):
+        self._validate_params()
         pairs, y = check_training(X, y)
         self._fit(pairs, y)
         self.n_pairs_fit_ = len(pairs)

@@ -4,7 +4,10 @@ Each scores a pair by a [0, 1] similarity of :mod:`semsts.features.strings`; wor
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from semsts.features.strings.gst import gst_similarity_many
 from semsts.features.strings.lcs import lcs_similarity_many
@@ -61,6 +64,8 @@ class GSTBaseline(StringBaseline):
     """
 
     morphological_lookup = True
+
+    _parameter_constraints = {"min_match": [Interval(Integral, 1, None, closed="left")], "symmetric": ["boolean"]}
 
     def __init__(self, min_match: int = 6, symmetric: bool = False):
         self.min_match = min_match

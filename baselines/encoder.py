@@ -9,7 +9,10 @@ do not see. A zero embedding has cosine 0 with anything.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from semsts.features.embedding_cache import cached_embed
 from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, row_cosines
@@ -42,6 +45,9 @@ class EncoderSimilarity(PairRegressor):
 
     score_range = (-1.0, 1.0)
 
+    _parameter_constraints = {"encode": [callable, str, None], "batch_size": [Interval(Integral, 1, None, closed="left")],
+                              "cache": ["boolean"]}
+
     def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE, cache: bool = True):
         self.encode = encode
         self.batch_size = batch_size
@@ -51,8 +57,6 @@ class EncoderSimilarity(PairRegressor):
         if self.encode is None:
             raise ValueError("EncoderSimilarity needs an encoder: encode=callable or a spec "
                              "('glove-mean', 'sif', 'wordllama', package.module:function)")
-        if not (isinstance(self.batch_size, (int, np.integer)) and self.batch_size >= 1):
-            raise ValueError(f"batch_size must be a whole number >= 1, got {self.batch_size!r}")
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):

@@ -7,9 +7,13 @@ to move the prediction in that direction only keeps the model sensible on a new 
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.ensemble import HistGradientBoostingRegressor
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 
 def correlation_signs(X, y, threshold: float) -> np.ndarray:
@@ -24,6 +28,11 @@ def correlation_signs(X, y, threshold: float) -> np.ndarray:
 class MonotoneGBR(RegressorMixin, BaseEstimator):
     """``HistGradientBoostingRegressor`` with monotonic constraints from the training correlations."""
 
+    _parameter_constraints = {
+        "learning_rate": [Interval(Real, 0, None, closed="neither")], "max_leaf_nodes": [Interval(Integral, 2, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")], "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "threshold": [Interval(Real, 0, 1, closed="both")], "random_state": ["random_state"]}
+
     def __init__(self, learning_rate: float = 0.05, max_leaf_nodes: int = 15, max_iter: int = 300,
                  min_samples_leaf: int = 20, threshold: float = 0.2, random_state=None):
         self.learning_rate = learning_rate
@@ -34,13 +43,16 @@ class MonotoneGBR(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
+        self._validate_params()
+        X, y = validate_data(self, X, y, y_numeric=True)
         self.monotonic_cst_ = correlation_signs(X, y, self.threshold)
         self.model_ = HistGradientBoostingRegressor(
             learning_rate=self.learning_rate, max_leaf_nodes=self.max_leaf_nodes, max_iter=self.max_iter,
             min_samples_leaf=self.min_samples_leaf, monotonic_cst=self.monotonic_cst_,
             random_state=self.random_state).fit(X, y)
-        self.n_features_in_ = self.model_.n_features_in_
+        self.n_iter_ = self.model_.n_iter_
         return self
 
     def predict(self, X):
-        return self.model_.predict(X)
+        check_is_fitted(self, "model_")
+        return self.model_.predict(validate_data(self, X, reset=False))

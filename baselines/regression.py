@@ -5,6 +5,8 @@ then the best pipeline is refitted on all of them; predictions are clipped to th
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
@@ -14,9 +16,11 @@ from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from semsts.features.featurizer import PairFeaturizer, map_chunks
 from semsts.features.progress import announce, tracked
+from semsts.features.sets import set_names
 
 from .base import PairRegressor, check_training
 from .monotone import MonotoneGBR
@@ -75,6 +79,12 @@ class FeatureRegression(PairRegressor):
     encoder's cosine and three derived features as one more family (:mod:`semsts.features.encoder_features`).
     """
 
+    _parameter_constraints = {
+        "feature_set": [StrOptions(set(set_names()))], "exclude": [list, tuple], "regressor": [StrOptions(set(REGRESSORS))],
+        "param_grid": [dict, None], "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
+        "random_state": [Interval(Integral, 0, None, closed="left")], "score_range": [tuple, list, None],
+        "encoder": [callable, str, None]}
+
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
                  cv: int = 5, random_state: int = 0, score_range=None, encoder=None):
         self.feature_set = feature_set
@@ -119,6 +129,7 @@ class FeatureRegression(PairRegressor):
     def fit_featurized(self, pairs, y, featurizer: PairFeaturizer, features: np.ndarray):
         """``fit`` for pairs already featurized by ``featurizer`` (fitted on these pairs), so that a
         caller that featurized them for its own tuning (``recipes.tune_on_dev``) does not do it twice."""
+        self._validate_params()
         pairs, y = check_training(pairs, y)
         if y is None:
             raise ValueError("FeatureRegression needs gold scores to fit")

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import math
 import re
+from numbers import Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from .base import PairRegressor
 
@@ -38,6 +40,8 @@ def token_cosine_many(pairs) -> np.ndarray:
 
 class TokenCosine(PairRegressor):
     """Token cosine scaled onto the task's range (cosine × 5 for STS); learns nothing."""
+
+    _parameter_constraints = {"scale": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, scale: float = 5.0):
         self.scale = scale

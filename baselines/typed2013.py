@@ -23,6 +23,7 @@ class TypedPairRegressor(PairRegressor):
         return tags
 
     def fit(self, X, y=None):
+        self._validate_params()  # a bad parameter is named before the records are read
         self._check_records(X)
         return super().fit(X, y)
 

@@ -7,6 +7,7 @@ from sklearn.base import clone
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
+from sklearn.utils._param_validation import HasMethods
 
 from semsts.corpora.typed2013 import TYPES
 
@@ -21,6 +22,8 @@ def jaccard(a, b) -> float:
 
 class TypedRegression(TypedPairRegressor):
     """Eight regressors (``estimator``, default a scaled RBF SVR) over 16 features per pair; needs y (n, 8)."""
+
+    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "estimator": [HasMethods(["fit", "predict"]), None]}
 
     def __init__(self, fields=None, estimator=None):
         self.fields = fields

@@ -6,8 +6,11 @@ those of their fields; people, time, location and event compare what the extract
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
+from sklearn.utils._param_validation import HasMethods, Interval
 
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
@@ -21,6 +24,8 @@ def _identity(items):
 
 class TypedTfidf(TypedPairRegressor):
     """Cosine of per-type TF-IDF vectors × ``scale``; ``fields`` (a TypedFields) holds the extractors."""
+
+    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "scale": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, fields=None, scale: float = 5.0):
         self.fields = fields

@@ -118,3 +118,63 @@ def test_grid_search_over_a_cosine_system_prefers_no_scale(demo):
     expected = np.mean([pearsonr(system.fit([pairs[i] for i in train], gold[train]).predict([pairs[i] for i in held]),
                                  gold[held])[0] for train, held in folds.split(pairs)])
     assert one == pytest.approx(expected, abs=1e-12)
+
+
+# --- The estimator contract over every registered system: each parameter validated at fit by scikit-learn's own
+# mechanism (``_parameter_constraints``), and the invariances a pair system owes its input.
+
+BAD_VALUES = {  # system -> (parameter, a value it must refuse at fit)
+    "token-cosine": ("scale", "x"), "random": ("seed", -1), "typed-tfidf": ("scale", 0),
+    "typed-regression": ("estimator", "svr"), "lcs": None, "gst": ("min_match", 0), "glove-mean": ("batch_size", 0),
+    "sif": ("batch_size", 1.5), "wordllama": ("batch_size", "512"), "regression": ("feature_set", "nope"),
+}
+
+
+def test_every_registered_system_is_in_the_contract_tables():
+    assert set(BAD_VALUES) == set(system_names())
+
+
+@pytest.mark.parametrize("name", system_names())
+def test_every_parameter_has_a_constraint_and_a_bad_value_is_refused_at_fit(name, demo):
+    from sklearn.utils._param_validation import InvalidParameterError
+    system = make_system(name)
+    assert set(system.get_params(deep=False)) <= set(system._parameter_constraints), "a parameter with no constraint"
+    if BAD_VALUES[name] is None:  # lcs: no parameters
+        assert not system.get_params(deep=False)
+        return
+    param, bad = BAD_VALUES[name]
+    pairs, gold = demo
+    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of {type(system).__name__}"):
+        system.set_params(**{param: bad}).fit(pairs, gold)
+
+
+# Exceptions to the invariances, with the reason:
+# - random: its seeded scores are drawn by position, so a pair's score depends on where it stands (as the task's
+#   random baseline: one draw per line of the file);
+# - sif: the common component is fitted on the texts of each predict (Arora et al. fit it on the sentences scored),
+#   so a pair's score depends on the other pairs scored with it.
+BATCH_DEPENDENT = {"random", "sif"}
+
+
+@pytest.mark.parametrize("name", [n for n in PAIR_SYSTEMS if n not in BATCH_DEPENDENT])
+def test_a_pairs_score_depends_on_that_pair_alone(name, demo):
+    """Reordering the pairs reorders the scores, a duplicated pair gets its score twice, and a pair scored alone
+    gets the score it gets among others: the same bits."""
+    pairs, gold = demo
+    system = make_system(name).fit(pairs, gold)
+    some = pairs[:9]
+    scores = system.predict(some)
+    order = [4, 0, 8, 2, 6, 1, 7, 3, 5]
+    assert system.predict([some[i] for i in order]).tobytes() == scores[order].tobytes()
+    assert system.predict(some + some[:3]).tobytes() == np.concatenate([scores, scores[:3]]).tobytes()
+    assert system.predict([some[5]]).tobytes() == scores[5:6].tobytes()
+
+
+@pytest.mark.parametrize("name", sorted(BATCH_DEPENDENT))
+def test_the_batch_dependent_systems_are_so(name, demo):
+    """The exceptions above are real: otherwise they would be tested as the others are."""
+    pairs, gold = demo
+    system = make_system(name).fit(pairs, gold)
+    some = pairs[:9]
+    order = [4, 0, 8, 2, 6, 1, 7, 3, 5]
+    assert system.predict([some[i] for i in order]).tobytes() != system.predict(some)[order].tobytes()
