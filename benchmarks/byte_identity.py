@@ -65,10 +65,16 @@ def typed_fixture(root: Path) -> None:
     sys.path.insert(0, str(ROOT))
     try:
         from semsts.corpora import typed2013 as typed
-        from tests import test_typed2013_pipeline as t
     except ImportError:  # the code before the typed -> typed2013 renames
         from semsts.corpora import typed
-        from tests import test_typed_pipeline as t
+    try:  # the shared test data: tests/conftest.py, or a test file of the code before
+        from tests import conftest as t
+        t.PAIRS  # noqa: B018
+    except (ImportError, AttributeError):
+        try:
+            from tests import test_typed2013_pipeline as t
+        except ImportError:
+            from tests import test_typed_pipeline as t
     folder = root / "typed2013" / "test"
     (folder / "text").mkdir(parents=True)
     (folder / typed.INPUT_NAME).write_text("".join(f"{t.ADDR.format(a)}\t{t.ADDR.format(b)}\n" for a, b in t.PAIRS))

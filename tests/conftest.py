@@ -3,13 +3,21 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
+import random
+import re
 import threading
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from semsts.corpora import manifest
+from semsts import cli, data_cli
+from semsts.baselines.model_file import card_path
+from semsts.corpora import manifest, typed2013
+from semsts.corpora.manifest import sha256
 
 # absolute, so that a test that changes the current folder still finds it (CI sets a relative STS_DATA)
 DATA = Path(os.environ.get("STS_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")).resolve()
@@ -140,3 +148,136 @@ def build_counter():
         calls.append(1)
         return {"vectors": np.arange(12, dtype=np.float32).reshape(3, 4), "vocabulary": np.asarray(["a", "b", "c"])}
     return build, calls
+
+
+# --- Helpers shared by several test files (a test file imports them from here, never from another test file).
+
+# Pairs of a learnable signal, written as the user's TSV, and the regression with a small feature set.
+WORDS = "cat dog man woman car road sun sky tree river bird fish house city child ball".split()
+# The regression system with a small feature set (no WordNet or vector families) so the test runs in seconds.
+SMALL = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss",
+         "--exclude", "distributional", "--exclude", "embedding"]
+SMALL_PARAMS = {"feature_set": "takelab", "exclude": ("wordnet", "gloss", "distributional", "embedding")}
+
+
+def pairs_tsv(path, n: int, seed: int, *, scores: bool = True):
+    """``n`` pairs sharing 0-5 of five words, scored by how many they share (a learnable signal)."""
+    rng = random.Random(seed)
+    lines = ["sentence1\tsentence2" + ("\tscore" if scores else "")]
+    for _ in range(n):
+        a = rng.sample(WORDS, 5)
+        k = rng.randint(0, 5)
+        b = a[:k] + rng.sample(WORDS, 5 - k)
+        lines.append(f"a {' '.join(a)} .\tthe {' '.join(b)} ." + (f"\t{k:.1f}" if scores else ""))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+# Archives and the `sts data` command line (tests/test_fetch.py, test_sick.py, test_cli.py).
+ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
+
+
+def make_zip(path: Path, members: dict) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, text in members.items():
+            zf.writestr(name, text)
+    return path
+
+
+def stsb_members():
+    return {f"stsbenchmark/sts-{split}.csv": "".join(ROW.format(id=i, score=i % 5) for i in range(n))
+            for split, n in [("train", 5), ("dev", 3), ("test", 2)]}
+
+
+def data_main(*argv):
+    return data_cli.main([str(a) for a in argv])
+
+
+def leftovers(root: Path) -> list:
+    return [p.name for p in root.iterdir() if p.name.startswith(".fetch-")] if root.exists() else []
+
+
+# A hostile model file and the error line it gets (tests/test_model_file.py, test_safety_model.py).
+def replace_model(path, data: bytes):
+    """Put ``data`` in the model file and make its card's SHA-256 match, as an attacker would."""
+    path.write_bytes(data)
+    card = json.loads(card_path(path).read_text())
+    card["sha256"] = sha256(path)
+    card_path(path).write_text(json.dumps(card))
+
+
+def cli_error(capsys, path) -> str:
+    """Run the saved model through `sts run` and `sts bench`: each ends with one error line."""
+    lines = []
+    for argv in (["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(path.parent / "o"),
+                  "--quiet"], ["bench", "--model", str(path), "--datasets", "stsb-test", "--quiet"]):
+        assert cli.main(argv) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("error: ") and str(path.with_suffix("")) in err[0], err
+        lines.append(err[0])
+    return lines[0]
+
+
+# The README's Python API section (tests/test_readme_python.py, test_install.py).
+README_PATH = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def python_api_blocks() -> list[str]:
+    text = README_PATH.read_text(encoding="utf-8")
+    section = text.split("\n## Python API\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+
+
+# A dozen TYPED pairs of Europeana records with their gold (tests/test_typed2013_pipeline.py, test_typed2013_regression.py,
+# benchmarks/byte_identity.py).
+ADDR = "http://www.europeana.eu/portal/record/{}.html"
+
+# (record id, record text): missing fields, a repeated field, non-ASCII text and an empty record
+R = {
+    "2022/leeds_1": "dcTitle:\tLeeds Town Hall\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
+                    "dcDate:\t1891\ndcSubject:\tarchitecture\ttown halls\ndcDescription:\tThe hall was built in 1858.\n",
+    "2022/leeds_2": "dcTitle:\tBriggate, Leeds\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
+                    "dcDate:\tc. 1895\ndcSubject:\tstreets\ndcSubject:\tshops\n",
+    "2022/york_1": "dcTitle:\tYork Minster from the walls\ndcDate:\t1890s\ndcSubject:\tarchitecture\tchurches\n"
+                   "dcDescription:\tPhotograph by John Smith. The minster was restored in 1829.\n",
+    "2022/coin": "dcTitle:\tRoman coin\ndcSubject:\tnumismatics\ndcDescription:\tA silver denarius found in Kent.\n"
+                 "dcDate:\t2nd century\n",
+    "2022/coin_2": "dcTitle:\tRoman coin hoard\ndcSubject:\tnumismatics\tarchaeology\n"
+                   "dcDescription:\tCoins found near Colchester in 1965.\ndcSource:\tColchester Museums\n",
+    "9200/øresund": "dcTitle:\tØresund ferry at Malmö — 1912\ndcCreator:\tLARSSON; Åke\ndcDate:\t1912\n"
+                    "dcDescription:\tThe ferry sailed from Malmö to Copenhagen.\n",
+    "9200/paris": "dcTitle:\tCafé in Paris, 1912\ndcCreator:\tATGET; Eugène (1857-1927)\ndcDate:\t1912\n"
+                  "dcSubject:\tcafés\tstreets\n",
+    "2022/empty": "",
+    "2022/mill": "dcTitle:\tSalts Mill, Saltaire\ndcDescription:\tThe mill was built by Titus Salt in 1853.\n"
+                 "dcSubject:\tindustry\ttextiles\ndcCreator:\tUnknown\n",
+    "2022/mill_2": "dcTitle:\tWeavers at Salts Mill\ndcDescription:\tWorkers weaving cloth; Sir Titus Salt visited.\n"
+                   "dcSubject:\ttextiles\ndcDate:\t1900-05\n",
+    "2022/war": "dcTitle:\tSoldiers leaving Bradford\ndcDate:\t1914\ndcDescription:\tTroops marched to the station "
+                "during the First World War.\ndcSubject:\tFirst World War\n",
+    "2022/war_2": "dcTitle:\tRecruitment poster\ndcDate:\t1915\ndcSubject:\tFirst World War\tposters\n"
+                  "dcCreator:\tParliamentary Recruiting Committee\n",
+}
+PAIRS = [("2022/leeds_1", "2022/leeds_2"), ("2022/leeds_1", "2022/york_1"), ("2022/coin", "2022/coin_2"),
+         ("9200/øresund", "9200/paris"), ("2022/empty", "2022/mill"), ("2022/mill", "2022/mill_2"),
+         ("2022/war", "2022/war_2"), ("2022/york_1", "2022/war"), ("9200/paris", "2022/leeds_2"),
+         ("2022/coin", "2022/war_2"), ("2022/mill_2", "2022/leeds_1"), ("2022/war", "2022/war")]
+GOLD = np.array([
+    [4.2, 5.0, 4.0, 4.5, 4.8, 2.0, 2.5, 1.5], [3.0, 0.5, 1.0, 4.0, 2.0, 2.0, 3.5, 2.0],
+    [4.5, 0.0, 0.5, 1.0, 2.5, 3.0, 4.8, 3.5], [2.5, 0.5, 0.5, 5.0, 1.0, 2.0, 2.0, 1.5],
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [4.0, 1.0, 3.5, 3.0, 5.0, 3.5, 4.5, 3.0],
+    [3.5, 0.5, 1.5, 4.5, 1.5, 3.0, 4.5, 2.5], [1.5, 0.0, 0.5, 2.0, 0.5, 1.0, 1.0, 1.0],
+    [1.0, 0.0, 0.0, 3.0, 0.5, 0.5, 2.5, 0.5], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.5, 0.0, 0.5, 3.0, 3.0, 1.5, 1.0, 1.0], [5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0]])
+
+
+@pytest.fixture
+def typed_root(tmp_path):
+    """A data root holding the dozen TYPED pairs in the official layout (typed2013/test)."""
+    folder = tmp_path / "typed2013" / "test"
+    write(folder / typed2013.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
+    write(folder / typed2013.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
+    for number, pair in enumerate(PAIRS, 1):
+        for side, rid in zip("ab", pair):
+            write(folder / "text" / typed2013.record_filename(number, side, rid), R[rid].encode("utf-8"))
+    return tmp_path

@@ -7,6 +7,7 @@ The command line is the ``sts`` layer, the modules of ``semsts/`` (``cli.py``, `
 the scorer's facade, re-exports the scorer's command line (``semsts.eval_cli``), and only that of the ``sts`` layer.
 """
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -226,3 +227,10 @@ def test_test_files_are_named_for_a_module_of_the_project():
     known = _module_names() | set(CROSS_CUTTING)
     strays = sorted(p.name for p in (ROOT / "tests").glob("test_*.py") if p.stem.removeprefix("test_") not in known)
     assert not strays, f"name each test file test_<module>.py for the module it tests: {strays}"
+
+
+def test_no_test_file_imports_another():
+    """Helpers that several test files share live in tests/conftest.py: a test file is never a library."""
+    pattern = re.compile(r"^\s*(from\s+(tests\.)?test_\w+\s+import|import\s+(tests\.)?test_\w+)", re.M)
+    offenders = [p.name for p in (ROOT / "tests").glob("test_*.py") if pattern.search(p.read_text(encoding="utf-8"))]
+    assert not offenders, f"import shared helpers from tests.conftest instead: {offenders}"

@@ -10,10 +10,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_fetch import data_main, stsb_members
 
 from semsts import cli
 from semsts.corpora import formats
+from tests.conftest import data_main, stsb_members
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,6 @@ import sys
 import numpy as np
 import pytest
 from sklearn.base import clone
-from test_user_data import SMALL, SMALL_PARAMS, pairs_tsv
 
 from conftest import write
 from semsts import baselines, cli, corpora
@@ -19,6 +18,7 @@ from semsts.baselines.run import run_system
 from semsts.corpora.word_vectors import glove
 from semsts.features.embedding import sif_weight
 from semsts.features.encoders import SIF, embed, encoder_name, encoder_words, glove_mean, load_encoder, sif_means
+from tests.conftest import SMALL, SMALL_PARAMS, pairs_tsv
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

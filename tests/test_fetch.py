@@ -10,17 +10,8 @@ from pathlib import Path
 import pytest
 
 from semsts import corpora
-from semsts import data_cli as cli
 from semsts.corpora import fetch
-
-ROW = "main-captions\timages\t2015\t{id:04d}\t{score}\tA dog runs.\tA dog is running.\n"
-
-
-def make_zip(path: Path, members: dict) -> Path:
-    with zipfile.ZipFile(path, "w") as zf:
-        for name, text in members.items():
-            zf.writestr(name, text)
-    return path
+from tests.conftest import data_main, leftovers, make_zip, stsb_members
 
 
 def make_tar(path: Path, members: dict, links=()) -> Path:
@@ -43,19 +34,6 @@ def sts2016_members(folder="sts2016-english-with-gs-v1.0"):
             f"{folder}/STS2016.gs.headlines.txt": "3\n\n",
             f"{folder}/README.txt": "readme\n",
             f"{folder}/correlation-noconfidence.pl": "# scorer\n"}
-
-
-def stsb_members():
-    return {f"stsbenchmark/sts-{split}.csv": "".join(ROW.format(id=i, score=i % 5) for i in range(n))
-            for split, n in [("train", 5), ("dev", 3), ("test", 2)]}
-
-
-def data_main(*argv):
-    return cli.main([str(a) for a in argv])
-
-
-def leftovers(root: Path) -> list:
-    return [p.name for p in root.iterdir() if p.name.startswith(".fetch-")] if root.exists() else []
 
 
 def test_fetch_zip_over_http_arranges_the_layout(server, tmp_path, capsys, no_manifest):

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_readme_python import python_api_blocks
-from test_user_data import pairs_tsv
+
+from tests.conftest import pairs_tsv, python_api_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 STS = [str(Path(sys.executable).parent / "sts")]  # the installed command, as a user runs it

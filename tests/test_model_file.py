@@ -11,7 +11,7 @@ from semsts.baselines.model_file import ModelMismatch, card_path, load_model, sa
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
 from semsts.corpora.errors import Note
-from semsts.corpora.manifest import sha256
+from tests.conftest import cli_error, replace_model
 
 MARKER_ENV = "STS_TEST_MARKER"
 
@@ -26,24 +26,7 @@ class Payload:
         return (os.system, (f"touch {os.environ[MARKER_ENV]}",))
 
 
-def replace_model(path, data: bytes):
-    """Put ``data`` in the model file and make its card's SHA-256 match, as an attacker would."""
-    path.write_bytes(data)
-    card = json.loads(card_path(path).read_text())
-    card["sha256"] = sha256(path)
-    card_path(path).write_text(json.dumps(card))
 
-
-def cli_error(capsys, path) -> str:
-    """Run the saved model through `sts run` and `sts bench`: each ends with one error line."""
-    lines = []
-    for argv in (["run", "regression", "--model", str(path), "--test", "demo-test", "--out", str(path.parent / "o"),
-                  "--quiet"], ["bench", "--model", str(path), "--datasets", "stsb-test", "--quiet"]):
-        assert cli.main(argv) == 1
-        err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and err[0].startswith("error: ") and str(path.with_suffix("")) in err[0], err
-        lines.append(err[0])
-    return lines[0]
 
 
 def test_a_payload_hidden_in_a_genuine_model_is_refused_before_it_runs(saved, trained, marker, capsys):

@@ -2,18 +2,11 @@
 namespace, in a temporary folder holding the two TSV files the text describes."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from test_user_data import pairs_tsv
+from tests.conftest import pairs_tsv, python_api_blocks
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-
-
-def python_api_blocks() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("\n## Python API\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
 
 
 def test_the_readme_python_section_runs(tmp_path, monkeypatch, capsys):

@@ -6,7 +6,7 @@ from semsts import corpora
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.run import run_system
 from semsts.baselines.token_cosine import TokenCosine
-from tests.test_user_data import SMALL_PARAMS, pairs_tsv
+from tests.conftest import SMALL_PARAMS, pairs_tsv
 
 # --- A system fitted on gold predicts on its training gold's scale: on a test set of that scale its outputs are only
 # clipped, never mapped from [0, 5] (issue 23, case 1). Systems with units of their own (cosines) are still mapped,
@@ -63,6 +63,15 @@ def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
     assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
     assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
+    assert cli.main(["run", "regression", "--model", str(tmp_path / "m.skops"), "--test", str(tmp_path / "test.tsv"),
+                     "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    (written,) = (tmp_path / "out").glob("*.txt")
+    scores = np.loadtxt(written)
+    from semsts.baselines.model_file import load_model
+    models, _ = load_model(tmp_path / "m.skops")
+    test = corpora.load_path(tmp_path / "test.tsv")
+    expected = np.clip(models.models["all"].predict(test.pairs), 0.0, 5.0)
+    assert np.allclose(scores, expected, atol=1e-6)  # the model's own scores, on the recorded [0, 5], not remapped
 
 
 def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):

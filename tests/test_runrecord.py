@@ -8,7 +8,7 @@ import pytest
 
 from semsts import cli, evaluate
 from semsts.baselines import run as run_module
-from tests.test_user_data import pairs_tsv
+from tests.conftest import pairs_tsv
 
 # --- Issue 12, defect 4: a run owns its output directory; the scorer refuses a mixture of runs.
 

@@ -17,7 +17,6 @@ import warnings
 
 import numpy as np
 import pytest
-from test_user_data import pairs_tsv
 
 from conftest import build_counter, write
 from semsts import cli
@@ -26,6 +25,7 @@ from semsts.corpora import derived
 from semsts.corpora.derived import cached_arrays
 from semsts.corpora.errors import Note
 from semsts.features.encoders import embed
+from tests.conftest import pairs_tsv
 
 SPEC = "encpkg:encode"
 IMPL = '''

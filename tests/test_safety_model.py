@@ -23,7 +23,7 @@ from semsts.baselines import model_archive
 from semsts.baselines.model_file import ModelMismatch, card_path, load_model
 from semsts.baselines.monotone import MonotoneGBR
 from semsts.features.encoder_features import EncoderFeatures
-from tests.test_model_file import cli_error, replace_model
+from tests.conftest import cli_error, replace_model
 
 HOSTILE_ENCODER = '''
 import os

@@ -3,11 +3,11 @@ import shutil
 
 import numpy as np
 import pytest
-from test_fetch import data_main, leftovers, make_zip
 
 from conftest import write
 from semsts import corpora
 from semsts.corpora import FormatError, fetch, manifest, sick
+from tests.conftest import data_main, leftovers, make_zip
 
 HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
 

@@ -8,62 +8,11 @@ from semsts.baselines import make_system, run_system
 from semsts.baselines.demo import demo_scoreboard
 from semsts.corpora import typed2013
 from semsts.demo import demo_correlations
-from tests.conftest import write
-
-ADDR = "http://www.europeana.eu/portal/record/{}.html"
-
-# (record id, record text): missing fields, a repeated field, non-ASCII text and an empty record
-R = {
-    "2022/leeds_1": "dcTitle:\tLeeds Town Hall\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
-                    "dcDate:\t1891\ndcSubject:\tarchitecture\ttown halls\ndcDescription:\tThe hall was built in 1858.\n",
-    "2022/leeds_2": "dcTitle:\tBriggate, Leeds\ndcCreator:\tSUTCLIFFE; Frank Meadow (1853-1941)\n"
-                    "dcDate:\tc. 1895\ndcSubject:\tstreets\ndcSubject:\tshops\n",
-    "2022/york_1": "dcTitle:\tYork Minster from the walls\ndcDate:\t1890s\ndcSubject:\tarchitecture\tchurches\n"
-                   "dcDescription:\tPhotograph by John Smith. The minster was restored in 1829.\n",
-    "2022/coin": "dcTitle:\tRoman coin\ndcSubject:\tnumismatics\ndcDescription:\tA silver denarius found in Kent.\n"
-                 "dcDate:\t2nd century\n",
-    "2022/coin_2": "dcTitle:\tRoman coin hoard\ndcSubject:\tnumismatics\tarchaeology\n"
-                   "dcDescription:\tCoins found near Colchester in 1965.\ndcSource:\tColchester Museums\n",
-    "9200/øresund": "dcTitle:\tØresund ferry at Malmö — 1912\ndcCreator:\tLARSSON; Åke\ndcDate:\t1912\n"
-                    "dcDescription:\tThe ferry sailed from Malmö to Copenhagen.\n",
-    "9200/paris": "dcTitle:\tCafé in Paris, 1912\ndcCreator:\tATGET; Eugène (1857-1927)\ndcDate:\t1912\n"
-                  "dcSubject:\tcafés\tstreets\n",
-    "2022/empty": "",
-    "2022/mill": "dcTitle:\tSalts Mill, Saltaire\ndcDescription:\tThe mill was built by Titus Salt in 1853.\n"
-                 "dcSubject:\tindustry\ttextiles\ndcCreator:\tUnknown\n",
-    "2022/mill_2": "dcTitle:\tWeavers at Salts Mill\ndcDescription:\tWorkers weaving cloth; Sir Titus Salt visited.\n"
-                   "dcSubject:\ttextiles\ndcDate:\t1900-05\n",
-    "2022/war": "dcTitle:\tSoldiers leaving Bradford\ndcDate:\t1914\ndcDescription:\tTroops marched to the station "
-                "during the First World War.\ndcSubject:\tFirst World War\n",
-    "2022/war_2": "dcTitle:\tRecruitment poster\ndcDate:\t1915\ndcSubject:\tFirst World War\tposters\n"
-                  "dcCreator:\tParliamentary Recruiting Committee\n",
-}
-PAIRS = [("2022/leeds_1", "2022/leeds_2"), ("2022/leeds_1", "2022/york_1"), ("2022/coin", "2022/coin_2"),
-         ("9200/øresund", "9200/paris"), ("2022/empty", "2022/mill"), ("2022/mill", "2022/mill_2"),
-         ("2022/war", "2022/war_2"), ("2022/york_1", "2022/war"), ("9200/paris", "2022/leeds_2"),
-         ("2022/coin", "2022/war_2"), ("2022/mill_2", "2022/leeds_1"), ("2022/war", "2022/war")]
-GOLD = np.array([
-    [4.2, 5.0, 4.0, 4.5, 4.8, 2.0, 2.5, 1.5], [3.0, 0.5, 1.0, 4.0, 2.0, 2.0, 3.5, 2.0],
-    [4.5, 0.0, 0.5, 1.0, 2.5, 3.0, 4.8, 3.5], [2.5, 0.5, 0.5, 5.0, 1.0, 2.0, 2.0, 1.5],
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [4.0, 1.0, 3.5, 3.0, 5.0, 3.5, 4.5, 3.0],
-    [3.5, 0.5, 1.5, 4.5, 1.5, 3.0, 4.5, 2.5], [1.5, 0.0, 0.5, 2.0, 0.5, 1.0, 1.0, 1.0],
-    [1.0, 0.0, 0.0, 3.0, 0.5, 0.5, 2.5, 0.5], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-    [1.5, 0.0, 0.5, 3.0, 3.0, 1.5, 1.0, 1.0], [5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0]])
+from tests.conftest import GOLD, write
 
 
-@pytest.fixture
-def root(tmp_path):
-    folder = tmp_path / "typed2013" / "test"
-    write(folder / typed2013.INPUT_NAME, "".join(f"{ADDR.format(a)}\t{ADDR.format(b)}\n" for a, b in PAIRS))
-    write(folder / typed2013.GOLD_NAME, "".join("\t".join(f"{v:g}" for v in row) + "\n" for row in GOLD))
-    for number, pair in enumerate(PAIRS, 1):
-        for side, rid in zip("ab", pair):
-            write(folder / "text" / typed2013.record_filename(number, side, rid), R[rid].encode("utf-8"))
-    return tmp_path
-
-
-def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
-    ds = corpora.load("typed2013-test", root)
+def test_a_dozen_pairs_go_through_the_whole_pipeline(typed_root, tmp_path):
+    ds = corpora.load("typed2013-test", typed_root)
     (sub,) = ds.subsets
     assert (len(sub), sub.n_scored, sub.gold.shape, ds.notes) == (12, 12, (12, 8), ())
     assert typed2013.parse_record(sub.pairs[0][1])["dcSubject"] == ["streets", "shops"]  # the repeated field
@@ -84,12 +33,12 @@ def test_a_dozen_pairs_go_through_the_whole_pipeline(root, tmp_path):
     assert again[0].read_bytes() == path.read_bytes()
 
 
-def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp_path, capsys):
+def test_command_lines_write_validate_and_score_like_correlation_typed(typed_root, tmp_path, capsys):
     out = tmp_path / "run"
-    assert cli.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(root),
+    assert cli.main(["run", "typed-tfidf", "--test", "typed2013-test", "--out", str(out), "--data-dir", str(typed_root),
                      "--quiet"]) == 0
     system = out / typed2013.OUTPUT_NAME
-    gold = root / "typed2013" / "test" / typed2013.GOLD_NAME
+    gold = typed_root / "typed2013" / "test" / typed2013.GOLD_NAME
     capsys.readouterr()
     assert evaluate.main([str(gold), str(system)]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -97,20 +46,20 @@ def test_command_lines_write_validate_and_score_like_correlation_typed(root, tmp
     assert [line.split(":")[0] for line in lines] == [f"Pearson ({label})" for label in labels] + ["Pearson mean"]
     result = evaluate.score_typed(corpora.read_typed_output(system), GOLD)
     assert lines[-1] == f"Pearson mean: {result['mean']:.5f}"
-    assert evaluate.main(["--dataset", "typed2013-test", "--run", str(out), "--data-dir", str(root)]) == 0
+    assert evaluate.main(["--dataset", "typed2013-test", "--run", str(out), "--data-dir", str(typed_root)]) == 0
     table = capsys.readouterr().out
     header, row = [line for line in table.splitlines() if line.startswith(("  ", "Pearson"))][:2]
     assert header.split() == "General Author People involved Time Location Event Subject Description Mean".split()
     assert row.split()[-1] == f"{result['mean']:.5f}"
     assert evaluate.main(["--check", str(system), "--dataset", "typed2013-test", "--subset", "europeana",
-                          "--data-dir", str(root)]) == 0
+                          "--data-dir", str(typed_root)]) == 0
     write(system, system.read_text().splitlines()[0] + "\n")
     assert evaluate.main([str(gold), str(system)]) == 1
     assert "has 1 lines, the input has 12 pairs" in capsys.readouterr().err
 
 
-def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
-    typed_ds = corpora.load("typed2013-test", root)
+def test_mixed_kinds_are_refused_clearly(typed_root, tmp_path, data_dir, capsys):
+    typed_ds = corpora.load("typed2013-test", typed_root)
     with pytest.raises(ValueError, match="typed2013-test is TYPED data .* use a TYPED system such as typed-tfidf"):
         run_system("token-cosine", typed_ds, tmp_path / "x")
     assert cli.main(["run", "typed-tfidf", "--test", "sts2012-test", "--out", str(tmp_path / "y"),
@@ -121,10 +70,10 @@ def test_mixed_kinds_are_refused_clearly(root, tmp_path, data_dir, capsys):
     assert "TypedTfidf is a TYPED system: it scores pairs of Europeana records" in row.error
 
 
-def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
+def test_compare_places_typed_runs_by_their_mean(typed_root, tmp_path, capsys):
     """TYPED runs are ranked by the mean of the eight types' Pearsons: among themselves, and among the
     *SEM 2013 Table 3 runs with --published (its columns are the eight types)."""
-    ds = corpora.load("typed2013-test", root)
+    ds = corpora.load("typed2013-test", typed_root)
     (path,) = run_system("typed-tfidf", ds, tmp_path / "tfidf")
     worse = corpora.read_typed_output(path, 12)
     worse[:, :4] = worse[::-1, :4]  # four types scrambled
@@ -146,7 +95,7 @@ def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
         mean = round(reports[row["name"]]["mean"], 4)
         assert row["ranks"]["mean"] == 1 + sum(1 for r in table3 if r["ranks"]["mean"] and r["scores"]["mean"] > mean)
     capsys.readouterr()
-    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(root), "--resamples", "50", "--published",
+    argv = ["compare", "--dataset", "typed2013-test", "--data-dir", str(typed_root), "--resamples", "50", "--published",
             *(a for name, d in runs.items() for a in ("--run", f"{name}={d}")), "--report", str(tmp_path / "html")]
     assert cli.main(argv) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -154,10 +103,10 @@ def test_compare_places_typed_runs_by_their_mean(root, tmp_path, capsys):
     assert (tmp_path / "html" / "index.html").is_file()
 
 
-def test_a_typed_systems_score_is_the_mean_of_the_types_pearsons(root):
+def test_a_typed_systems_score_is_the_mean_of_the_types_pearsons(typed_root):
     """As the *SEM 2013 paper (and the scorer) report TYPED runs: the plain mean of eight Pearsons, not R²."""
     from scipy.stats import pearsonr
-    (sub,) = corpora.load("typed2013-test", root).subsets
+    (sub,) = corpora.load("typed2013-test", typed_root).subsets
     system = make_system("typed-tfidf").fit(sub.pairs)
     predicted = system.predict(sub.pairs)
     expected = np.mean([pearsonr(predicted[:, j], GOLD[:, j])[0] for j in range(len(typed2013.TYPES))])

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import random
 import subprocess
 
 import numpy as np
@@ -12,6 +11,7 @@ import pytest
 from conftest import write
 from semsts import baselines, cli, corpora, evaluate
 from semsts.corpora import DatasetNotFound, FormatError, manifest
+from tests.conftest import SMALL, SMALL_PARAMS, pairs_tsv
 
 SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
 NO_SCORES = "has no score column: it can be run but not scored or trained on"
@@ -251,26 +251,6 @@ def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
 
 # --- Issue 14's acceptance: the regression trained on a user's TSV, run on a second file and scored,
 # from the command line and from Python, with a signature naming the file and its SHA-256.
-
-
-WORDS = "cat dog man woman car road sun sky tree river bird fish house city child ball".split()
-# The regression system with a small feature set (no WordNet or vector families) so the test runs in seconds.
-SMALL = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss",
-         "--exclude", "distributional", "--exclude", "embedding"]
-SMALL_PARAMS = {"feature_set": "takelab", "exclude": ("wordnet", "gloss", "distributional", "embedding")}
-
-
-def pairs_tsv(path, n: int, seed: int, *, scores: bool = True):
-    """``n`` pairs sharing 0-5 of five words, scored by how many they share (a learnable signal)."""
-    rng = random.Random(seed)
-    lines = ["sentence1\tsentence2" + ("\tscore" if scores else "")]
-    for _ in range(n):
-        a = rng.sample(WORDS, 5)
-        k = rng.randint(0, 5)
-        b = a[:k] + rng.sample(WORDS, 5 - k)
-        lines.append(f"a {' '.join(a)} .\tthe {' '.join(b)} ." + (f"\t{k:.1f}" if scores else ""))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
 
 
 @pytest.fixture
