@@ -74,14 +74,19 @@ def versions() -> dict:
     return found
 
 
-def resource_hashes(feature_names) -> dict:
-    """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``)."""
+ENCODER_RESOURCES = {"glove-mean": ("glove",), "sif": ("glove",), "wordllama": ("wordllama",)}  # the built-in encoders'
+
+
+def resource_hashes(feature_names, encoder=None) -> dict:
+    """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``), and the built-in
+    ``encoder``'s (a card's ``encoder``: a spec, or None)."""
     from semsts.corpora import word_vectors, wordllama, wordnet
     from semsts.features import gloss_space
     hashes = {"glove": word_vectors.content_sha256, "gloss-space": gloss_space.content_sha256,
               "wordnet": wordnet.content_sha256, "wordllama": wordllama.content_sha256}
     families = {name.split("__", 1)[0] for name in feature_names}
-    needed = {"wordnet", *(r for f in families for r in FAMILY_RESOURCES.get(f, ()))}
+    needed = {"wordnet", *(r for f in families for r in FAMILY_RESOURCES.get(f, ())),
+              *(ENCODER_RESOURCES.get(encoder, ()) if isinstance(encoder, str) else ())}
     return {name: hashes[name]() for name in sorted(needed)}
 
 
@@ -141,7 +146,7 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     spec = feature_spec(models)
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
-            "resources": resource_hashes(spec["feature_names"]),
+            "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
             "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": canaries(models)}}
 
     def write_model(tmp: Path) -> None:
@@ -269,7 +274,7 @@ def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
                             "the file was changed or belongs to another card")
     # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model
     with ThreadPoolExecutor(max_workers=1) as pool:
-        resources = pool.submit(resource_hashes, card["feature_names"])
+        resources = pool.submit(resource_hashes, card["feature_names"], card.get("encoder"))
         models = _read_skops(path)
         from .model_checks import Damaged, check_models
         try:

@@ -92,3 +92,23 @@ def test_the_word_table_keeps_its_bound_and_gives_what_one_word_at_a_time_gives(
             assert table.vectors[k].tobytes() == wordllama.word_vector(word).tobytes()
             assert table.units[k].tobytes() == wordllama.unit(wordllama.word_vector(word)).tobytes()
     assert not wordllama.word_vector("").any() and not table.units[table.slots([""])[0]].any()
+
+
+def test_a_model_with_the_builtin_encoder_records_the_resource(tmp_path):
+    import warnings
+
+    from semsts import corpora
+    from semsts.baselines.model_file import load_model, save_model
+    from semsts.baselines.regression import FeatureRegression
+    from semsts.baselines.subset_models import SubsetModels
+    from tests.conftest import SMALL_PARAMS
+    train = corpora.load("demo-train")
+    system = FeatureRegression(**SMALL_PARAMS, encoder="wordllama", param_grid={"C": [2.0]}, cv=2)
+    card = save_model(SubsetModels({"all": system.fit(train.pairs[:60], train.gold[:60])}), tmp_path / "m.skops",
+                      {"regime": "test"})
+    assert card["encoder"] == "wordllama" and card["resources"]["wordllama"] == wordllama.content_sha256()
+    assert set(card["resources"]) == {"wordnet", "wordllama"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same versions and resources: no note
+        models, loaded = load_model(tmp_path / "m.skops")
+    assert loaded["resources"] == card["resources"]
