@@ -30,7 +30,7 @@ def sts2017(dest: Path) -> None:
 
 def typed2013(dest: Path) -> None:
     from semsts.corpora import typed2013 as typed
-    from tests.test_typed2013_pipeline import ADDR, GOLD, PAIRS, R
+    from tests.conftest import ADDR, GOLD, PAIRS, R
     for split in ("train", "test"):
         folder = dest / "typed2013" / split
         (folder / "text").mkdir(parents=True)
