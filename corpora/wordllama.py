@@ -150,7 +150,6 @@ class WordTable:
             self._add(new)
         return np.fromiter((self.slot[w] for w in words), dtype=np.int64, count=len(words))
 
-
     def _add(self, words: list) -> None:
         """Rows for ``words``: :func:`word_vector` and :func:`unit` of each, the same bits, a stack of the words
         of one token count at once (numpy reduces each word's rows in a stack as it reduces them alone)."""
