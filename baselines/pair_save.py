@@ -21,7 +21,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from semsts.corpora.atomic import atomic_open
+from semsts.core.files import atomic_open
 from semsts.corpora.derived import file_sha256
 from semsts.corpora.errors import Note, shown
 

@@ -11,7 +11,7 @@ from contextlib import ExitStack, contextmanager
 from joblib import parallel_config
 from threadpoolctl import threadpool_limits
 
-from semsts.features.progress import reporting
+from semsts.core.progress import reporting
 
 BACKENDS = ("loky", "threading", "dask")
 

@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.model_selection import PredefinedSplit
 
 from semsts import corpora
-from semsts.features.progress import announce
+from semsts.core.progress import announce
 
 from .regression import FeatureRegression, fold_matrices, search
 from .run import training_pairs, training_units

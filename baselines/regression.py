@@ -18,8 +18,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from semsts.core.progress import announce, tracked
 from semsts.features.featurizer import PairFeaturizer, map_chunks
-from semsts.features.progress import announce, tracked
 from semsts.features.sets import set_names
 
 from .base import PairRegressor, check_training

@@ -79,14 +79,19 @@ def one(n: int, chars: int) -> dict:
 
 
 def checkout(ref: str, into: Path) -> Path:
-    """The files of commit ``ref`` under ``into``, laid out so that ``import semsts`` finds them first on PYTHONPATH."""
+    """The files of commit ``ref`` under ``into``, laid out so that ``import semsts`` finds them first on PYTHONPATH (the folder returned)."""
     src = into / "src"
     src.mkdir()
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
-    for sub in ("corpora", "features", "baselines", "scoring"):  # semsts.<sub> lives in the checkout's <sub>/
-        (src / "semsts" / sub).symlink_to(src / sub, target_is_directory=True)
-    return src
+    package = into / "path" / "semsts"  # the package as pyproject.toml maps it: sts/ (semsts/ before) and semsts.X from X/
+    package.mkdir(parents=True)
+    for entry in (src / "sts" if (src / "sts").is_dir() else src / "semsts").iterdir():
+        (package / entry.name).symlink_to(entry)
+    for sub in ("core", "corpora", "features", "baselines", "scoring"):
+        if (src / sub).is_dir():
+            (package / sub).symlink_to(src / sub, target_is_directory=True)
+    return package.parent
 
 
 def timed_side(n: int, chars: int, pythonpath: str | None) -> dict:

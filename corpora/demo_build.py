@@ -7,7 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .atomic import atomic_open
+from semsts.core.files import atomic_open
+
 from .paths import demo_root
 
 GENRE = "main-captions"

@@ -19,7 +19,8 @@ from typing import Callable
 
 import numpy as np
 
-from .atomic import atomic_open
+from semsts.core.files import atomic_open
+
 from .errors import Note
 
 MAX_MANIFEST_BYTES = 1 << 20  # a manifest holds a key and a few digests

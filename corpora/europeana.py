@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .atomic import atomic_open, write_text_atomic
+from semsts.core.files import atomic_open, write_text_atomic
+
 from .fetch import FetchError
 from .paths import data_root
 from .typed2013 import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename

@@ -14,7 +14,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .atomic import atomic_open
+from semsts.core.files import atomic_open
+
 from .errors import MAX_QUOTE, FormatError, quote
 
 STS_RANGE = (0.0, 5.0)

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from semsts.core.files import write_text_atomic
+
 from . import content_pins, datasets
-from .atomic import write_text_atomic
 from .derived import file_sha256 as sha256
 from .errors import FormatError
 from .formats import in_place

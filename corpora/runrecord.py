@@ -17,7 +17,8 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from .atomic import tagged_temps, write_text_atomic
+from semsts.core.files import tagged_temps, write_text_atomic
+
 from .errors import FormatError
 from .manifest import sha256
 

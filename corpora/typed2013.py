@@ -15,7 +15,8 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
-from .atomic import atomic_open
+from semsts.core.files import atomic_open
+
 from .errors import FormatError, quote
 from .formats import STS_RANGE, format_score, in_place, output_lines, parse_number, read_lines
 

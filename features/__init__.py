@@ -1,6 +1,2 @@
 """Pair → numbers: feature families as scikit-learn transformers."""
 
-# The garbage-collection thresholds featurizing runs under (Python's: 700, 10, 10): it allocates millions of
-# short-lived objects beside long-lived tables that every full collection walks again (featurizer.rare_full_collections;
-# the ``sts`` process sets them for its whole run). Here, so that setting them imports nothing.
-COLLECTIONS = (20_000, 10, 100)

@@ -2,13 +2,14 @@
 
 How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
-:func:`semsts.features.progress.reporting` for a progress hook. The transformer itself holds only what
-defines the features. Fewer than :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` pairs are featurized
-in the calling process whatever the workers (see :mod:`semsts.features.workers`).
+:func:`semsts.core.progress.reporting` for a progress hook. The transformer itself holds only what
+defines the features. Fewer than :data:`~semsts.core.workers.PARALLEL_MIN_PAIRS` pairs are featurized
+in the calling process whatever the workers (see :mod:`semsts.core.workers`).
 """
 from __future__ import annotations
 
 import gc
+import os
 import pickle
 import uuid
 import warnings
@@ -24,15 +25,15 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.pipeline import FeatureUnion
 from sklearn.utils.validation import check_is_fitted
 
+from semsts.core import COLLECTIONS
+from semsts.core.process_exit import end_worker_unfreed, leave_ctrl_c_to_the_caller
+from semsts.core.progress import hook
+from semsts.core.workers import worth_workers
 from semsts.corpora.errors import Note
 
-from . import COLLECTIONS
 from .base import text_input_tags
-from .process_exit import end_worker_unfreed, leave_ctrl_c_to_the_caller
-from .progress import hook
 from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
-from .workers import worth_workers
 
 
 def _note_long_sides(union, pairs) -> None:
@@ -49,7 +50,7 @@ def _note_long_sides(union, pairs) -> None:
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
     progress hook: through joblib (as the caller's ``parallel_config`` says) for
-    :data:`~semsts.features.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not
+    :data:`~semsts.core.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not
     ``workers``. Through joblib a chunk grows up to twice ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job:
     each chunk costs a worker a fixed share (the families' tables grouped by length, a call of the pipeline),
     while the last one leaves the other workers idle.
@@ -215,3 +216,19 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def note_long_sides(self, pairs: list) -> None:
         """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
         _note_long_sides(self.union_, pairs)
+
+
+def warm_worker() -> int:
+    """In a worker (:func:`semsts.core.workers.start_workers`): import the families and load what featurizing reads
+    (WordNet, GloVe, the gloss space, word frequencies), so that its first chunk finds them; its exit will not free
+    them (see :mod:`semsts.core.process_exit`)."""
+    from wordfreq import word_frequency
+
+    from semsts.corpora.word_vectors import glove
+    from semsts.corpora.wordnet import wordnet
+
+    from .gloss_space import gloss_space
+    from .sets import FAMILIES  # noqa: F401
+    wordnet(), glove(), gloss_space(), word_frequency("the", "en")
+    end_worker_unfreed()
+    return os.getpid()

@@ -1,8 +1,10 @@
-"""The one-way data flow: corpora → features → baselines; corpora → scoring → evaluate; the command line on top.
+"""The one-way data flow: core under all; corpora → features → baselines; corpora → scoring → evaluate; the command
+line on top.
 
 Every Python module of the project (tests aside) belongs to a layer and imports only the layers below it, and
 only through the one installed package, ``semsts`` (a bare ``import corpora`` works in a checkout, nowhere else).
-The command line is the ``sts`` layer, the modules of ``semsts/`` (``cli.py``, ``data_cli.py``, ``run_cli.py``,
+The folder ``sts/`` is ``semsts`` itself, every other package folder X/ is ``semsts.X`` (pyproject.toml says so once).
+The command line is the ``sts`` layer, the modules of ``sts/`` (``cli.py``, ``data_cli.py``, ``run_cli.py``,
 ``train_cli.py``, ``eval_cli.py`` …); the library layers hold none of it and never print. ``semsts.evaluate``,
 the scorer's facade, re-exports the scorer's command line (``semsts.eval_cli``), and only that of the ``sts`` layer.
 """
@@ -14,19 +16,20 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = {  # layer -> what it may import of ours (besides itself)
-    "corpora": set(),
-    "features": {"corpora"},
-    "baselines": {"features", "corpora"},
-    "scoring": {"corpora"},
+    "core": set(),
+    "corpora": {"core"},
+    "features": {"corpora", "core"},
+    "baselines": {"features", "corpora", "core"},
+    "scoring": {"corpora", "core"},
     "evaluate": {"scoring", "sts"},  # the sts layer's semsts.eval_cli only: see test_evaluate_imports_only_the_scorers_cli
-    "sts": {"corpora", "features", "baselines", "scoring", "evaluate"},
-    "api": set(),  # semsts/__init__.py: names only, imported on first use
+    "sts": {"core", "corpora", "features", "baselines", "scoring", "evaluate"},
+    "api": {"core"},  # sts/__init__.py: names only, imported on first use
     "script": {"evaluate"},  # the checkout's evaluate.py
-    "benchmarks": {"corpora", "features", "baselines", "scoring", "evaluate", "sts", "tests"},
+    "benchmarks": {"core", "corpora", "features", "baselines", "scoring", "evaluate", "sts", "tests"},
 }
-SUBPACKAGES = ("corpora", "features", "baselines", "scoring")  # semsts.X, each from the folder X
+SUBPACKAGES = ("core", "corpora", "features", "baselines", "scoring")  # semsts.X, each from the folder X
 OLD_TOP_LEVEL = {*SUBPACKAGES, "sts", "evaluate"}
-LIBRARY_LAYERS = ("corpora", "features", "baselines", "scoring")
+LIBRARY_LAYERS = ("core", "corpora", "features", "baselines", "scoring")
 
 
 def _project_modules() -> list[Path]:
@@ -41,7 +44,7 @@ def _layer(path: Path) -> str:
     parts = path.relative_to(ROOT).parts
     if parts == ("evaluate.py",):
         return "script"
-    if parts[0] == "semsts":
+    if parts[0] == "sts":
         return {"evaluate.py": "evaluate", "__init__.py": "api"}.get(parts[-1], "sts")
     return parts[0]
 
@@ -57,7 +60,7 @@ def _module_layer(module: str) -> str | None:
         return "api"
     if parts[1] in SUBPACKAGES or parts[1] == "evaluate":
         return parts[1]
-    return "sts" if (ROOT / "semsts" / f"{parts[1]}.py").is_file() else "api"  # semsts.cli, or a name of the API
+    return "sts" if (ROOT / "sts" / f"{parts[1]}.py").is_file() else "api"  # semsts.cli, or a name of the API
 
 
 def _imports(path: Path) -> set[str]:
@@ -81,7 +84,7 @@ def _bare(path: Path) -> set[str]:
 def test_every_module_belongs_to_a_layer():
     modules = _project_modules()
     names = {str(p.relative_to(ROOT)) for p in modules}
-    assert {"semsts/cli.py", "semsts/evaluate.py", "evaluate.py", "scoring/tasks.py", "corpora/datasets.py"} <= names
+    assert {"sts/cli.py", "sts/evaluate.py", "evaluate.py", "scoring/tasks.py", "corpora/datasets.py"} <= names
     strays = sorted(str(p.relative_to(ROOT)) for p in modules if _layer(p) not in LAYERS)
     assert not strays, f"modules outside every layer: {strays}; add their folder to LAYERS"
 
@@ -112,7 +115,7 @@ def test_tests_import_our_code_through_semsts():
 
 
 def test_evaluate_py_only_reexports_and_starts_the_cli():
-    for path in (ROOT / "evaluate.py", ROOT / "semsts" / "evaluate.py"):
+    for path in (ROOT / "evaluate.py", ROOT / "sts" / "evaluate.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         defined = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))]
         assert not defined, f"{path.relative_to(ROOT)} defines code; it belongs in the scoring package"
@@ -140,11 +143,11 @@ def test_library_code_does_not_print(layer):
 def test_the_command_line_lives_in_the_sts_layer(layer):
     clis = [str(p.relative_to(ROOT)) for p in _project_modules() if _layer(p) == layer
             and (p.name in ("cli.py", "__main__.py") or p.name.endswith("_cli.py"))]
-    assert not clis, f"command-line modules in the {layer} layer: {clis}; they belong in semsts/"
+    assert not clis, f"command-line modules in the {layer} layer: {clis}; they belong in sts/"
 
 
 def test_evaluate_imports_only_the_scorers_cli():
-    used = {m for m in _imports(ROOT / "semsts" / "evaluate.py") if _module_layer(m) == "sts"}
+    used = {m for m in _imports(ROOT / "sts" / "evaluate.py") if _module_layer(m) == "sts"}
     assert used == {"semsts.eval_cli"}
 
 
@@ -211,7 +214,7 @@ CROSS_CUTTING = {
 def _module_names() -> set[str]:
     """Every module and package name of the project: the .py files and folders of the packages, and the checkout's scripts."""
     names = {"evaluate", "semsts", *SUBPACKAGES}
-    for package in (*SUBPACKAGES, "semsts"):
+    for package in (*SUBPACKAGES, "sts"):
         for path in (ROOT / package).rglob("*"):
             if "__pycache__" in path.parts:
                 continue

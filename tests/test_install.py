@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,13 +35,13 @@ def test_only_semsts_is_installed():
 
 def test_outside_the_checkout_only_semsts_imports(tmp_path):
     """The checkout's folder names are not importable once installed: nothing of ours shadows another project."""
+    names = ("core", "corpora", "features", "baselines", "scoring", "sts", "evaluate")
     code = ("import importlib.util, json; "
-            "print(json.dumps({n: getattr(importlib.util.find_spec(n), 'origin', None) for n in "
-            "['semsts', 'corpora', 'features', 'baselines', 'scoring', 'sts', 'evaluate']}))")
+            f"print(json.dumps({{n: getattr(importlib.util.find_spec(n), 'origin', None) for n in {['semsts', *names]}}}))")
     found = json.loads(_run([sys.executable, "-c", code], tmp_path).stdout)
-    assert found["semsts"] and Path(found["semsts"]).parent.name == "semsts"
-    ours = [ROOT / name for name in ("corpora", "features", "baselines", "scoring", "sts", "semsts", "evaluate.py")]
-    for name in ("corpora", "features", "baselines", "scoring", "sts", "evaluate"):  # another project's, or none
+    assert found["semsts"] and Path(found["semsts"]).parent.name in ("semsts", "sts")  # a plain install, an editable one
+    ours = [ROOT / name for name in (*names[:-1], "evaluate.py")]
+    for name in names:  # another project's, or none
         origin = found[name] and Path(found[name])
         assert origin is None or not any(origin == o or origin.is_relative_to(o) for o in ours), (name, origin)
 
@@ -72,3 +73,41 @@ def test_beside_hugging_face_evaluate(tmp_path, data_dir):
     gold, system = tmp_path / "gold.txt", tmp_path / "out" / "tc" / "STS.output.my-test.txt"
     gold.write_text("".join(line.split("\t")[2] + "\n" for line in (tmp_path / "my-test.tsv").read_text().splitlines()[1:]))
     assert _run([sys.executable, str(ROOT / "evaluate.py"), str(gold), str(system)], tmp_path, env).stdout.startswith("Pearson: ")
+
+
+@pytest.mark.parametrize("where", ["checkout", "elsewhere"])
+def test_evaluate_py_runs_with_the_editable_install(tmp_path, where):
+    """Issue 33: ``python evaluate.py`` from the checkout's folder and from any other, with ``pip install -e``."""
+    cwd = ROOT if where == "checkout" else tmp_path
+    work = tmp_path / "files"
+    work.mkdir()
+    out = _run([sys.executable, str(ROOT / "evaluate.py"), *_files(work)], cwd).stdout
+    assert out.startswith("Pearson: 0.9"), out
+
+
+def _files(folder: Path) -> list[str]:
+    gold, system = folder / "gold.txt", folder / "sys.txt"
+    gold.write_text("1\n2\n3\n4.5\n")
+    system.write_text("1.5\n2\n2.5\n5\n")
+    return [str(gold), str(system)]
+
+
+@pytest.mark.slow
+def test_evaluate_py_runs_with_a_plain_install(tmp_path):
+    """Issue 33: with a plain (non-editable) install, the checkout's ``evaluate.py`` imports the installed package,
+    from the checkout's folder as from another: no folder of the checkout shadows ``semsts`` (it did when ``semsts/``
+    was one). The install goes to a folder put first on ``PYTHONPATH``, ahead of this environment's editable one."""
+    site = tmp_path / "site"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(ROOT)],
+                   check=True, capture_output=True, timeout=600)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    work = tmp_path / "files"
+    work.mkdir()
+    where = ("import sys, semsts.scoring, semsts.evaluate; "
+             "print(semsts.scoring.__file__); print(semsts.evaluate.__file__)")
+    for cwd in (ROOT, tmp_path):
+        out = _run([sys.executable, str(ROOT / "evaluate.py"), *_files(work)], cwd, env).stdout
+        assert out.startswith("Pearson: 0.9"), out
+        # what the script imports, with sys.path as the script has it (its folder, the checkout, first)
+        origins = _run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); {where}"], cwd, env).stdout
+        assert all(Path(line).is_relative_to(site) for line in origins.split()), origins

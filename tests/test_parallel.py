@@ -17,7 +17,7 @@ distributed = pytest.importorskip("dask.distributed")  # a declared dev dependen
 
 @pytest.mark.slow  # about 20 s: starts a dask cluster
 def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
-    from semsts.features import workers
+    from semsts.core import workers
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)  # the cluster's workers even for 60 pairs
     train, test = corpora.load("demo-train"), corpora.load("demo-test")
     pairs, gold, unseen = train.pairs[:200], train.gold[:200], test.pairs[:60]
@@ -40,7 +40,8 @@ def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
 def test_chunks_run_here_below_the_threshold_and_through_joblib_above(monkeypatch):
     import joblib
 
-    from semsts.features import featurizer, workers
+    from semsts.core import workers
+    from semsts.features import featurizer
     items = list(range(10))
     calls = []
     monkeypatch.setattr(featurizer, "Parallel", lambda **kw: calls.append(kw) or joblib.Parallel(**kw))
@@ -102,8 +103,9 @@ def test_a_workers_notes_reach_the_caller(monkeypatch):
     command line prints it as a `note:` line, instead of going to the worker's stderr in Python's raw form."""
     import joblib
 
+    from semsts.core import workers
     from semsts.corpora.errors import Note
-    from semsts.features import featurizer, workers
+    from semsts.features import featurizer
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     with joblib.parallel_config(backend="loky", n_jobs=2), pytest.warns(Note) as caught:
         assert [list(c) for c in featurizer.map_chunks(_warns, list(range(5)), 2)] == [[0, 1], [2, 3], [4]]
@@ -173,9 +175,10 @@ def test_workers_started_ahead_are_the_ones_the_work_then_runs_on():
 
     import joblib
 
-    from semsts.features.workers import start_workers
+    from semsts.core.workers import start_workers
+    from semsts.features.featurizer import warm_worker
     with joblib.parallel_config(backend="loky", n_jobs=2):
-        warm = sorted(start_workers())
+        warm = sorted(start_workers(warm_worker))
         later = set(joblib.Parallel()(joblib.delayed(os.getpid)() for _ in range(8)))
     assert len(warm) == 2 and os.getpid() not in warm and later <= set(warm)
 
@@ -185,9 +188,9 @@ def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp
     import json
 
     from semsts import options
-    from semsts.features import workers
+    from semsts.core import workers
     started = []
-    monkeypatch.setattr(workers, "start_workers", lambda: started.append(1) or iter(()))
+    monkeypatch.setattr(workers, "start_workers", lambda warm: started.append(1) or iter(()))
     monkeypatch.setattr(options, "available_cores", lambda: 2)
     lexical, encoded = tmp_path / "m.skops", tmp_path / "e.skops"
     for path, encoder in ((lexical, None), (encoded, "sif")):
@@ -230,7 +233,8 @@ def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatc
     chunk size (each chunk costs a worker a fixed share); in this process it stays as it is; the results too."""
     import joblib
 
-    from semsts.features import featurizer, workers
+    from semsts.core import workers
+    from semsts.features import featurizer
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 10)
     with joblib.parallel_config(backend="loky", n_jobs=2):
         for items, size in ((list(range(400)), 10), (list(range(100)), 5), (list(range(150)), 7)):
@@ -243,7 +247,7 @@ def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatc
 _WORKER_EXIT = r'''
 import atexit, os, sys
 from joblib.externals.loky import get_reusable_executor
-from semsts.features import process_exit
+from semsts.core import process_exit
 
 def task(mark):
     atexit.register(lambda: open(mark + ".freed", "w").close())  # runs only at an ordinary exit
@@ -276,7 +280,7 @@ def test_a_loky_worker_ends_without_freeing_and_the_caller_as_it_was(tmp_path):
 
 def test_a_watched_worker_takes_the_ordinary_exit():
     """Under a profiler or coverage (which write their results at the ordinary exit) the handler does nothing."""
-    from semsts.features import process_exit
+    from semsts.core import process_exit
     sys.setprofile(lambda *args: None)
     try:
         assert process_exit.observed()
@@ -290,7 +294,7 @@ def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(
     the second this process spends importing scikit-learn (its workers start on the core it leaves idle)."""
     import subprocess
     code = ("import sys; from semsts import bench, options; from semsts.baselines import bench as b, registry; "
-            "from semsts.baselines.model_file import read_card; from semsts.features import workers; "
+            "from semsts.baselines.model_file import read_card; from semsts.core import workers; "
             "from semsts.scoring import conventions; from semsts.scoring.bench import FAMILY; "
             "ds, _ = b.present_datasets(['stsb-test'], sys.argv[1]); registry.system_names(); "
             "assert len(b.scored_subset(ds[0].subsets[0])[0].pairs) == 1379; "

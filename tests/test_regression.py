@@ -198,7 +198,7 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     import pickle
 
     from semsts.baselines.parallel import run_settings
-    from semsts.features import workers
+    from semsts.core import workers
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)  # workers even for 80 pairs
     _, _, test, _ = demo
     before = pickle.dumps(fitted)
@@ -220,7 +220,7 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, m
     import pickle
 
     from semsts.baselines.parallel import run_settings
-    from semsts.features import workers
+    from semsts.core import workers
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     pairs, gold, _, _ = demo
     with run_settings(n_jobs=2):

@@ -274,7 +274,7 @@ def test_ctrl_c_to_the_process_group_as_workers_start_is_one_line(delay, tmp_pat
 def _ignores_ctrl_c_once_it_leaves_it() -> bool:
     import signal
 
-    from semsts.features.process_exit import leave_ctrl_c_to_the_caller
+    from semsts.core.process_exit import leave_ctrl_c_to_the_caller
     leave_ctrl_c_to_the_caller()
     return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
 

@@ -59,11 +59,12 @@ def start_warming(args, pairs: int, models=()) -> None:
     models on one core, when they will get work: two jobs or more on loky, pairs enough for workers, and a saved
     model among ``models`` whose features run in workers (not one with an encoder). Their start-up then takes the
     core this process leaves idle (0.9 s of ``sts bench --model``); the results are the same."""
-    from semsts.features.workers import start_workers, worth_workers
+    from semsts.core.workers import start_workers, worth_workers
+    from semsts.features.featurizer import warm_worker
     jobs = min(args.n_jobs, available_cores())
     if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(pairs) and _featurized_in_workers(models):
         with run_settings(n_jobs=jobs, backend="loky"), _workers_leave_ctrl_c_to_us():
-            started = start_workers()
+            started = start_workers(warm_worker)
         # collected in a thread, so that nothing waits for them: the work queues behind them anyway
         threading.Thread(target=_collect, args=(started,), daemon=True).start()
 

@@ -48,13 +48,13 @@ def _show_notes(quiet: bool) -> None:
 
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
-    rarer (``semsts.features.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
+    rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
     hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
     every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
     threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them (see
-    :mod:`semsts.features.process_exit`, which ends the workers the same way)."""
-    from semsts.features import COLLECTIONS
-    from semsts.features.process_exit import flush_streams, observed
+    :mod:`semsts.core.process_exit`, which ends the workers the same way)."""
+    from semsts.core import COLLECTIONS
+    from semsts.core.process_exit import flush_streams, observed
 
     from .streams import output_done, quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
