@@ -21,7 +21,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from semsts.core.files import atomic_open
+from semsts.core.files import atomic_open, is_regular, new_file_mode, write_new
 from semsts.corpora.derived import file_sha256
 from semsts.corpora.errors import Note, shown
 
@@ -49,13 +49,6 @@ def _alive(pid) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _is_regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except FileNotFoundError:
-        return False
 
 
 def _read_regular(path: Path, limit: int) -> bytes | None:
@@ -101,7 +94,7 @@ def _card_sha256(path: Path) -> str | None:
 def _pair_is_ours(card_tmp: Path, model: Path) -> bool:
     """Whether ``card_tmp`` is a model card whose ``sha256`` is that of the regular file ``model``."""
     expected = _card_sha256(card_tmp)
-    return expected is not None and _is_regular(model) and file_sha256(model) == expected
+    return expected is not None and is_regular(model) and file_sha256(model) == expected
 
 
 def _replaceable(path: Path, card: bool) -> bool:
@@ -109,7 +102,7 @@ def _replaceable(path: Path, card: bool) -> bool:
     card, a model card): a user's own ``NAME.json`` beside no model is never replaced."""
     if not os.path.lexists(path):
         return True
-    return _is_regular(path) and (not card or _card_sha256(path) is not None)
+    return is_regular(path) and (not card or _card_sha256(path) is not None)
 
 
 def _journals(folder: Path, model_name: str | None = None):
@@ -150,7 +143,7 @@ def _finish(journal: Path, leftovers: bool) -> str | None:
     model = journal.with_name(name)
     card = model.with_name(name[:-len(MODEL_SUFFIX)] + ".json")
     temps = [tmp for tmp in (model_tmp, card_tmp) if os.path.lexists(tmp)]
-    if not all(_is_regular(tmp) for tmp in temps):
+    if not all(is_regular(tmp) for tmp in temps):
         return left_alone
     if not committed:
         for tmp in temps:
@@ -172,29 +165,13 @@ def _finish(journal: Path, leftovers: bool) -> str | None:
 
 
 def _create_journal(journal: Path, entry: dict) -> None:
-    """Claim ``journal`` (exclusively); if its writing fails, remove it again."""
-    fd = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(json.dumps(entry).encode())
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        journal.unlink()
-        raise
+    """Claim ``journal`` (exclusively); if its writing fails, it is removed again."""
+    write_new(journal, json.dumps(entry).encode(), 0o644)
 
 
 def _commit_journal(journal: Path, entry: dict) -> None:
-    with atomic_open(journal, "wb") as handle:  # a failure removes its own temporary
+    with atomic_open(journal, "wb", sync=True) as handle:  # a failure removes its own temporary
         handle.write(json.dumps(entry).encode())
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def _mode() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
 
 
 def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callable[[Path], bytes]) -> None:
@@ -215,20 +192,16 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
     try:
         write_model(model_tmp)
         card = make_card(model_tmp)
-        fd = os.open(card_tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(card)
-            handle.flush()
-            os.fsync(handle.fileno())
+        write_new(card_tmp, card)
         for tmp in (model_tmp, card_tmp):
-            os.chmod(tmp, _mode())
+            os.chmod(tmp, new_file_mode())
         if path.with_suffix(".json").is_dir():
             raise IsADirectoryError(f"{path.with_suffix('.json')}: a folder has the card's name")
         _commit_journal(journal, {**entry, "state": "committed"})
         os.replace(model_tmp, path)  # from here on, a death is rolled forward by the next save or load
     except BaseException as exc:
         for tmp in (model_tmp, card_tmp, journal):
-            if _is_regular(tmp):
+            if is_regular(tmp):
                 tmp.unlink()
         if isinstance(exc, OSError):
             raise _failed(exc, path) from None

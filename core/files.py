@@ -1,7 +1,9 @@
-"""Write a file all at once: a temporary file beside it, then a rename."""
+"""Crash-safe files: the one home of writing a file all at once (a temporary beside it, written, synced, renamed
+into place), of the mode a new file gets, and of asking whether a path is a regular file without following links."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,22 +28,66 @@ def tagged_temp(path, tag: str) -> Path:
     return path.with_name(f".{path.name}.{tag}.tmp")
 
 
+def new_file_mode() -> int:
+    """The mode ``open()`` gives a new file under the process's umask (a temporary made 0600 is given it)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def is_regular(path) -> bool:
+    """Whether ``path`` is a regular file, itself: a link (even to a regular file) is not followed; False if absent."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except FileNotFoundError:
+        return False
+
+
+def create_new(path, mode: int = 0o600) -> int:
+    """A descriptor of ``path`` opened for writing, created by this call (FileExistsError if anything is there,
+    a link included: none is followed)."""
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+
+
+def write_synced(handle, data) -> None:
+    """Write ``data`` to the open file ``handle`` and force it to the disk."""
+    handle.write(data)
+    handle.flush()
+    os.fsync(handle.fileno())
+
+
+def write_new(path, data: bytes, mode: int = 0o600) -> None:
+    """Create ``path`` (see :func:`create_new`) holding ``data``, synced to the disk; a failure after it was
+    created removes it again."""
+    fd = create_new(path, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write_synced(handle, data)
+    except BaseException:
+        os.unlink(path)
+        raise
+
+
 @contextmanager
-def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8"):
-    """Open a temporary file next to ``path``; rename it over ``path`` only on success."""
+def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: bool = False):
+    """Open a temporary file next to ``path``; rename it over ``path`` only on success (with ``sync``, once its
+    contents are on the disk)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tag = _TAG.get()
     if tag:
         tmp = str(tagged_temp(path, tag))
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        fd = create_new(tmp)
     else:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.chmod(tmp, _new_file_mode())  # mkstemp makes 0600; give the file the mode open() would
+        os.chmod(tmp, new_file_mode())  # mkstemp makes 0600; give the file the mode open() would
         kwargs = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
+            if sync:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -49,12 +95,6 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8"):
         except FileNotFoundError:
             pass
         raise
-
-
-def _new_file_mode() -> int:
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
 
 
 def write_text_atomic(path, text: str) -> None:

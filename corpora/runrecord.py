@@ -17,7 +17,7 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from semsts.core.files import tagged_temps, write_text_atomic
+from semsts.core.files import is_regular, tagged_temps, write_text_atomic
 
 from .errors import FormatError
 from .manifest import sha256
@@ -123,7 +123,7 @@ def clean_stale(out_dir) -> list[Path]:
             if record is None or record["complete"] is True or not (isinstance(tag, str) and _TAG.fullmatch(tag)):
                 return []
             for path in sorted(out_dir.iterdir()):
-                if path.name.startswith(".") and path.name.endswith(f".{tag}.tmp") and _is_regular(path):
+                if path.name.startswith(".") and path.name.endswith(f".{tag}.tmp") and is_regular(path):
                     path.unlink()
                     removed.append(path)
     except RunBusy:
@@ -132,13 +132,6 @@ def clean_stale(out_dir) -> list[Path]:
 
 
 _TAG = re.compile(r"[0-9a-f]{8}")
-
-
-def _is_regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except FileNotFoundError:
-        return False
 
 
 def read_record(run_dir) -> dict | None:

@@ -1,0 +1,72 @@
+"""Tests of semsts.core.files: the crash-safe primitives the saves, caches and run records share."""
+import os
+
+import pytest
+
+from semsts.core import files
+
+
+def test_is_regular_follows_no_link(tmp_path):
+    target = tmp_path / "f"
+    target.write_text("x")
+    (tmp_path / "link").symlink_to(target)
+    assert files.is_regular(target) and not files.is_regular(tmp_path / "link")
+    assert not files.is_regular(tmp_path) and not files.is_regular(tmp_path / "absent")
+
+
+def test_a_new_file_gets_the_mode_open_gives(tmp_path):
+    (tmp_path / "by_open").write_text("x")
+    files.write_text_atomic(tmp_path / "atomic", "x")
+    assert files.new_file_mode() == os.stat(tmp_path / "by_open").st_mode & 0o777
+    assert os.stat(tmp_path / "atomic").st_mode & 0o777 == files.new_file_mode()
+
+
+def test_write_new_creates_only_and_removes_what_it_could_not_finish(tmp_path, monkeypatch):
+    path = tmp_path / "new"
+    files.write_new(path, b"data", 0o644)
+    assert path.read_bytes() == b"data" and os.stat(path).st_mode & 0o777 == 0o644 & ~_umask()
+    with pytest.raises(FileExistsError):
+        files.write_new(path, b"other")
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(FileExistsError):
+        files.write_new(tmp_path / "link", b"other")
+    assert path.read_bytes() == b"data" and not (tmp_path / "elsewhere").exists()
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(files.os, "fsync", full)
+    with pytest.raises(OSError, match="No space"):
+        files.write_new(tmp_path / "cut", b"data")
+    assert not (tmp_path / "cut").exists()
+
+
+def test_atomic_open_replaces_only_on_success_and_syncs_when_asked(tmp_path, monkeypatch):
+    path = tmp_path / "f"
+    path.write_text("old")
+    with pytest.raises(RuntimeError), files.atomic_open(path) as handle:
+        handle.write("half")
+        raise RuntimeError
+    assert path.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["f"]
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(files.os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    with files.atomic_open(path, "wb", sync=True) as handle:
+        handle.write(b"new")
+    with files.atomic_open(path) as handle:
+        handle.write("newer")
+    assert path.read_text() == "newer" and len(synced) == 1
+
+
+def test_tagged_temporaries_carry_their_tag(tmp_path):
+    seen = []
+    with files.tagged_temps("0123abcd"), files.atomic_open(tmp_path / "f") as handle:
+        seen = [p.name for p in tmp_path.iterdir()]
+        handle.write("x")
+    assert seen == [".f.0123abcd.tmp"] and (tmp_path / "f").read_text() == "x"
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
