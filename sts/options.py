@@ -92,7 +92,7 @@ def _collect(started) -> None:
 
 
 def _featurized_in_workers(models) -> bool:
-    from semsts.baselines.model_file import read_card
+    from semsts.baselines.model_card import read_card
     for path in models:
         try:
             if not read_card(path).get("encoder"):

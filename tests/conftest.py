@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from semsts import cli, data_cli
-from semsts.baselines.model_file import card_path
+from semsts.baselines.model_card import card_path
 from semsts.corpora import manifest, typed2013
 from semsts.corpora.manifest import sha256
 

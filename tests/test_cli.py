@@ -133,7 +133,7 @@ def test_in_a_log_an_error_starts_its_own_line_after_the_progress(tmp_path, caps
     import json
     import shutil
     card = json.loads((ROOT / "models" / "stsb.json").read_text())
-    from semsts.baselines.model_file import versions
+    from semsts.baselines.model_card import versions
     card["versions"] = {**versions(), "numpy": "0.0"}  # only numpy differs, whatever this machine runs
     card["canaries"]["predictions"]["all"][0] += 0.5  # and the canaries disagree: refused
     shutil.copy(ROOT / "models" / "stsb.skops", tmp_path / "m.skops")

@@ -7,7 +7,8 @@ import pytest
 import skops.io
 
 from semsts import cli, corpora
-from semsts.baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from semsts.baselines.model_card import ModelMismatch, card_path
+from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
 from semsts.corpora.errors import Note
@@ -128,14 +129,14 @@ def test_other_versions_are_refused_when_the_canaries_differ(saved):
 def test_the_canaries_are_predicted_at_every_load_and_no_verdict_is_kept(saved, tmp_path, monkeypatch):
     """Issue 32 (formerly issue 22's verdict cache): a verdict kept in the per-user cache could be forged, or be a FIFO
     or a device; under other versions the canaries are predicted at every load, and nothing is written to the cache."""
-    from semsts.baselines import model_file
+    from semsts.baselines import canaries
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     card = json.loads(card_path(saved).read_text())
     card["versions"]["numpy"] = "0.0"
     card_path(saved).write_text(json.dumps(card))
     computed = []
-    real = model_file.canaries
-    monkeypatch.setattr(model_file, "canaries", lambda models: computed.append(1) or real(models))
+    real = canaries.predict_canaries
+    monkeypatch.setattr(canaries, "predict_canaries", lambda models: computed.append(1) or real(models))
     notes = []
     for _ in range(2):
         with pytest.warns(Note, match="its 40 canary predictions agree within 1e-06") as caught:
@@ -203,7 +204,7 @@ def test_sts_train_refuses_a_json_model_path_before_training(tmp_path, capsys):
 KILLED_SAVE = """
 import os, sys
 from semsts import corpora
-from semsts.baselines import model_file, pair_save
+from semsts.baselines import model_file, model_save
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
 train = corpora.load("demo-train")
@@ -216,7 +217,7 @@ def die_after_first(src, dst):
     if str(src).endswith(".model.tmp"):  # the model renamed, not the card (nor the journal's commit)
         os._exit(9)
 if where == "between renames":
-    pair_save.os.replace = die_after_first
+    model_save.os.replace = die_after_first
 if where == "writing":
     import skops.io
     def dump(obj, file, **kw):

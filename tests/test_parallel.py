@@ -198,7 +198,7 @@ def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp
         card = {"sha256": "0" * 64, "versions": {}, "feature_set": "all", "exclude": [], "feature_names": [],
                 "training_data": {}, "resources": {}, "canaries": {}, "encoder": encoder}
         path.with_suffix(".json").write_text(json.dumps(card))
-    monkeypatch.setattr("semsts.baselines.model_file._check_card_values", lambda path, card: None)
+    monkeypatch.setattr("semsts.baselines.model_card._check_card_values", lambda path, card: None)
     for n_jobs, pairs, models, expected in ((2, 20_000, [lexical], 1), (1, 20_000, [lexical], 0),
                                             (2, 1_000, [lexical], 0), (2, 20_000, [encoded], 0),
                                             (2, 20_000, [tmp_path / "missing.skops"], 0)):
@@ -294,7 +294,7 @@ def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(
     the second this process spends importing scikit-learn (its workers start on the core it leaves idle)."""
     import subprocess
     code = ("import sys; from semsts import bench, options; from semsts.baselines import bench as b, registry; "
-            "from semsts.baselines.model_file import read_card; from semsts.core import workers; "
+            "from semsts.baselines.model_card import read_card; from semsts.core import workers; "
             "from semsts.scoring import conventions; from semsts.scoring.bench import FAMILY; "
             "ds, _ = b.present_datasets(['stsb-test'], sys.argv[1]); registry.system_names(); "
             "assert len(b.scored_subset(ds[0].subsets[0])[0].pairs) == 1379; "

@@ -9,7 +9,8 @@ from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
 from semsts import cli, corpora, evaluate
-from semsts.baselines.model_file import ModelMismatch, card_path, load_model, save_model
+from semsts.baselines.model_card import ModelMismatch, card_path
+from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels, predict_subsets
 

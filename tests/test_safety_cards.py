@@ -7,7 +7,8 @@ import signal
 import pytest
 
 from semsts import cli
-from semsts.baselines.model_file import ModelMismatch, card_path, load_model, retrain_command, save_model
+from semsts.baselines.model_card import ModelMismatch, card_path
+from semsts.baselines.model_file import load_model, retrain_command, save_model
 from semsts.corpora.errors import Note, shown
 
 HOSTILE = "2.4.6\x1b[2K\r\nnote: model verified OK\u202e\n"

@@ -8,8 +8,9 @@ import warnings
 import pytest
 
 from semsts import cli
-from semsts.baselines import pair_save
-from semsts.baselines.model_file import ModelMismatch, load_model
+from semsts.baselines import model_save
+from semsts.baselines.model_card import ModelMismatch
+from semsts.baselines.model_file import load_model
 from semsts.corpora.errors import Note
 
 DEAD = 999999  # no such process (pid_max is below it on this machine's kernels)
@@ -44,8 +45,8 @@ def _users_files(folder):
 
 def _fake_save(path):
     """save_pair with a tiny model and a card naming its SHA-256 (the writer of a real save, without training)."""
-    pair_save.save_pair(path, lambda tmp: tmp.write_bytes(b"the new model"),
-                        lambda tmp: json.dumps(_card(tmp.read_bytes())).encode())
+    model_save.save_pair(path, lambda tmp: tmp.write_bytes(b"the new model"),
+                         lambda tmp: json.dumps(_card(tmp.read_bytes())).encode())
 
 
 def test_a_journal_naming_another_file_overwrites_nothing_on_a_run(tmp_path, capsys):
@@ -106,7 +107,7 @@ def test_a_journal_whose_card_does_not_name_its_model_is_not_rolled_forward(tmp_
     (tmp_path / "m.skops").write_bytes(b"the user's model")
     bad_card = {"sha256": "0" * 64}
     before = _plant(tmp_path, content, card=bad_card)
-    lines = pair_save.recover(tmp_path)
+    lines = model_save.recover(tmp_path)
     after = _tree(tmp_path)
     if content["state"] == "committed":
         assert after == before and lines == [f"{tmp_path / f'.m.skops.{TOKEN}.sts-save'}: not a save journal of "
@@ -127,7 +128,7 @@ def test_links_and_fifos_in_a_journal_are_not_followed(tmp_path, kind):
     else:
         special.symlink_to(tmp_path / "precious.txt")
     before = _tree(tmp_path)
-    assert len(pair_save.recover(tmp_path)) == 1
+    assert len(model_save.recover(tmp_path)) == 1
     assert _tree(tmp_path) == before and (tmp_path / "precious.txt").read_text() == "a user's own file\n"
     assert content  # the planted file was replaced, not empty
 
@@ -137,14 +138,14 @@ def test_only_model_file_names_are_journals(tmp_path):
         {"pid": DEAD, "model": "precious.txt", "state": "committed"}))
     (tmp_path / f".precious.txt.{TOKEN}.model.tmp").write_text("x")
     before = _tree(tmp_path)
-    assert pair_save.recover(tmp_path) == []
+    assert model_save.recover(tmp_path) == []
     assert _tree(tmp_path) == before
 
 
 def test_a_genuine_committed_journal_is_rolled_forward(tmp_path):
     (tmp_path / "m.skops").write_bytes(b"old")
     _plant(tmp_path, {"pid": DEAD, "model": "m.skops", "state": "committed"}, model=b"new")
-    assert pair_save.recover(tmp_path, "m.skops", leftovers=False) == [
+    assert model_save.recover(tmp_path, "m.skops", leftovers=False) == [
         f"{tmp_path / 'm.skops'}: finished a save that was interrupted between its renames"]
     assert _tree(tmp_path) == {"m.json": json.dumps(_card(b"new")).encode(),
                                "m.skops": b"new"}
@@ -171,9 +172,9 @@ def _fail_at(monkeypatch, step):
         real_replace(src, dst)
 
     if step in ("journal", "card file", "commit"):
-        monkeypatch.setattr(pair_save.os, "fsync", fsync)
+        monkeypatch.setattr(model_save.os, "fsync", fsync)
     elif step == "rename":
-        monkeypatch.setattr(pair_save.os, "replace", replace)
+        monkeypatch.setattr(model_save.os, "replace", replace)
     return full
 
 
@@ -195,7 +196,7 @@ def test_a_save_that_fails_at_any_step_leaves_the_folder_as_it_was(tmp_path, mon
         return b"{}"
 
     with pytest.raises(OSError) as caught:
-        pair_save.save_pair(tmp_path / "m.skops", write_model, make_card)
+        model_save.save_pair(tmp_path / "m.skops", write_model, make_card)
     monkeypatch.undo()
     assert caught.value.errno == errno.ENOSPC and str(caught.value) == (
         f"{tmp_path / 'm.skops'}: not saved (No space left on device); the model file and its card are as they were")
@@ -204,7 +205,7 @@ def test_a_save_that_fails_at_any_step_leaves_the_folder_as_it_was(tmp_path, mon
 
 def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, capsys):
     from semsts import train_cli
-    from semsts.baselines import model_file
+    from semsts.baselines import model_card
 
     def train_recipe(*args, **kwargs):
         from semsts import corpora
@@ -222,7 +223,7 @@ def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, cap
                      "--quiet"]) == 1
     assert capsys.readouterr().err == (f"error: {dest}: not saved (No space left on device); the model file and its "
                                        "card are as they were\n")
-    assert list(tmp_path.iterdir()) == [] and model_file.card_path(dest).name == "m.json"
+    assert list(tmp_path.iterdir()) == [] and model_card.card_path(dest).name == "m.json"
 
 
 def test_load_refuses_what_recovery_left_alone(tmp_path):
@@ -238,6 +239,6 @@ def test_a_journal_named_with_control_characters_is_shown_escaped(tmp_path):
     name = "\x1b[2Km\u202e.skops"
     (tmp_path / f".{name}.{TOKEN}.sts-save").write_text("forged")
     before = _tree(tmp_path)
-    (line,) = pair_save.recover(tmp_path)
+    (line,) = model_save.recover(tmp_path)
     assert "\x1b" not in line and "\u202e" not in line and "\\x1b[2Km\\u202e.skops" in line
     assert _tree(tmp_path) == before

@@ -20,7 +20,8 @@ from threadpoolctl import threadpool_limits
 
 from semsts import cli
 from semsts.baselines import model_archive
-from semsts.baselines.model_file import ModelMismatch, card_path, load_model
+from semsts.baselines.model_card import ModelMismatch, card_path
+from semsts.baselines.model_file import load_model
 from semsts.baselines.monotone import MonotoneGBR
 from semsts.features.encoder_features import EncoderFeatures
 from tests.conftest import cli_error, replace_model

@@ -1,4 +1,4 @@
-"""Tests of semsts.baselines.pair_save: a model file and its card are replaced both, or neither."""
+"""Tests of semsts.baselines.model_save: a model file and its card are replaced both, or neither."""
 import errno
 import json
 
@@ -6,7 +6,8 @@ import pytest
 
 from semsts import corpora
 from semsts.baselines import model_file
-from semsts.baselines.model_file import card_path, load_model, save_model
+from semsts.baselines.model_card import card_path
+from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
 

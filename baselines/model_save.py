@@ -25,6 +25,8 @@ from semsts.core.files import atomic_open, is_regular, new_file_mode, write_new
 from semsts.corpora.derived import file_sha256
 from semsts.corpora.errors import Note, shown
 
+from .model_card import CARD_FIELDS, MAX_CARD_BYTES
+
 SUFFIX = ".sts-save"
 MODEL_SUFFIX = ".skops"
 MAX_JOURNAL_BYTES = 4096
@@ -84,7 +86,6 @@ def _read_journal(journal: Path, name: str) -> dict | None:
 
 def _card_sha256(path: Path) -> str | None:
     """The ``sha256`` of the model card at ``path`` (a JSON object with the fields every card has), else None."""
-    from .model_file import CARD_FIELDS, MAX_CARD_BYTES
     card = _json_object(path, MAX_CARD_BYTES)
     if not card or not all(isinstance(card.get(field), kind) for field, kind in CARD_FIELDS.items()):
         return None
