@@ -19,8 +19,8 @@ from typing import Callable
 
 from semsts.core.files import atomic_open, write_text_atomic
 
-from .fetch import FetchError
 from .paths import data_root
+from .sources import FetchError
 from .typed2013 import FIELDS, INPUT_NAME, MISSING_NAME, TEXT_DIR, format_record, read_typed_input, record_filename
 
 API_BASE = "https://api.europeana.eu"

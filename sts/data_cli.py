@@ -5,7 +5,18 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import argtypes, content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts.corpora import (
+    argtypes,
+    content_pins,
+    datasets,
+    europeana,
+    fetch,
+    manifest,
+    sources,
+    tables,
+    typed2013,
+    user_data,
+)
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
@@ -91,7 +102,7 @@ def cmd_fetch(args) -> int:
     seen = {}
     names = args.names
     if args.names == ["all"]:
-        names = [s.name for s in fetch.SOURCES.values() if s.urls]
+        names = [s.name for s in sources.SOURCES.values() if s.urls]
     for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from semsts import corpora
-from semsts.corpora import fetch
+from semsts.corpora import fetch, sources
 from tests.conftest import data_main, leftovers, make_zip, stsb_members
 
 
@@ -95,7 +95,7 @@ def test_dot_dot_member_is_refused(server, tmp_path, kind):
     members = {**stsb_members(), "stsbenchmark/../../evil": "owned\n"}
     make_zip(served / "Stsbenchmark.tar.gz", members) if kind == "zip" else make_tar(served / "Stsbenchmark.tar.gz", members)
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"'stsbenchmark/\.\./\.\./evil' leaves the target folder"):
+    with pytest.raises(sources.FetchError, match=r"'stsbenchmark/\.\./\.\./evil' leaves the target folder"):
         fetch.fetch("stsbenchmark", root, mirror=url)
     assert not (tmp_path / "evil").exists() and not (root / "evil").exists()
     assert not (root / "stsbenchmark").exists() and leftovers(root) == []
@@ -113,7 +113,7 @@ def test_dot_dot_member_is_refused(server, tmp_path, kind):
 def test_unsafe_tar_members_are_refused(tmp_path, links, message):
     members = stsb_members() if links else {**stsb_members(), "/tmp/absolute": "x\n"}
     archive = make_tar(tmp_path / "a.tar.gz", members, links)
-    with pytest.raises(fetch.FetchError, match=message):
+    with pytest.raises(sources.FetchError, match=message):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
     assert not (tmp_path / "root" / "stsbenchmark").exists()
 
@@ -133,12 +133,12 @@ def test_damaged_archives_are_refused(tmp_path):
     whole = make_tar(tmp_path / "a.tar.gz", stsb_members()).read_bytes()
     cut = tmp_path / "cut.tar.gz"
     cut.write_bytes(whole[: len(whole) // 2])
-    with pytest.raises(fetch.FetchError, match="cut.tar.gz: not a readable zip or tar archive"):
+    with pytest.raises(sources.FetchError, match="cut.tar.gz: not a readable zip or tar archive"):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[cut])
     good = make_zip(tmp_path / "a.zip", stsb_members()).read_bytes()
     bad = tmp_path / "bad.zip"
     bad.write_bytes(good.replace(b"A dog runs.", b"A cat runs."))  # the CRC no longer matches
-    with pytest.raises(fetch.FetchError, match="bad.zip: not a readable zip or tar archive"):
+    with pytest.raises(sources.FetchError, match="bad.zip: not a readable zip or tar archive"):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[bad])
     assert not (tmp_path / "root" / "stsbenchmark").exists()
 
@@ -151,13 +151,13 @@ def test_zip_symlink_is_refused(tmp_path):
         info = zipfile.ZipInfo("stsbenchmark/link")
         info.external_attr = (0o120777 << 16)
         zf.writestr(info, "/etc/passwd")
-    with pytest.raises(fetch.FetchError, match="symbolic link"):
+    with pytest.raises(sources.FetchError, match="symbolic link"):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
 
 
 def test_archive_without_the_expected_folder(tmp_path):
     archive = make_zip(tmp_path / "STS2016-en-test.zip", sts2016_members(folder="something-else"))
-    with pytest.raises(fetch.FetchError, match=r"STS2016-en-test.zip: has no folder 'sts2016-english-with-gs-v1.0'; is this the official"):
+    with pytest.raises(sources.FetchError, match=r"STS2016-en-test.zip: has no folder 'sts2016-english-with-gs-v1.0'; is this the official"):
         fetch.fetch("sts2016-test", tmp_path / "root", archives=[archive])
 
 
@@ -165,7 +165,7 @@ def test_archive_whose_files_do_not_parse(tmp_path):
     members = sts2016_members()
     members["sts2016-english-with-gs-v1.0/STS2016.gs.headlines.txt"] = "3\nlots\n"
     archive = make_zip(tmp_path / "a.zip", members)
-    with pytest.raises(fetch.FetchError, match=r"do not parse: .*STS2016.gs.headlines.txt:2"):
+    with pytest.raises(sources.FetchError, match=r"do not parse: .*STS2016.gs.headlines.txt:2"):
         fetch.fetch("sts2016-test", tmp_path / "root", archives=[archive])
     assert not (tmp_path / "root" / "sts2016").exists()
 
@@ -173,7 +173,7 @@ def test_archive_whose_files_do_not_parse(tmp_path):
 def test_files_that_differ_from_the_manifest_are_refused(tmp_path):
     members = {"train/STS.input.MSRpar.txt": "a\tb\n", "train/STS.gs.MSRpar.txt": "3\n"}
     archive = make_zip(tmp_path / "STS2012-en-train.zip", members)
-    with pytest.raises(fetch.FetchError, match=r"SHA-256 manifest: sts2012/train/STS.input.MSRpar.txt \(size 4, expected 166754\); sts2012/train/STS.gs.MSRpar"):
+    with pytest.raises(sources.FetchError, match=r"SHA-256 manifest: sts2012/train/STS.input.MSRpar.txt \(size 4, expected 166754\); sts2012/train/STS.gs.MSRpar"):
         fetch.fetch("sts2012-train", tmp_path / "root", archives=[archive])
     assert not (tmp_path / "root" / "sts2012").exists()
 
@@ -207,7 +207,7 @@ def test_clss_needs_a_hand_download_and_merges_its_packages(tmp_path, capsys, no
     root = tmp_path / "root"
     assert data_main("--data-dir", root, "fetch", "clss2014-test") == 1
     err = capsys.readouterr().err
-    assert fetch.CLSS_PAGE in err and "--archive FILE" in err
+    assert sources.CLSS_PAGE in err and "--archive FILE" in err
     train = make_zip(tmp_path / "train.zip", {
         "SemEval-2014-Task-3/00-README.txt": "readme\n",
         "SemEval-2014-Task-3/data/training/phrase2word.train.input.tsv": "a phrase\tword\tid1\n",
@@ -225,7 +225,7 @@ def test_clss_needs_a_hand_download_and_merges_its_packages(tmp_path, capsys, no
 
 def test_download_errors_name_the_address(server, tmp_path):
     _, url = server
-    with pytest.raises(fetch.FetchError, match=r"cannot download http://127.0.0.1:\d+/files/STS2014-en-test.zip: .*404"):
+    with pytest.raises(sources.FetchError, match=r"cannot download http://127.0.0.1:\d+/files/STS2014-en-test.zip: .*404"):
         fetch.fetch("sts2014-test", tmp_path / "root", mirror=url)
     assert leftovers(tmp_path / "root") == []
 
@@ -233,9 +233,9 @@ def test_download_errors_name_the_address(server, tmp_path):
 def test_not_an_archive_and_missing_file(tmp_path):
     page = tmp_path / "STS2014-en-test.zip"
     page.write_text("<html>moved</html>")
-    with pytest.raises(fetch.FetchError, match="not a readable zip or tar archive"):
+    with pytest.raises(sources.FetchError, match="not a readable zip or tar archive"):
         fetch.fetch("sts2014-test", tmp_path / "root", archives=[page])
-    with pytest.raises(fetch.FetchError, match="no such archive file"):
+    with pytest.raises(sources.FetchError, match="no such archive file"):
         fetch.fetch("sts2014-test", tmp_path / "root", archives=[tmp_path / "nope.zip"])
 
 
@@ -249,10 +249,10 @@ def test_fetch_all_takes_every_release_with_an_address(tmp_path, monkeypatch, ca
 
 
 def test_names(capsys):
-    assert fetch.source_of("stsb-dev").name == "stsbenchmark"
-    assert fetch.source_of("sts2012-train").urls == ("http://ixa2.si.ehu.es/stswiki/images/e/e4/STS2012-en-train.zip",)
+    assert sources.source_of("stsb-dev").name == "stsbenchmark"
+    assert sources.source_of("sts2012-train").urls == ("http://ixa2.si.ehu.es/stswiki/images/e/e4/STS2012-en-train.zip",)
     with pytest.raises(corpora.DatasetNotFound, match="nothing to fetch for 'demo-test'"):
-        fetch.source_of("demo-test")
+        sources.source_of("demo-test")
     assert data_main("fetch", "stsb-dev", "stsb-test", "--archive", "x.zip") == 2
     assert "one dataset at a time" in capsys.readouterr().err
 
@@ -273,7 +273,7 @@ def test_links_leaving_the_installed_folder_are_refused(tmp_path, no_manifest, l
     members = {f"{DEEP}/{name}": text for name, text in stsb_members().items()}
     archive = make_tar(tmp_path / "a.tar.gz", members, links)
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"stsbenchmark: link '.+' -> '.+' leads outside stsbenchmark/ once installed; refused"):
+    with pytest.raises(sources.FetchError, match=r"stsbenchmark: link '.+' -> '.+' leads outside stsbenchmark/ once installed; refused"):
         fetch.fetch("stsbenchmark", root, archives=[archive])
     assert not (root / "stsbenchmark").exists() and leftovers(root) == []
 
@@ -302,7 +302,7 @@ def test_a_zip_bomb_member_is_refused_before_extraction(tmp_path):
             zf.writestr(name, text)
         zf.writestr("stsbenchmark/zeros.txt", bytes(10 << 20))
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"bomb.zip: member 'stsbenchmark/zeros.txt' expands \d+-fold "
+    with pytest.raises(sources.FetchError, match=r"bomb.zip: member 'stsbenchmark/zeros.txt' expands \d+-fold "
                                                r"\(10.0 MiB\), more than 200-fold; a zip bomb\? refused"):
         fetch.fetch("stsbenchmark", root, archives=[archive])
     assert not (root / "stsbenchmark").exists() and leftovers(root) == []
@@ -316,7 +316,7 @@ def test_the_extracted_total_is_capped(tmp_path, monkeypatch, kind):
     members = {**stsb_members(), **{f"stsbenchmark/extra{i}.txt": os.urandom(300_000).hex()[:300_000] for i in range(4)}}
     archive = (make_zip if kind == "zip" else make_tar)(tmp_path / f"a.{kind}", members)
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"expands to more than 1.0 MiB \(at 'stsbenchmark/extra3.txt'\), "
+    with pytest.raises(sources.FetchError, match=r"expands to more than 1.0 MiB \(at 'stsbenchmark/extra3.txt'\), "
                                                "far more than the release needs; refused"):
         fetch.fetch("stsbenchmark", root, archives=[archive])
     assert not (root / "stsbenchmark").exists()
@@ -364,7 +364,7 @@ def test_the_download_is_capped(endless, tmp_path, monkeypatch, where, message):
     monkeypatch.setattr(fetch, "BUDGET_FACTOR", 0, raising=False)
     seen = []
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=message):
+    with pytest.raises(sources.FetchError, match=message):
         fetch.fetch("stsbenchmark", root, mirror=f"{endless}/{where}", progress=lambda name, done, total: seen.append(done))
     assert max(seen, default=0) <= (1 << 20) + (1 << 16) and leftovers(root) == []
 
@@ -387,7 +387,7 @@ def test_a_clss_package_must_hold_its_parts_whole(data_dir, tmp_path):
     clss = data_dir / "clss2014"
     members = {f"task3-test/{p.relative_to(clss)}": p.read_text(encoding="utf-8")
                for p in sorted(clss.rglob("*.tsv")) if "/test/" in p.as_posix() and "word2sense" not in p.name}
-    with pytest.raises(fetch.FetchError, match=r"clss2014: the archive lacks 2 input or gold file\(s\) of the "
+    with pytest.raises(sources.FetchError, match=r"clss2014: the archive lacks 2 input or gold file\(s\) of the "
                        r"official release: clss2014/data/test/word2sense.test.input.tsv, clss2014/keys/test/word2sense"):
         fetch.fetch("clss2014-test", tmp_path / "root", archives=[make_zip(tmp_path / "t.zip", members)])
     whole = {f"task3-test/{p.relative_to(clss)}": p.read_text(encoding="utf-8")
@@ -419,12 +419,12 @@ def test_a_tar_gz_without_its_gzip_trailer_is_refused(tmp_path, no_manifest):
     whole = make_tar(tmp_path / "a.tar.gz", stsb_members()).read_bytes()
     cut = tmp_path / "cut.tar.gz"
     cut.write_bytes(whole[:-8])  # the CRC-32 and size that end every gzip stream
-    with pytest.raises(fetch.FetchError, match=r"cut.tar.gz: not a readable zip or tar archive \(Compressed file ended "
+    with pytest.raises(sources.FetchError, match=r"cut.tar.gz: not a readable zip or tar archive \(Compressed file ended "
                                                r"before the end-of-stream marker was reached\); an HTML page or a cut download\?"):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[cut])
     bad_crc = tmp_path / "crc.tar.gz"
     bad_crc.write_bytes(whole[:-8] + bytes([whole[-8] ^ 1]) + whole[-7:])
-    with pytest.raises(fetch.FetchError, match=r"crc.tar.gz: not a readable zip or tar archive \(CRC check failed"):
+    with pytest.raises(sources.FetchError, match=r"crc.tar.gz: not a readable zip or tar archive \(CRC check failed"):
         fetch.fetch("stsbenchmark", tmp_path / "root", archives=[bad_crc])
     assert not (tmp_path / "root" / "stsbenchmark").exists()
     assert fetch.fetch("stsbenchmark", tmp_path / "root", archives=[tmp_path / "a.tar.gz"])
@@ -469,12 +469,12 @@ JSONL_ROW = '{{"sentence1": "Cells divide.", "sentence2": "A cell divides.", "sc
 
 
 def test_mteb_files_have_pinned_addresses_and_no_invented_checksum():
-    biosses, sts22 = fetch.source_of("biosses-test"), fetch.source_of("sts2022-v2-test")
+    biosses, sts22 = sources.source_of("biosses-test"), sources.source_of("sts2022-v2-test")
     assert biosses.urls == ("https://huggingface.co/datasets/mteb/biosses-sts/resolve/"
                             "d3fb88f8f02e40887cd149695127462bbcf29b4a/test.jsonl.gz",)
     assert sts22.urls == ("https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/"
                           "6d1ba47164174a496b7fa5d3569dae26a6813b80/en/test.jsonl",)
-    assert sts22 is fetch.source_of("sts2022-test") and biosses.plain and sts22.plain
+    assert sts22 is sources.source_of("sts2022-test") and biosses.plain and sts22.plain
     known = corpora.manifest.load_manifest()
     assert not [rel for rel in known if rel.startswith(("biosses/", "sts2022/"))]
 
@@ -496,7 +496,7 @@ def test_sts22_by_hand_takes_its_published_name_and_a_bad_file_installs_nothing(
     root = tmp_path / "root"
     bad = tmp_path / "downloaded.jsonl"
     bad.write_text(JSONL_ROW.format(score=1) + JSONL_ROW.format(score=5))  # 5: outside STS22's 1-4
-    with pytest.raises(fetch.FetchError, match=r"do not parse: .*test\.jsonl:2: score 5 is outside \[1, 4\]"):
+    with pytest.raises(sources.FetchError, match=r"do not parse: .*test\.jsonl:2: score 5 is outside \[1, 4\]"):
         fetch.fetch("sts2022-test", root, archives=[bad])
     assert not (root / "sts2022").exists() and leftovers(root) == []
     good = tmp_path / "downloaded2.jsonl"
@@ -504,5 +504,5 @@ def test_sts22_by_hand_takes_its_published_name_and_a_bad_file_installs_nothing(
     assert fetch.fetch("sts2022-v2-test", root, archives=[good], unverified=True) == root / "sts2022" / "en"
     assert [p.name for p in (root / "sts2022" / "en").iterdir()] == ["test.jsonl"]
     assert len(corpora.load("sts2022-v2-test", root).pairs) == 2
-    with pytest.raises(fetch.FetchError, match="no such file"):
+    with pytest.raises(sources.FetchError, match="no such file"):
         fetch.fetch("biosses-test", root, archives=[tmp_path / "nope.gz"])

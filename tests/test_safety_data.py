@@ -19,7 +19,7 @@ import pytest
 
 from conftest import write
 from semsts import cli, corpora
-from semsts.corpora import content_pins, fetch, manifest
+from semsts.corpora import content_pins, download, fetch, manifest, sources
 
 ROW = '{{"sentence1": "Cells divide.", "sentence2": "A cell divides.", "score": {score}}}\n'
 
@@ -112,11 +112,11 @@ def hand_pin(tmp_path, monkeypatch):
 def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
     """What a fetch installs is checked: each release's files by the manifest's checksums or by mteb's figures."""
     known, pins = manifest.load_manifest(), content_pins.load_pins()
-    for source in fetch.SOURCES.values():
+    for source in sources.SOURCES.values():
         assert manifest.entries_under(source.target, known) or source.name in pins, source.name
     assert sorted(pins) == ["biosses", "sts2017-test", "sts2022"]
     for name, pin in pins.items():
-        source = fetch.SOURCES[name]
+        source = sources.SOURCES[name]
         assert pin["dataset"] in source.datasets and pin["file"] == f"{source.target}/{source.files[0]}"
         assert pin["source"].startswith("mteb 2.26.24 (PyPI wheel), mteb/descriptive_stats/STS/")
     assert pins["biosses"]["figures"]["num_samples"] == 100 and pins["sts2022"]["figures"]["num_samples"] == 197
@@ -206,7 +206,7 @@ def test_the_real_pins_refuse_a_file_that_is_not_mteb_s(tmp_path):
     """Without the test's pin: mteb's own figures (197 STS22 en pairs) refuse a two-pair file given by hand."""
     two = write(tmp_path / "test.jsonl", ROW.format(score=1) + ROW.format(score=3.5))
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError) as caught:
+    with pytest.raises(sources.FetchError) as caught:
         fetch.fetch("sts2022-test", root, archives=[two])
     assert str(caught.value) == (
         "sts2022: test.jsonl is not the file mteb describes for STS22 en (num_samples expected 197, got 2; "
@@ -222,7 +222,7 @@ def test_sts2017_other_than_mteb_describes_is_refused_unless_unverified(tmp_path
         zf.writestr("STS2017.eval.v1.1/STS.input.track5.en-en.txt", "A man sings.\tA man is singing.\n")
         zf.writestr("STS2017.gs/STS.gs.track5.en-en.txt", "4.8\n")
     root = tmp_path / "root"
-    with pytest.raises(fetch.FetchError, match=r"^sts2017-test: STS\.input\.track5\.en-en\.txt is not the file mteb "
+    with pytest.raises(sources.FetchError, match=r"^sts2017-test: STS\.input\.track5\.en-en\.txt is not the file mteb "
                                                r"describes for STS17 en-en \(num_samples expected 250, got 1; "):
         fetch.fetch("sts2017-test", root, archives=[archive])
     assert not (root / "sts2017").exists() and leftovers(root) == []
@@ -365,7 +365,7 @@ def trickle(headers_first: bool):
 ])
 def test_a_trickling_mirror_meets_the_deadline(tmp_path, monkeypatch, capsys, where, limits, said):
     for name, value in limits.items():
-        monkeypatch.setattr(fetch, name, value)
+        monkeypatch.setattr(download, name, value)
     url, stop = serve(trickle(headers_first=where == "body"))
     root = tmp_path / "root"
     started = time.monotonic()
@@ -463,10 +463,10 @@ def test_a_bad_mirror_with_credentials_hides_the_password(tmp_path, capsys, mirr
 
 
 def test_redact():
-    assert fetch.redact("https://user:p%40ss@host:8080/a/b") == "https://user:***@host:8080/a/b"
-    assert fetch.redact("http://user@host/a") == "http://user@host/a"
-    assert fetch.redact("http://host/a@b") == "http://host/a@b"
-    assert fetch.redact("http://u:p@ss@host/a") == "http://u:***@host/a"
+    assert download.redact("https://user:p%40ss@host:8080/a/b") == "https://user:***@host:8080/a/b"
+    assert download.redact("http://user@host/a") == "http://user@host/a"
+    assert download.redact("http://host/a@b") == "http://host/a@b"
+    assert download.redact("http://u:p@ss@host/a") == "http://u:***@host/a"
 
 
 # --- 7. A FIFO, folder or device link where a dataset file goes: there, but not a regular file; never opened.

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import write
 from semsts import corpora
-from semsts.corpora import FormatError, fetch, manifest, sick
+from semsts.corpora import FormatError, fetch, manifest, sick, sources
 from tests.conftest import data_main, leftovers, make_zip
 
 HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
@@ -75,7 +75,7 @@ def test_in_the_manifest_and_verified(data_dir, tmp_path, capsys):
 
 def test_fetch_from_the_task_address_through_a_mirror(server, tmp_path, capsys, no_manifest):
     served, url = server
-    assert fetch.source_of("sick2014-test").urls == tuple(
+    assert sources.source_of("sick2014-test").urls == tuple(
         f"http://alt.qcri.org/semeval2014/task1/data/uploads/{n}"
         for n in ("sick_train.zip", "sick_trial.zip", "sick_test_annotated.zip"))
     rows = [(1, "a", "b", 4.5, "NEUTRAL"), (2, "c", "d", 1, "ENTAILMENT")]
@@ -102,9 +102,9 @@ def test_fetch_with_hand_downloaded_archives_checks_the_manifest(data_dir, tmp_p
     assert len(corpora.load("sick2014-test", root).pairs) == 4927
     capsys.readouterr()
     bad = make_zip(tmp_path / "bad.zip", {"SICK_test_annotated.txt": HEADER + "6\ta\tb\t3.3\tNEUTRAL\n"})
-    with pytest.raises(fetch.FetchError, match=r"SHA-256 manifest: sick2014/SICK_test_annotated.txt \(size"):
+    with pytest.raises(sources.FetchError, match=r"SHA-256 manifest: sick2014/SICK_test_annotated.txt \(size"):
         fetch.fetch("sick2014-test", tmp_path / "other", archives=[archives[0], archives[1], bad])
-    with pytest.raises(fetch.FetchError, match="has no file 'SICK_test_annotated.txt'"):
+    with pytest.raises(sources.FetchError, match="has no file 'SICK_test_annotated.txt'"):
         fetch.fetch("sick2014-test", tmp_path / "other", archives=archives[:2])
     assert not (tmp_path / "other" / "sick2014").exists()
 
