@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Callable
 
 from semsts.core.files import atomic_open, is_regular, new_file_mode, write_new
-from semsts.corpora.derived import file_sha256
+from semsts.corpora.derived_cache import file_sha256
 from semsts.corpora.errors import Note, shown
 
 from .model_card import CARD_FIELDS, MAX_CARD_BYTES

@@ -13,7 +13,7 @@ from typing import NamedTuple
 from semsts.core.files import write_text_atomic
 
 from . import content_pins, datasets
-from .derived import file_sha256 as sha256
+from .derived_cache import file_sha256 as sha256
 from .errors import FormatError
 from .formats import in_place
 

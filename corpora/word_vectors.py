@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .derived import cached_arrays, file_sha256
+from .derived_cache import cached_arrays, file_sha256
 from .errors import FormatError
 from .paths import cache_root
 

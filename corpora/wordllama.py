@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .derived import Damaged, _digest, open_regular
+from .derived_cache import Damaged, _digest, open_regular
 from .errors import FormatError
 
 PACKAGE = "wordllama"

@@ -4,7 +4,7 @@ Only an encoder named by a spec ``package.module:function`` is cached (a callabl
 may be a closure whose behaviour its name does not pin). Its identity is the spec plus a version: the
 callable's ``cache_version`` attribute when it declares one, else the SHA-256 of its module's file, so
 editing the module invalidates its entries. Each call's texts are keyed by their content hashes, in order. The arrays
-live in the per-user cache as :mod:`semsts.corpora.derived` entries, whose files are verified against their
+live in the per-user cache as :mod:`semsts.corpora.derived_cache` entries, whose files are verified against their
 manifest when read. A key cannot see everything an encoder depends on (a module it imports, an environment
 variable), nor a manifest signed again over other arrays, so before an entry is read a few of its texts, drawn anew
 each run, are encoded again (one call): the entry must then hold floats of the shape the encoder gives,
@@ -20,7 +20,7 @@ import warnings
 
 import numpy as np
 
-from semsts.corpora.derived import entry_path, file_sha256, read_entry, store_entry
+from semsts.corpora.derived_cache import entry_path, file_sha256, read_entry, store_entry
 from semsts.corpora.errors import Note
 from semsts.corpora.paths import cache_root
 

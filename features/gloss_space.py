@@ -5,7 +5,7 @@ BLAS kernels and library releases, and a model's trees can split on them, so the
 Debian's WordNet 3.0 ships with the suite (``data/``, float16, verified by its SHA-256): every machine
 whose WordNet has the same content uses the same bits. With another WordNet (NLTK's copy, a
 ``WORDNET_DIR``) it is built once (about a minute) and kept in the per-user cache
-(:mod:`semsts.corpora.derived`: keyed by WordNet's content and the build parameters, verified when read).
+(:mod:`semsts.corpora.derived_cache`: keyed by WordNet's content and the build parameters, verified when read).
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from semsts.corpora.derived import cached_arrays, content_hash, file_sha256, key_hash
+from semsts.corpora.derived_cache import cached_arrays, content_hash, file_sha256, key_hash
 from semsts.corpora.errors import Note
 from semsts.corpora.paths import cache_root
 from semsts.corpora.wordnet import content_sha256 as wordnet_sha256

@@ -21,8 +21,8 @@ import pytest
 from conftest import build_counter, write
 from semsts import cli
 from semsts.baselines.encoder import cosine_scores
-from semsts.corpora import derived
-from semsts.corpora.derived import cached_arrays
+from semsts.corpora import derived_cache
+from semsts.corpora.derived_cache import cached_arrays
 from semsts.corpora.errors import Note
 from semsts.features.encoders import embed
 from tests.conftest import pairs_tsv
@@ -70,7 +70,7 @@ def encpkg(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.setattr(sys, "dont_write_bytecode", True)  # an edit within the second is seen, not a stale .pyc
     monkeypatch.delenv("ENC_MULT", raising=False)
-    monkeypatch.setattr(derived, "_UNWRITABLE", set(), raising=False)
+    monkeypatch.setattr(derived_cache, "_UNWRITABLE", set(), raising=False)
 
     def impl(mult: int):
         write(folder / "encpkg" / "impl.py", IMPL.replace("{mult}", str(mult)))
@@ -238,7 +238,7 @@ def test_a_special_file_in_the_embedding_cache_is_refused_with_a_note(encpkg, tm
 @pytest.mark.parametrize("which, kind", SPECIAL + [("vocabulary", "/dev/zero"), ("vectors", "longer than its header")])
 def test_a_special_or_oversized_file_in_a_derived_cache_is_refused_at_once(tmp_path, monkeypatch, which, kind, mmap):
     """The GloVe index (memory-mapped) and the gloss space share the derived caches' reader."""
-    monkeypatch.setattr(derived, "_UNWRITABLE", set(), raising=False)
+    monkeypatch.setattr(derived_cache, "_UNWRITABLE", set(), raising=False)
     build, calls = build_counter()
     cached_arrays(tmp_path, "space", {"source": "x"}, build, mmap=mmap)
     path = next(tmp_path.glob("*.json" if which == "manifest" else f"*.{which}.npy"))
@@ -263,7 +263,7 @@ def test_a_special_or_oversized_file_in_a_derived_cache_is_refused_at_once(tmp_p
 
 @pytest.mark.parametrize("files", [{"../../escape": "0" * 64}, {"vectors": 5}, {"a/b": "0" * 64}])
 def test_a_manifest_naming_files_outside_its_entry_is_refused(tmp_path, monkeypatch, files):
-    monkeypatch.setattr(derived, "_UNWRITABLE", set(), raising=False)
+    monkeypatch.setattr(derived_cache, "_UNWRITABLE", set(), raising=False)
     build, calls = build_counter()
     cached_arrays(tmp_path, "space", {"source": "x"}, build)
     (manifest,) = tmp_path.glob("*.json")
@@ -285,21 +285,21 @@ def _unwritable(folder, tmp_path, monkeypatch, kind) -> None:
         folder.symlink_to(tmp_path / "nowhere")
     elif kind == "a full disk":
         folder.mkdir()
-        original = derived.atomic_open
+        original = derived_cache.atomic_open
 
         @contextlib.contextmanager
         def full(path, *args, **kwargs):
             with original(path, *args, **kwargs) as handle:
                 yield handle
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        monkeypatch.setattr(derived, "atomic_open", full)
+        monkeypatch.setattr(derived_cache, "atomic_open", full)
     else:  # read-only: a folder without write permission, which root may still write: then a read-only file system
         folder.mkdir()
         folder.chmod(0o555)
         if os.geteuid() == 0:
             def read_only(path, *args, **kwargs):
                 raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
-            monkeypatch.setattr(derived, "atomic_open", read_only)
+            monkeypatch.setattr(derived_cache, "atomic_open", read_only)
 
 
 UNWRITABLE = ["a file", "a FIFO", "a dangling link", "a full disk", "read-only"]
@@ -326,7 +326,7 @@ def test_a_cache_that_cannot_be_written_is_one_note(encpkg, tmp_path, capsys, mo
 
 
 def test_many_entries_that_cannot_be_written_are_one_note(tmp_path, monkeypatch, toy_encoder, _embedding_cache):
-    monkeypatch.setattr(derived, "_UNWRITABLE", set(), raising=False)
+    monkeypatch.setattr(derived_cache, "_UNWRITABLE", set(), raising=False)
     _embedding_cache.write_text("mine\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -1,11 +1,11 @@
-"""Tests of semsts.corpora.derived: derived caches keyed by content and verified when read."""
+"""Tests of semsts.corpora.derived_cache: derived caches keyed by content and verified when read."""
 import json
 
 import numpy as np
 import pytest
 
 from conftest import build_counter
-from semsts.corpora.derived import cached_arrays
+from semsts.corpora.derived_cache import cached_arrays
 from semsts.corpora.errors import Note
 
 # --- Derived caches (gloss space, GloVe word index) are keyed by content and verified when read.
