@@ -58,13 +58,7 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
     with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp, open(Path(tmp) / LOCK_NAME, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # held while this fetch works: clean_stale leaves the folder alone
         tmp = Path(tmp)
-        paths = [Path(a) for a in archives] or [
-            download(mirror_address(url, mirror or os.environ.get(MIRROR_VAR)), tmp / PurePosixPath(url).name, progress,
-                     limit=budget) for url in source.urls]
-        trees, left = [], budget
-        for i, archive in enumerate(paths):
-            trees.append(tmp / f"x{i}")
-            left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
+        paths, trees = _unpack(source, tmp, archives, mirror, progress, budget)
         staged_root = tmp / "root"
         staged = staged_root / source.target
         _arrange(source, paths, trees, staged)
@@ -73,6 +67,20 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
             check_content(source, staged_root)
         _move_in(staged, final, tmp)
     return final
+
+
+def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: Progress | None,
+            budget: int) -> tuple[list[Path], list[Path]]:
+    """The release's archives (``archives``, else downloaded into ``tmp``) and the folders of ``tmp`` each was
+    extracted (or, for plain files, copied) into: ``budget`` bytes at most, downloaded and extracted."""
+    paths = [Path(a) for a in archives] or [
+        download(mirror_address(url, mirror or os.environ.get(MIRROR_VAR)), tmp / PurePosixPath(url).name, progress,
+                 limit=budget) for url in source.urls]
+    trees, left = [], budget
+    for i, archive in enumerate(paths):
+        trees.append(tmp / f"x{i}")
+        left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
+    return paths, trees
 
 
 def check_content(source: Source, root: Path) -> None:
