@@ -21,7 +21,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from semsts.core.files import atomic_open, is_regular, new_file_mode, write_new
+from semsts.core.files import atomic_open, is_regular, new_file_mode, open_unfollowed, write_new
 from semsts.corpora.derived_cache import file_sha256
 from semsts.corpora.errors import Note, shown
 
@@ -56,7 +56,7 @@ def _alive(pid) -> bool:
 def _read_regular(path: Path, limit: int) -> bytes | None:
     """The bytes of ``path`` if it is a regular file (not followed if a link) of at most ``limit`` bytes, else None."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = open_unfollowed(path)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as handle:

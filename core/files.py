@@ -43,6 +43,12 @@ def is_regular(path) -> bool:
         return False
 
 
+def open_unfollowed(path) -> int:
+    """A descriptor of ``path`` opened for reading, never through a link (ELOOP) nor waiting on a FIFO or device:
+    whoever opens it checks with ``os.fstat`` that it is the regular file it wants."""
+    return os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+
+
 def create_new(path, mode: int = 0o600) -> int:
     """A descriptor of ``path`` opened for writing, created by this call (FileExistsError if anything is there,
     a link included: none is followed)."""

@@ -19,7 +19,7 @@ from typing import Callable
 
 import numpy as np
 
-from semsts.core.files import atomic_open
+from semsts.core.files import atomic_open, open_unfollowed
 
 from .errors import Note
 
@@ -49,7 +49,7 @@ def open_regular(path: Path, limit: int | None = None):
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             raise Damaged(f"{path}: not a regular file (a link, folder, FIFO or device)")
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = open_unfollowed(path)
     except (FileNotFoundError, NotADirectoryError):
         raise FileNotFoundError(path) from None
     except OSError as exc:  # unreadable, or swapped for a link since the lstat (ELOOP)

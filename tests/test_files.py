@@ -70,3 +70,18 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def test_open_unfollowed_refuses_a_link_and_waits_on_no_fifo(tmp_path):
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "f")
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(OSError):
+        files.open_unfollowed(tmp_path / "link")
+    fd = files.open_unfollowed(tmp_path / "fifo")  # no writer: returns at once all the same
+    try:
+        assert not files.is_regular(tmp_path / "fifo")
+    finally:
+        os.close(fd)
+    with os.fdopen(files.open_unfollowed(tmp_path / "f"), "rb") as handle:
+        assert handle.read() == b"x"
