@@ -15,7 +15,8 @@ from sklearn.model_selection import PredefinedSplit
 from semsts import corpora
 from semsts.core.progress import announce
 
-from .regression import FeatureRegression, fold_matrices, search
+from .model_search import fold_matrices, search
+from .regression import FeatureRegression
 from .run import training_pairs, training_units
 from .subset_models import SubsetModels
 

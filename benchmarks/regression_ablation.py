@@ -17,8 +17,9 @@ import numpy as np
 from joblib import parallel_config
 
 from semsts import corpora, evaluate
+from semsts.baselines.model_search import fold_matrices, make_folds, search
 from semsts.baselines.recipes import FALLBACK, RECIPES, leave_one_domain_out, select
-from semsts.baselines.regression import FeatureRegression, fold_matrices, make_folds, search
+from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import pick_model
 from semsts.features.featurizer import PairFeaturizer
 from semsts.features.sets import FAMILIES

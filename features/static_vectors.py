@@ -127,7 +127,7 @@ class StaticSIF(PairFeatures):
     """Cosine of the two sides' SIF vectors after removing their projection on the first singular vector of the
     training texts' SIF vectors (Arora et al. 2017's common component, fitted in ``fit``), per level."""
 
-    learns_from_text = True  # refitted inside each CV fold (baselines.regression.fold_matrices)
+    learns_from_text = True  # refitted inside each CV fold (baselines.model_search.fold_matrices)
 
     def _names(self):
         return [f"{level}_sif_cosine" for level in LEVELS]

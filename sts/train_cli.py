@@ -9,8 +9,8 @@ import argparse
 
 from semsts import corpora
 from semsts.baselines.model_file import check_destination, save_model
+from semsts.baselines.model_search import regressor_names
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
-from semsts.baselines.regression import regressor_names
 from semsts.baselines.subset_models import predict_subsets
 from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
