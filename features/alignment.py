@@ -10,11 +10,12 @@ import numpy as np
 
 from semsts.corpora.word_vectors import unit_vectors
 
-from .base import MATCHED, PairFeatures, ratio, weighted_mean
+from .base import PairFeatures
 from .batched import Sides, Tables, in_parts, same_words
 from .embedding import aligned_cosines
 from .exact import products
 from .gloss_features import gloss_cells, similarity_matrix
+from .similarity import MATCHED, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic, similarity_table
 

@@ -15,9 +15,10 @@ from wordfreq import word_frequency
 
 from semsts.corpora.word_vectors import unit_vectors
 
-from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
+from .base import PairFeatures
 from .batched import Sides, Tables, cosines, in_parts, same_words
 from .exact import cosine, products, weighted_sum
+from .similarity import MATCHED, clipped_cosines, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import PairFeatures, clipped_cosines, ratio, weighted_mean
+from .base import PairFeatures
 from .batched import Sides, Tables, cosines, in_parts, same_words
 from .exact import cosine, products, weighted_sum
 from .gloss_space import gloss_space
+from .similarity import clipped_cosines, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic
 

@@ -12,11 +12,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from semsts.corpora.wordllama import word_vectors
 
-from .base import PairFeatures, clipped_cosines, text_input_tags, weighted_mean
+from .base import PairFeatures, text_input_tags
 from .batched import Sides, in_parts
 from .embedding import best_matches, sif_weight
 from .encoders import first_component
 from .exact import cosine, products, row_dots, weighted_sum
+from .similarity import clipped_cosines, weighted_mean
 from .text import is_word
 from .weighted import information_content
 from .wordnet_features import harmonic
