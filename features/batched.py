@@ -154,3 +154,18 @@ def in_parts(rows_of, sides: list, width: int) -> np.ndarray:
     if part:
         out.append(rows_of(part))
     return np.concatenate(out) if out else np.zeros((0, width))
+
+
+def split_empty_sides(sides: list, width: int, one_sided, aligned_rows) -> np.ndarray:
+    """Each pair's row of ``width`` values: ``one_sided(la, lb)`` for a pair with an empty side (no table to align),
+    and for the pairs whose two sides both hold words, in their order, ``aligned_rows(pairs)`` by :func:`in_parts`."""
+    rows = np.empty((len(sides), width))
+    full = []
+    for i, (la, lb) in enumerate(sides):
+        if la and lb:
+            full.append(i)
+        else:
+            rows[i] = one_sided(la, lb)
+    if full:
+        rows[full] = in_parts(aligned_rows, [sides[i] for i in full], width)
+    return rows
