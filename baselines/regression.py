@@ -57,7 +57,7 @@ class FeatureRegression(PairRegressor):
     def build_featurizer(self) -> PairFeaturizer:
         """The unfitted first step of the fitted pipeline: the featurizer of ``feature_set``, ``exclude`` and
         ``encoder``. With :meth:`build_model` it lets a caller featurize the pairs once for its own tuning
-        (as :func:`semsts.baselines.recipes.tune_on_dev` does), then fit with :meth:`fit_featurized`."""
+        (as :func:`semsts.baselines.regimes.tune_on_dev` does), then fit with :meth:`fit_featurized`."""
         return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder)
 
     def build_model(self) -> tuple[Pipeline, dict]:
@@ -81,7 +81,7 @@ class FeatureRegression(PairRegressor):
 
     def fit_featurized(self, pairs, y, featurizer: PairFeaturizer, features: np.ndarray):
         """``fit`` for pairs already featurized by ``featurizer`` (fitted on these pairs), so that a
-        caller that featurized them for its own tuning (``recipes.tune_on_dev``) does not do it twice."""
+        caller that featurized them for its own tuning (``regimes.tune_on_dev``) does not do it twice."""
         self._validate_params()
         pairs, y = check_training(pairs, y)
         if y is None:

@@ -163,10 +163,10 @@ def test_the_ensemble_regressor_fits_and_predicts(demo):
 def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
     """tune_on_dev picks the grid point on dev; the final fit reuses its featurization and equals
     an ordinary fit with that one point (which runs no CV: there is nothing to choose)."""
-    from semsts.baselines.recipes import Recipe, train_recipe
-    recipe = Recipe("demo", ("demo-train",), "demo-test", dev="demo-dev")
+    from semsts.baselines.regimes import Regime, train_regime
+    regime = Regime("demo", ("demo-train",), "demo-test", dev="demo-dev")
     grid = {"C": [0.05, 4.0], "gamma": [0.003], "epsilon": [0.1]}
-    models, card = train_recipe(recipe, feature_set="takelab", param_grid=grid)
+    models, card = train_regime(regime, feature_set="takelab", param_grid=grid)
     entry = card["training_data"]["sub_models"]["all"]
     assert entry["best_params"] == {"regress__C": 4.0, "regress__epsilon": 0.1, "regress__gamma": 0.003}
     assert 0.6 < entry["dev_pearson"] < 1.0 and "cv_pearson" not in entry
@@ -228,7 +228,7 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, m
 
 
 def test_the_steps_a_tuner_needs_are_public():
-    """A caller that featurizes once for its own tuning (recipes.tune_on_dev) builds the same steps fit uses."""
+    """A caller that featurizes once for its own tuning (regimes.tune_on_dev) builds the same steps fit uses."""
     from sklearn.pipeline import Pipeline
 
     from semsts.features.featurizer import PairFeaturizer
