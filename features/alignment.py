@@ -12,8 +12,8 @@ from semsts.corpora.word_vectors import unit_vectors
 
 from .base import PairFeatures
 from .batched import Sides, Tables, same_words, split_empty_sides
+from .blas_free import products
 from .embedding import aligned_cosines
-from .exact import products
 from .gloss_features import gloss_cells, similarity_matrix
 from .similarity import MATCHED, ratio, weighted_mean
 from .weighted import information_content

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .exact import products
+from .blas_free import products
 
 BLOCK = 1 << 16  # vector elements of the tables' cells multiplied at once: 512 KB, within a core's cache
 
@@ -95,7 +95,7 @@ class Tables:
         self._col_starts = np.repeat(self.starts, n) + (np.arange(int(n.sum())) - np.repeat(b.starts, n)) * np.repeat(m, n)
 
     def dots(self, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
-        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.exact.cross_dots`' entries (the
+        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.blas_free.cross_dots`' entries (the
         vectors in float64 first, exactly; the cells in blocks that stay in the CPU's cache)."""
         va, vb = np.asarray(va, dtype=np.float64), np.asarray(vb, dtype=np.float64)
         out = np.empty(self.size)
@@ -128,7 +128,7 @@ def same_words(tables: Tables) -> np.ndarray:
 
 
 def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
-    """:func:`semsts.features.exact.cosine` of each row of ``x`` with the same row of ``y``."""
+    """:func:`semsts.features.blas_free.cosine` of each row of ``x`` with the same row of ``y``."""
     xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
     out = []
     for dxx, dyy, dxy in zip(xx, yy, xy):

@@ -17,7 +17,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils.validation import check_is_fitted
 
 from .base import PairFeatures, text_input_tags
-from .exact import row_dots, unit_rows
+from .blas_free import row_dots, unit_rows
 from .text import analyse
 
 

@@ -17,7 +17,7 @@ from semsts.corpora.word_vectors import unit_vectors
 
 from .base import PairFeatures
 from .batched import Sides, Tables, cosines, same_words, split_empty_sides
-from .exact import cosine, products, weighted_sum
+from .blas_free import cosine, products, weighted_sum
 from .similarity import MATCHED, clipped_cosines, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic

@@ -9,7 +9,7 @@ import numpy as np
 
 from .base import PairFeatures
 from .batched import Sides, Tables, cosines, same_words, split_empty_sides
-from .exact import cosine, products, weighted_sum
+from .blas_free import cosine, products, weighted_sum
 from .gloss_space import gloss_space
 from .similarity import clipped_cosines, ratio, weighted_mean
 from .weighted import information_content

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exact import cross_dots, dot
+from .blas_free import cross_dots, dot
 
 MATCHED = 0.5  # in the aligning families, a best similarity below this leaves a word unmatched
 

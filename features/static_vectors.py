@@ -14,9 +14,9 @@ from semsts.corpora.wordllama import word_vectors
 
 from .base import PairFeatures, text_input_tags
 from .batched import Sides, split_empty_sides
+from .blas_free import cosine, products, row_dots, weighted_sum
 from .embedding import best_matches, sif_weight
 from .encoders import first_component
-from .exact import cosine, products, row_dots, weighted_sum
 from .similarity import clipped_cosines, weighted_mean
 from .text import is_word
 from .weighted import information_content

@@ -248,7 +248,7 @@ def test_the_steps_a_tuner_needs_are_public():
 
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
-# The features are computed without BLAS (features.exact): the same bits on every CPU. What is left (the SVR's
+# The features are computed without BLAS (features.blas_free): the same bits on every CPU. What is left (the SVR's
 # kernel sums, library releases) moves a prediction by ~1e-12; the contract is the card's figures to 1e-6, on
 # every supported Python with what pip resolves (under other versions the canaries decide, baselines.model_file).
 TOLERANCE = 1e-6
