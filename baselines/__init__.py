@@ -6,7 +6,7 @@ Each name is imported from its module on first use, so that importing a light mo
 """
 from __future__ import annotations
 
-import importlib
+from semsts.core.lazy import lazy_names
 
 _API = {  # name -> the module of this package that holds it
     **dict.fromkeys(["PairRegressor", "check_pairs"], "base"),
@@ -18,15 +18,4 @@ _API = {  # name -> the module of this package that holds it
     **dict.fromkeys(["TokenCosine", "token_cosine", "token_cosine_many"], "token_cosine"),
 }
 __all__ = sorted(_API)
-
-
-def __getattr__(name: str):
-    if name in _API:
-        value = getattr(importlib.import_module(f"{__name__}.{_API[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_API})
+__getattr__, __dir__ = lazy_names(__name__, _API)

@@ -194,9 +194,9 @@ def retrain_command(card: dict) -> str:
     command = card.get("command")
     if isinstance(command, str) and len(command) <= 300 and _TRAIN_COMMAND.fullmatch(command):
         return command
-    from .recipes import recipe_names
+    from .regimes import regime_names
     regime = card.get("regime")
-    return f"sts train regression --regime {regime}" if regime in recipe_names() else "sts train regression"
+    return f"sts train regression --regime {regime}" if regime in regime_names() else "sts train regression"
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:

@@ -17,8 +17,9 @@ import numpy as np
 from joblib import parallel_config
 
 from semsts import corpora, evaluate
-from semsts.baselines.recipes import FALLBACK, RECIPES, leave_one_domain_out, select
-from semsts.baselines.regression import FeatureRegression, fold_matrices, make_folds, search
+from semsts.baselines.model_search import fold_matrices, make_folds, search
+from semsts.baselines.regimes import FALLBACK, REGIMES, leave_one_domain_out, select
+from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import pick_model
 from semsts.features.featurizer import PairFeaturizer
 from semsts.features.sets import FAMILIES
@@ -63,14 +64,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     args = parser.parse_args(argv)
-    recipe = RECIPES["sts2012"]
-    train = [corpora.load(n, args.data_dir) for n in recipe.train]
-    test = corpora.load(recipe.test, args.data_dir)
+    regime = REGIMES["sts2012"]
+    train = [corpora.load(n, args.data_dir) for n in regime.train]
+    test = corpora.load(regime.test, args.data_dir)
     prepared = {}
-    for name, subsets in recipe.sub_models.items():
+    for name, subsets in regime.sub_models.items():
         pairs, gold, domains = select(train, subsets)
         served = {s.name: s.pairs for s in test
-                  if pick_model(s.name, recipe.sub_models, recipe.mapping, FALLBACK) == name}
+                  if pick_model(s.name, regime.sub_models, regime.mapping, FALLBACK) == name}
         prepared[name] = Prepared(pairs, gold, domains, served, "domains" if len(set(domains)) > 1 else 5)
     stsb_pairs, stsb_gold, domains = select([corpora.load("stsb-train", args.data_dir)], ())
     dev = corpora.load("stsb-dev", args.data_dir)

@@ -121,7 +121,7 @@ def word_vector(word: str) -> np.ndarray:
 
 
 def unit(vector: np.ndarray) -> np.ndarray:
-    """``vector`` scaled to unit length (zeros stay zeros), as ``features.exact.unit_rows`` scales a row."""
+    """``vector`` scaled to unit length (zeros stay zeros), as ``features.blas_free.unit_rows`` scales a row."""
     norm = np.sqrt(np.multiply(vector, vector, dtype=np.float64).sum())
     return vector / (norm if norm > 0 else 1.0)
 

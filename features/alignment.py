@@ -10,11 +10,12 @@ import numpy as np
 
 from semsts.corpora.word_vectors import unit_vectors
 
-from .base import MATCHED, PairFeatures, ratio, weighted_mean
-from .batched import Sides, Tables, in_parts, same_words
+from .base import PairFeatures
+from .batched import Sides, Tables, same_words, split_empty_sides
+from .blas_free import products
 from .embedding import aligned_cosines
-from .exact import products
 from .gloss_features import gloss_cells, similarity_matrix
+from .similarity import MATCHED, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic, similarity_table
 
@@ -34,16 +35,7 @@ class Alignment(PairFeatures):
 
     def transform(self, X):
         sides = [(sorted(set(a.content)), sorted(set(b.content))) for a, b in self.analyses(X)]
-        rows = np.empty((len(sides), len(self._names())))
-        full = []
-        for i, (la, lb) in enumerate(sides):
-            if la and lb:
-                full.append(i)
-            else:
-                rows[i] = self._unmatched_side(la, lb)
-        if full:
-            rows[full] = in_parts(_aligned_rows, [sides[i] for i in full], rows.shape[1])
-        return rows
+        return split_empty_sides(sides, len(self._names()), self._unmatched_side, _aligned_rows)
 
     @staticmethod
     def _unmatched_side(la, lb) -> list:

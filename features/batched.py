@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .exact import products
+from .blas_free import products
 
 BLOCK = 1 << 16  # vector elements of the tables' cells multiplied at once: 512 KB, within a core's cache
 
@@ -95,7 +95,7 @@ class Tables:
         self._col_starts = np.repeat(self.starts, n) + (np.arange(int(n.sum())) - np.repeat(b.starts, n)) * np.repeat(m, n)
 
     def dots(self, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
-        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.exact.cross_dots`' entries (the
+        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.blas_free.cross_dots`' entries (the
         vectors in float64 first, exactly; the cells in blocks that stay in the CPU's cache)."""
         va, vb = np.asarray(va, dtype=np.float64), np.asarray(vb, dtype=np.float64)
         out = np.empty(self.size)
@@ -128,7 +128,7 @@ def same_words(tables: Tables) -> np.ndarray:
 
 
 def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
-    """:func:`semsts.features.exact.cosine` of each row of ``x`` with the same row of ``y``."""
+    """:func:`semsts.features.blas_free.cosine` of each row of ``x`` with the same row of ``y``."""
     xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
     out = []
     for dxx, dyy, dxy in zip(xx, yy, xy):
@@ -154,3 +154,18 @@ def in_parts(rows_of, sides: list, width: int) -> np.ndarray:
     if part:
         out.append(rows_of(part))
     return np.concatenate(out) if out else np.zeros((0, width))
+
+
+def split_empty_sides(sides: list, width: int, one_sided, aligned_rows) -> np.ndarray:
+    """Each pair's row of ``width`` values: ``one_sided(la, lb)`` for a pair with an empty side (no table to align),
+    and for the pairs whose two sides both hold words, in their order, ``aligned_rows(pairs)`` by :func:`in_parts`."""
+    rows = np.empty((len(sides), width))
+    full = []
+    for i, (la, lb) in enumerate(sides):
+        if la and lb:
+            full.append(i)
+        else:
+            rows[i] = one_sided(la, lb)
+    if full:
+        rows[full] = in_parts(aligned_rows, [sides[i] for i in full], width)
+    return rows

@@ -17,7 +17,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils.validation import check_is_fitted
 
 from .base import PairFeatures, text_input_tags
-from .exact import row_dots, unit_rows
+from .blas_free import row_dots, unit_rows
 from .text import analyse
 
 
@@ -120,7 +120,7 @@ def rowwise_cosine(a, b) -> np.ndarray:
 class Distributional(PairFeatures):
     """Cosines of lemma TF-IDF, character n-gram TF-IDF and LSA vectors fitted on the training text."""
 
-    learns_from_text = True  # refitted inside each CV fold (baselines.regression.fold_matrices)
+    learns_from_text = True  # refitted inside each CV fold (baselines.model_search.fold_matrices)
 
     def __init__(self, n_components: int = 100, random_state: int = 0):
         self.n_components = n_components

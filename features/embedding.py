@@ -15,9 +15,10 @@ from wordfreq import word_frequency
 
 from semsts.corpora.word_vectors import unit_vectors
 
-from .base import MATCHED, PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables, cosines, in_parts, same_words
-from .exact import cosine, products, weighted_sum
+from .base import PairFeatures
+from .batched import Sides, Tables, cosines, same_words, split_empty_sides
+from .blas_free import cosine, products, weighted_sum
+from .similarity import MATCHED, clipped_cosines, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic
 
@@ -51,7 +52,7 @@ class EmbeddingSimilarity(PairFeatures):
         out = np.empty((len(analyses), len(self._names())))
         for k, level in enumerate(self.LEVELS):
             sides = [(list(getattr(a, level)), list(getattr(b, level))) for a, b in analyses]
-            out[:, 5 * k:5 * k + 5] = in_parts(_level_rows, sides, 5)
+            out[:, 5 * k:5 * k + 5] = split_empty_sides(sides, 5, _one_sided, _level_rows)
         return out
 
     def _row(self, a, b):
@@ -60,8 +61,7 @@ class EmbeddingSimilarity(PairFeatures):
         for level in self.LEVELS:
             la, lb = list(getattr(a, level)), list(getattr(b, level))
             if not la or not lb:
-                same = float(la == lb)
-                row += [same] * 4 + [math.log1p(math.fsum(map(information_content, la + lb)))]
+                row += _one_sided(la, lb)
                 continue
             va, vb = unit_vectors(la), unit_vectors(lb)
             sa = weighted_sum([sif_weight(w) for w in la], va)
@@ -96,19 +96,17 @@ def best_matches(a: Sides, b: Sides, va: np.ndarray, vb: np.ndarray, distinct: b
     return tables.row_max(cells), tables.col_max(cells)
 
 
+def _one_sided(la, lb) -> list:
+    """The five measures of a pair with an empty side: nothing aligned, the words' IC mass left unaligned."""
+    same = float(la == lb)
+    return [same] * 4 + [math.log1p(math.fsum(map(information_content, la + lb)))]
+
+
 def _level_rows(sides: list) -> np.ndarray:
-    """The five measures of each pair ``(words of a, words of b)``: :meth:`EmbeddingSimilarity._row`'s, a chunk at once."""
+    """The five measures of each pair ``(words of a, words of b)``, both sides with words:
+    :meth:`EmbeddingSimilarity._row`'s, a chunk at once."""
     rows = np.empty((len(sides), 5))
-    full = []
-    for i, (la, lb) in enumerate(sides):
-        if la and lb:
-            full.append(i)
-        else:
-            same = float(la == lb)
-            rows[i] = [same] * 4 + [math.log1p(math.fsum(map(information_content, la + lb)))]
-    if not full:
-        return rows
-    a, b = Sides.of([sides[i][0] for i in full]), Sides.of([sides[i][1] for i in full])
+    a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
     va, vb = unit_vectors(a.words), unit_vectors(b.words)
     sif_a = np.asarray([sif_weight(w) for w in a.words])
     sif_b = np.asarray([sif_weight(w) for w in b.words])
@@ -125,8 +123,8 @@ def _level_rows(sides: list) -> np.ndarray:
     left_a, left_b = a.masked_sums(wa, ma < MATCHED), b.masked_sums(wb, mb < MATCHED)
     means = cosines(mean_a, mean_b)
     sifs = cosines(sum_a, sum_b)
-    for k, i in enumerate(full):
-        rows[i] = [means[k], sifs[k], harmonic(float(mean_ma[k]), float(mean_mb[k])),
+    for k in range(len(sides)):
+        rows[k] = [means[k], sifs[k], harmonic(float(mean_ma[k]), float(mean_mb[k])),
                    harmonic(ratio(float(dot_a[k]), float(ic_a[k])), ratio(float(dot_b[k]), float(ic_b[k]))),
                    math.log1p(float(left_a[k] + left_b[k]))]
     return rows

@@ -27,8 +27,8 @@ from scipy import sparse
 from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
+from .blas_free import row_dots
 from .embedding import sif_weight
-from .exact import row_dots
 from .text import TOKEN, is_word
 
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import PairFeatures, clipped_cosines, ratio, weighted_mean
-from .batched import Sides, Tables, cosines, in_parts, same_words
-from .exact import cosine, products, weighted_sum
+from .base import PairFeatures
+from .batched import Sides, Tables, cosines, same_words, split_empty_sides
+from .blas_free import cosine, products, weighted_sum
 from .gloss_space import gloss_space
+from .similarity import clipped_cosines, ratio, weighted_mean
 from .weighted import information_content
 from .wordnet_features import harmonic
 
@@ -51,22 +52,13 @@ class GlossSimilarity(PairFeatures):
 
     def transform(self, X):
         sides = [(sorted(set(a.content)), sorted(set(b.content))) for a, b in self.analyses(X)]
-        rows = np.empty((len(sides), len(self._names())))
-        full = []
-        for i, (la, lb) in enumerate(sides):
-            if la and lb:
-                full.append(i)
-            else:
-                rows[i] = [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
-        if full:
-            rows[full] = in_parts(_gloss_rows, [sides[i] for i in full], rows.shape[1])
-        return rows
+        return split_empty_sides(sides, len(self._names()), _one_sided, _gloss_rows)
 
     def _row(self, a, b):
         """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
         la, lb = sorted(set(a.content)), sorted(set(b.content))
         if not la or not lb:
-            return [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
+            return _one_sided(la, lb)
         sims, va, vb = similarity_matrix(la, lb)
         wa = np.asarray([information_content(w) for w in la], dtype=np.float32)
         wb = np.asarray([information_content(w) for w in lb], dtype=np.float32)
@@ -75,6 +67,11 @@ class GlossSimilarity(PairFeatures):
         ica, icb = weighted_mean(ma, wa), weighted_mean(mb, wb)
         known = sum(w in gloss_space()[0] for w in la + lb)
         return [cosine(weighted_sum(wa, va), weighted_sum(wb, vb)), ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]
+
+
+def _one_sided(la, lb) -> list:
+    """The row of a pair with an empty side: every measure 1 for two empty sides, else 0."""
+    return [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
 
 
 def _gloss_rows(sides: list) -> np.ndarray:

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .base import PairFeatures, ratio
+from .base import PairFeatures
+from .similarity import ratio
 
 
 class Lengths(PairFeatures):

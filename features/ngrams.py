@@ -1,7 +1,8 @@
 """Word and character n-gram overlap: containment both ways, Jaccard and Dice (TakeLab, DKPro)."""
 from __future__ import annotations
 
-from .base import OVERLAP_NAMES, PairFeatures, overlap_scores
+from .base import PairFeatures
+from .similarity import OVERLAP_NAMES, overlap_scores
 
 LEVELS = ("word", "lemma", "content", "char")
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import math
 
-from .base import PairFeatures, overlap_scores, ratio
+from .base import PairFeatures
+from .similarity import overlap_scores, ratio
 
 
 class NumberOverlap(PairFeatures):

@@ -12,11 +12,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from semsts.corpora.wordllama import word_vectors
 
-from .base import PairFeatures, clipped_cosines, text_input_tags, weighted_mean
-from .batched import Sides, in_parts
+from .base import PairFeatures, text_input_tags
+from .batched import Sides, split_empty_sides
+from .blas_free import cosine, products, row_dots, weighted_sum
 from .embedding import best_matches, sif_weight
 from .encoders import first_component
-from .exact import cosine, products, row_dots, weighted_sum
+from .similarity import clipped_cosines, weighted_mean
 from .text import is_word
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -57,7 +58,7 @@ class StaticAlignment(PairFeatures):
         width = len(self.MEASURES)
         for k, level in enumerate(LEVELS):
             sides = [(level_words(a, level), level_words(b, level)) for a, b in analyses]
-            out[:, width * k:width * (k + 1)] = in_parts(_level_rows, sides, width)
+            out[:, width * k:width * (k + 1)] = split_empty_sides(sides, width, _one_sided, _level_rows)
         return out
 
     def _row(self, a, b):
@@ -66,7 +67,7 @@ class StaticAlignment(PairFeatures):
         for level in LEVELS:
             la, lb = level_words(a, level), level_words(b, level)
             if not la or not lb:
-                row += [float(la == lb)] * len(self.MEASURES)
+                row += _one_sided(la, lb)
                 continue
             sims = clipped_cosines(la, lb, word_vectors(la, unit=True), word_vectors(lb, unit=True))
             ma, mb = sims.max(axis=1), sims.max(axis=0)
@@ -74,26 +75,24 @@ class StaticAlignment(PairFeatures):
         return row
 
 
+def _one_sided(la, lb) -> list:
+    """The measures of a pair with an empty side: every one 1 for two empty sides, else 0."""
+    return [float(la == lb)] * len(StaticAlignment.MEASURES)
+
+
 def _level_rows(sides: list) -> np.ndarray:
-    """:meth:`StaticAlignment._row`'s measures of one level for each pair ``(words of a, words of b)``, a chunk at once."""
+    """:meth:`StaticAlignment._row`'s measures of one level for each pair ``(words of a, words of b)``, both sides
+    with words, a chunk at once."""
     rows = np.empty((len(sides), len(StaticAlignment.MEASURES)))
-    full = []
-    for i, (la, lb) in enumerate(sides):
-        if la and lb:
-            full.append(i)
-        else:
-            rows[i] = float(la == lb)
-    if not full:
-        return rows
-    a, b = Sides.of([sides[i][0] for i in full]), Sides.of([sides[i][1] for i in full])
+    a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
     ma, mb = best_matches(a, b, word_vectors(a.words, unit=True), word_vectors(b.words, unit=True))
     wa, wb = _ic(a.words), _ic(b.words)
     sums, means = (lambda x: x.sum(axis=1)), (lambda x: x.mean(axis=1))
     mean_a, mean_b = a.reduced(ma, means), b.reduced(mb, means)
     dot_a, dot_b = a.reduced(products(ma, wa), sums), b.reduced(products(mb, wb), sums)
     ic_a, ic_b = a.reduced(wa, sums), b.reduced(wb, sums)
-    for k, i in enumerate(full):
-        rows[i] = _scores(float(mean_a[k]), float(mean_b[k]),
+    for k in range(len(sides)):
+        rows[k] = _scores(float(mean_a[k]), float(mean_b[k]),
                           float(dot_a[k]) / float(ic_a[k]) if ic_a[k] else 0.0,
                           float(dot_b[k]) / float(ic_b[k]) if ic_b[k] else 0.0)
     return rows
@@ -127,7 +126,7 @@ class StaticSIF(PairFeatures):
     """Cosine of the two sides' SIF vectors after removing their projection on the first singular vector of the
     training texts' SIF vectors (Arora et al. 2017's common component, fitted in ``fit``), per level."""
 
-    learns_from_text = True  # refitted inside each CV fold (baselines.regression.fold_matrices)
+    learns_from_text = True  # refitted inside each CV fold (baselines.model_search.fold_matrices)
 
     def _names(self):
         return [f"{level}_sif_cosine" for level in LEVELS]

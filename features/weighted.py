@@ -10,7 +10,8 @@ from functools import lru_cache
 
 from wordfreq import word_frequency
 
-from .base import PairFeatures, ratio
+from .base import PairFeatures
+from .similarity import ratio
 
 RARE = 1e-8
 

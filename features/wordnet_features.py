@@ -12,8 +12,13 @@ import numpy as np
 
 from semsts.corpora.wordnet import ancestors, word_similarity
 
-from .base import SHARED_CELLS, SHARED_PAIRS, PairFeatures, ratio
+from .base import PairFeatures
+from .similarity import ratio
 from .weighted import information_content
+
+# A pair's WordNet table that two families read in turn (WordNet overlap, then alignment)
+# is shared through a memo of a chunk's pairs (1,024), for pairs of up to 32 x 32 lemmas: a few MB at most.
+SHARED_PAIRS, SHARED_CELLS = 1 << 10, 1 << 10
 
 
 def similarity_table(left, right) -> tuple[tuple[float, ...], ...]:

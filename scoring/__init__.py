@@ -7,7 +7,7 @@ none of numpy) starts as fast as the organizers' Perl script.
 """
 from __future__ import annotations
 
-import importlib
+from semsts.core.lazy import lazy_names
 
 from .signature import VERSION as __version__  # noqa: F401 - the scorer's version, in every signature
 
@@ -30,15 +30,4 @@ _API = {  # name -> the module of this package that holds it
                      "score_subsets", "score_typed", "task_for"], "tasks"),
 }
 __all__ = sorted([*_API, "__version__"])
-
-
-def __getattr__(name: str):
-    if name in _API:
-        value = getattr(importlib.import_module(f"{__name__}.{_API[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_API})
+__getattr__, __dir__ = lazy_names(__name__, _API)

@@ -8,7 +8,7 @@ official output files), :mod:`semsts.scoring` (the scorer behind ``evaluate.py``
 """
 from __future__ import annotations
 
-import importlib
+from semsts.core.lazy import lazy_names
 
 _API = {
     # datasets
@@ -22,15 +22,4 @@ _API = {
     "Report": "scoring", "Signature": "scoring", "InvalidRun": "scoring",
 }
 __all__ = sorted(_API)
-
-
-def __getattr__(name: str):
-    if name in _API:
-        value = getattr(importlib.import_module(f"semsts.{_API[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'semsts' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_API})
+__getattr__, __dir__ = lazy_names(__name__, _API)

@@ -9,8 +9,8 @@ import argparse
 
 from semsts import corpora
 from semsts.baselines.model_file import check_destination, save_model
-from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
-from semsts.baselines.regression import regressor_names
+from semsts.baselines.model_search import regressor_names
+from semsts.baselines.regimes import REGIMES, custom_regime, regime_names, train_regime
 from semsts.baselines.subset_models import predict_subsets
 from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
@@ -21,7 +21,7 @@ from semsts.streams import stdout_to_stderr
 def add_train_parser(sub) -> None:
     p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
     p.add_argument("system", choices=["regression"])
-    p.add_argument("--regime", choices=recipe_names(), help="named training regime")
+    p.add_argument("--regime", choices=regime_names(), help="named training regime")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty,
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
     p.add_argument("--test", type=argtypes.nonempty, help="dataset name or file scored for the card (default: the regime's test set)")
@@ -42,7 +42,7 @@ def cmd_train(args) -> int:
     if bool(args.regime) == bool(args.train):
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
-    recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
+    recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
     if args.encoder:
@@ -62,7 +62,7 @@ def cmd_train(args) -> int:
 def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
     """Train, score the test set for the card, save the model; the card as written."""
     with settings(args, settings_bar):
-        models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
+        models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name and args.scorer:

@@ -178,7 +178,7 @@ def test_a_pairs_wordnet_table_is_shared_between_families_only_for_sentences():
     """Issue 22: the WordNet table of a sentence pair is computed once for the families that read it in turn
     (read-only, so no family changes another's); a longer pair's is not kept."""
     from semsts.features import wordnet_features
-    from semsts.features.base import SHARED_CELLS
+    from semsts.features.wordnet_features import SHARED_CELLS
     la, lb = ["car", "dog", "run"], ["automobile", "cat", "walk", "house"]
     table = wordnet_features.similarity_table(la, lb)
     assert table is wordnet_features.similarity_table(list(la), list(lb))

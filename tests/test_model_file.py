@@ -281,9 +281,9 @@ SLOW_REGRESSORS = {"gbr", "gbr-mono", "svr+gbr"}  # gradient boosting: 40-50 s e
 
 @pytest.mark.parametrize("regressor", [
     pytest.param(name, marks=pytest.mark.slow) if name in SLOW_REGRESSORS else name
-    for name in sorted(__import__("semsts.baselines.regression", fromlist=["REGRESSORS"]).REGRESSORS)])
+    for name in sorted(__import__("semsts.baselines.model_search", fromlist=["REGRESSORS"]).REGRESSORS)])
 def test_every_regressor_saves_and_loads_with_the_trusted_types(tmp_path, regressor):
-    from semsts.baselines.regression import REGRESSORS
+    from semsts.baselines.model_search import REGRESSORS
     train = corpora.load("demo-train")
     grid = {k: v[:1] for k, v in REGRESSORS[regressor][1].items()}
     models = SubsetModels({"all": FeatureRegression(feature_set="takelab", regressor=regressor, param_grid=grid, cv=2)

@@ -59,7 +59,7 @@ def test_a_card_that_cannot_be_renamed_puts_the_old_model_back(tmp_path, two_mod
 def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, capsys):
     """Defect 17: ``--save DIR/under/a/file.skops`` trained for 13 s before failing on the path."""
     from semsts import cli, train_cli
-    monkeypatch.setattr(train_cli, "train_recipe", lambda *a, **k: pytest.fail("trained before checking --save"))
+    monkeypatch.setattr(train_cli, "train_regime", lambda *a, **k: pytest.fail("trained before checking --save"))
     (tmp_path / "file").write_text("a file, not a folder\n")
     dest = tmp_path / "file" / "under" / "m.skops"
     assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from joblib import Parallel
 from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
@@ -165,10 +164,10 @@ def test_the_ensemble_regressor_fits_and_predicts(demo):
 def test_a_dev_tuned_regime_fits_as_a_plain_fit_with_the_chosen_point():
     """tune_on_dev picks the grid point on dev; the final fit reuses its featurization and equals
     an ordinary fit with that one point (which runs no CV: there is nothing to choose)."""
-    from semsts.baselines.recipes import Recipe, train_recipe
-    recipe = Recipe("demo", ("demo-train",), "demo-test", dev="demo-dev")
+    from semsts.baselines.regimes import Regime, train_regime
+    regime = Regime("demo", ("demo-train",), "demo-test", dev="demo-dev")
     grid = {"C": [0.05, 4.0], "gamma": [0.003], "epsilon": [0.1]}
-    models, card = train_recipe(recipe, feature_set="takelab", param_grid=grid)
+    models, card = train_regime(regime, feature_set="takelab", param_grid=grid)
     entry = card["training_data"]["sub_models"]["all"]
     assert entry["best_params"] == {"regress__C": 4.0, "regress__epsilon": 0.1, "regress__gamma": 0.003}
     assert 0.6 < entry["dev_pearson"] < 1.0 and "cv_pearson" not in entry
@@ -230,7 +229,7 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, m
 
 
 def test_the_steps_a_tuner_needs_are_public():
-    """A caller that featurizes once for its own tuning (recipes.tune_on_dev) builds the same steps fit uses."""
+    """A caller that featurizes once for its own tuning (regimes.tune_on_dev) builds the same steps fit uses."""
     from sklearn.pipeline import Pipeline
 
     from semsts.features.featurizer import PairFeaturizer
@@ -250,7 +249,7 @@ def test_the_steps_a_tuner_needs_are_public():
 
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
-# The features are computed without BLAS (features.exact): the same bits on every CPU. What is left (the SVR's
+# The features are computed without BLAS (features.blas_free): the same bits on every CPU. What is left (the SVR's
 # kernel sums, library releases) moves a prediction by ~1e-12; the contract is the card's figures to 1e-6, on
 # every supported Python with what pip resolves (under other versions the canaries decide, baselines.model_file).
 TOLERANCE = 1e-6
@@ -273,68 +272,6 @@ def test_sts2012_regime_maps_the_surprise_subsets():
     assert models.model_name("surprise.SMTnews") == "SMTeuroparl"
     assert models.model_name("surprise.OnWN") == "all" and models.model_name("headlines") == "all"
     assert card["training_data"]["sub_models"]["MSRpar"]["pairs"] == 750
-
-
-def test_the_svr_grid_on_precomputed_kernels_scores_as_fitting_each_pipeline():
-    """Issue 22: the RBF SVR grid fits on kernels computed once per fold and gamma; each point's mean held-out
-    Pearson is that of fitting its own pipeline (libsvm computing the kernel), and so is the chosen point."""
-    from sklearn.model_selection import KFold, ParameterGrid
-
-    from semsts.baselines.regression import _fold_scores, _svr_grid_means, search
-    rng = np.random.default_rng(3)
-    x = rng.normal(size=(120, 6))
-    y = x[:, 0] - 0.5 * x[:, 1] ** 2 + rng.normal(scale=0.3, size=120)
-    model, grid = FeatureRegression().build_model()
-    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
-    points = list(ParameterGrid(grid))
-    fast = _svr_grid_means(model, points, fold_data, y)
-    plain = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), 3).mean(axis=1)
-    assert np.abs(fast - plain).max() < 1e-9 and len(set(np.round(plain, 6))) > 3
-    best, score = search(model, grid, fold_data, y)
-    assert best == points[int(np.argmax(plain))] and score == pytest.approx(plain.max(), abs=1e-9)
-
-
-def test_the_svr_grid_on_two_threads_scores_as_on_one(monkeypatch):
-    """Issue 22: the fits of one kernel run in threads through joblib; two give the same means, bit for bit."""
-    from joblib import parallel_config
-    from sklearn.model_selection import KFold, ParameterGrid
-
-    from semsts.baselines import regression
-    from semsts.baselines.regression import _svr_grid_means
-    used = []
-    monkeypatch.setattr(regression, "Parallel", lambda **kw: used.append(kw) or Parallel(**kw))
-    rng = np.random.default_rng(4)
-    x = rng.normal(size=(90, 5))
-    y = x[:, 0] + rng.normal(scale=0.5, size=90)
-    model, grid = FeatureRegression().build_model()
-    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
-    points = list(ParameterGrid(grid))
-    one = _svr_grid_means(model, points, fold_data, y)
-    with parallel_config(backend="loky", n_jobs=2):
-        two = _svr_grid_means(model, points, fold_data, y)
-    assert np.array_equal(one, two) and len(set(np.round(one, 6))) > 3
-    assert used and all(kw == {"backend": "threading"} for kw in used)  # threads, whatever backend the caller set
-
-
-def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
-    """Issue 22: tuning on dev, the one fold trains on the pairs the featurizer was fitted on; refitting the
-    families that learn from text on them gives the same columns, so the matrix is kept (not recomputed)."""
-    from sklearn.model_selection import PredefinedSplit
-
-    from semsts.baselines.regression import fold_matrices
-    pairs, _, dev, _ = demo
-    featurizer = FeatureRegression(feature_set="all").build_featurizer().fit(pairs)
-    both = list(pairs) + list(dev)
-    features = featurizer.transform(both)
-    folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev))])
-    (_, _, kept), = fold_matrices(featurizer, both, features, folds, fitted_on=np.arange(len(pairs)))
-    (_, _, refit), = fold_matrices(featurizer, both, features, folds)
-    columns, _ = featurizer.learned_part()
-    assert columns and kept is features and refit is not features
-    assert np.array_equal(kept, refit)
-    shifted = PredefinedSplit(np.r_[np.full(len(pairs) - 1, -1), np.zeros(len(dev) + 1)])  # other training pairs
-    (_, _, other), = fold_matrices(featurizer, both, features, shifted, fitted_on=np.arange(len(pairs)))
-    assert other is not features
 
 
 def test_a_saved_model_writes_every_subset_at_once_as_one_by_one(tmp_path):

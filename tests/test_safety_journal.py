@@ -207,7 +207,7 @@ def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, cap
     from semsts import train_cli
     from semsts.baselines import model_card
 
-    def train_recipe(*args, **kwargs):
+    def train_regime(*args, **kwargs):
         from semsts import corpora
         from semsts.baselines.regression import FeatureRegression
         from semsts.baselines.subset_models import SubsetModels
@@ -216,7 +216,7 @@ def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, cap
                                .fit(train.pairs[:40], train.gold[:40])})
         return models, {"training_data": {"datasets": ["demo-train"], "sub_models": {}}}
 
-    monkeypatch.setattr(train_cli, "train_recipe", train_recipe)
+    monkeypatch.setattr(train_cli, "train_regime", train_regime)
     _fail_at(monkeypatch, "commit")
     dest = tmp_path / "m.skops"
     assert cli.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--save", str(dest),

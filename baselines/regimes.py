@@ -15,13 +15,14 @@ from sklearn.model_selection import PredefinedSplit
 from semsts import corpora
 from semsts.core.progress import announce
 
-from .regression import FeatureRegression, fold_matrices, search
+from .model_search import fold_matrices, search
+from .regression import FeatureRegression
 from .run import training_pairs, training_units
 from .subset_models import SubsetModels
 
 
 @dataclass(frozen=True)
-class Recipe:
+class Regime:
     """Training datasets, sub-models (name → training subsets; empty = all), mapping, dev and test sets."""
 
     name: str
@@ -36,25 +37,25 @@ class Recipe:
 
 STS2012_SUBSETS = ("MSRpar", "MSRvid", "SMTeuroparl")
 FALLBACK = "all"  # the sub-model that scores every test subset no mapping or name gives to another
-RECIPES = {
-    "sts2012": Recipe("sts2012", ("sts2012-train",), "sts2012-test",
+REGIMES = {
+    "sts2012": Regime("sts2012", ("sts2012-train",), "sts2012-test",
                       {**{s: (s,) for s in STS2012_SUBSETS}, "all": ()},
                       {"surprise.SMTnews": "SMTeuroparl", "surprise.OnWN": "all"}, domain_cv=True),
     # regressor chosen by leave-one-domain-out CV on the 2012 data (all features):
     # ensemble .627, svr+gbr .626, gbr .616, rf .616, gbr-mono .601, svr .598
-    "sts2013": Recipe("sts2013", ("sts2012-train", "sts2012-test"), "sts2013-test", domain_cv=True,
+    "sts2013": Regime("sts2013", ("sts2012-train", "sts2012-test"), "sts2013-test", domain_cv=True,
                       params={"regressor": "ensemble"}),
-    "stsb": Recipe("stsb", ("stsb-train",), "stsb-test", dev="stsb-dev"),
+    "stsb": Regime("stsb", ("stsb-train",), "stsb-test", dev="stsb-dev"),
 }
 
 
-def recipe_names() -> list[str]:
-    return list(RECIPES)
+def regime_names() -> list[str]:
+    return list(REGIMES)
 
 
-def custom_recipe(train: list[str], *, test: str | None = None) -> Recipe:
+def custom_regime(train: list[str], *, test: str | None = None) -> Regime:
     """One model on the user's own training datasets."""
-    return Recipe("custom", tuple(train), test)
+    return Regime("custom", tuple(train), test)
 
 
 def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray]:
@@ -77,31 +78,31 @@ def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
     return PredefinedSplit(np.asarray([names.index(d) for d in domains]))
 
 
-def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tuple[SubsetModels, dict]:
-    """Fit every sub-model of ``recipe``; returns the models and the card's training section.
+def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tuple[SubsetModels, dict]:
+    """Fit every sub-model of ``regime``; returns the models and the card's training section.
 
     ``params`` go to every :class:`FeatureRegression` (feature_set, regressor, …); ``columns`` to the
     training files that are plain tables (see :func:`semsts.corpora.resolve_all`).
     """
-    datasets = corpora.resolve_all(recipe.train, data_dir, columns=columns)
+    datasets = corpora.resolve_all(regime.train, data_dir, columns=columns)
     for ds in datasets:
         ds.require_gold()
-    params = {**recipe.params, **params}
+    params = {**regime.params, **params}
     if params.get("score_range") is None:  # the models predict on their training gold's scale
         params["score_range"] = training_units(datasets)
     models, info = {}, {}
-    for name, subsets in recipe.sub_models.items():
+    for name, subsets in regime.sub_models.items():
         pairs, gold, domains = select(datasets, subsets)
         announce(f"sub-model {name}: {len(pairs)} pairs")
         system = FeatureRegression(**params)
         entry = {"subsets": list(subsets) or "all", "pairs": len(pairs), "cv": f"{system.cv} shuffled folds"}
-        if recipe.domain_cv and len(set(domains)) > 1:
+        if regime.domain_cv and len(set(domains)) > 1:
             system.set_params(cv=leave_one_domain_out(domains))
             entry["cv"] = f"leave one domain out ({', '.join(sorted(set(domains)))})"
-        if recipe.dev:
+        if regime.dev:
             best, entry["dev_pearson"], featurizer, features = tune_on_dev(system, pairs, gold,
-                                                                           corpora.load(recipe.dev, data_dir))
-            entry["cv"] = f"{recipe.dev} (grid searched there; no CV on the training pairs)"
+                                                                           corpora.load(regime.dev, data_dir))
+            entry["cv"] = f"{regime.dev} (grid searched there; no CV on the training pairs)"
             system.set_params(param_grid={k.removeprefix("regress__"): [v] for k, v in best.items()})
             system.fit_featurized(pairs, gold, featurizer, features)
         else:
@@ -112,11 +113,11 @@ def train_recipe(recipe: Recipe, *, data_dir=None, columns=None, **params) -> tu
                                     f"(the grid was still searched on them)")
         entry["best_params"] = _plain(system.best_params_)
         models[name], info[name] = system, entry
-    card = {"regime": recipe.name, "training_data": {"datasets": list(recipe.train), "dev": recipe.dev,
-                                                     "sub_models": info, "mapping": recipe.mapping,
+    card = {"regime": regime.name, "training_data": {"datasets": list(regime.train), "dev": regime.dev,
+                                                     "sub_models": info, "mapping": regime.mapping,
                                                      "fallback": FALLBACK},
             "params": _plain(FeatureRegression(**params).get_params())}
-    return SubsetModels(models, recipe.mapping, FALLBACK), card
+    return SubsetModels(models, regime.mapping, FALLBACK), card
 
 
 def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple:

@@ -1,4 +1,5 @@
-"""Features do not depend on the BLAS kernel: the same bits whichever kernel OpenBLAS picks."""
+"""Tests of semsts.features.blas_free: its arithmetic, and features that do not depend on the BLAS kernel (the same
+bits whichever kernel OpenBLAS picks)."""
 import math
 import os
 import subprocess
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from semsts.features import exact
+from semsts.features import blas_free
 
 ROOT = Path(__file__).resolve().parents[1]
 FEATURIZE = """
@@ -23,23 +24,23 @@ print(hashlib.sha256(np.ascontiguousarray(features).tobytes()).hexdigest())
 """
 
 
-def test_exact_arithmetic_matches_the_plain_maths():
+def test_blas_free_arithmetic_matches_the_plain_maths():
     rng = np.random.default_rng(0)
     a, b = rng.normal(size=(5, 50)).astype(np.float32), rng.normal(size=(7, 50)).astype(np.float32)
-    dots = exact.cross_dots(a, b)
+    dots = blas_free.cross_dots(a, b)
     assert dots.dtype == np.float64 and np.allclose(dots, a.astype(float) @ b.astype(float).T, rtol=1e-13)
     # float32 products are exact in float64, so only the sum rounds: within a few ulps of the exact sum
     assert abs(dots[2, 3] - math.fsum(float(x) * float(y) for x, y in zip(a[2], b[3]))) < 1e-13
-    assert np.array_equal(exact.row_dots(a[:5], b[:5]), np.diag(dots[:5, :5]))
-    assert np.allclose(exact.weighted_sum(np.arange(5.0), a), np.arange(5.0) @ a.astype(float))
-    assert exact.cosine(np.zeros(3), np.ones(3)) == 0.0 and abs(exact.cosine(a[0], a[0]) - 1) < 1e-15
-    units = exact.unit_rows(np.vstack([a[:2], np.zeros((1, 50))]))
+    assert np.array_equal(blas_free.row_dots(a[:5], b[:5]), np.diag(dots[:5, :5]))
+    assert np.allclose(blas_free.weighted_sum(np.arange(5.0), a), np.arange(5.0) @ a.astype(float))
+    assert blas_free.cosine(np.zeros(3), np.ones(3)) == 0.0 and abs(blas_free.cosine(a[0], a[0]) - 1) < 1e-15
+    units = blas_free.unit_rows(np.vstack([a[:2], np.zeros((1, 50))]))
     assert np.allclose(np.linalg.norm(units[:2], axis=1), 1) and not units[2].any()
 
 
 @pytest.mark.slow  # about 19 s: featurizes under two BLAS kernels
 def test_the_same_features_under_two_blas_kernels(data_dir):
-    """Before ``features.exact`` 21 columns of this model differed (by up to 2.7e-6) between these two."""
+    """Before ``features.blas_free`` 21 columns of this model differed (by up to 2.7e-6) between these two."""
     digests = set()
     for kernel in ("Haswell", "Sandybridge"):
         env = {**os.environ, "OPENBLAS_CORETYPE": kernel, "STS_DATA": str(data_dir)}

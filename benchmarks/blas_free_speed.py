@@ -1,11 +1,11 @@
-"""Featurization speed with BLAS-free arithmetic (features/exact.py) against the code before it.
+"""Featurization speed with BLAS-free arithmetic (features/blas_free.py) against the code before it.
 
 Checks out BASE (default: ec4121e, the last commit whose features used BLAS) into a temporary git
 worktree, then alternates fresh processes of the two trees: each fits the ``all`` feature set on
 the demo training pairs, warms up (WordNet, GloVe, the gloss space), and times featurizing the
 STS Benchmark dev and test sets (2,879 pairs) in one process, one job. Medians of ROUNDS runs each.
 
-    python benchmarks/exact_speed.py [--base REV] [--rounds N] [--data-dir DIR]
+    python benchmarks/blas_free_speed.py [--base REV] [--rounds N] [--data-dir DIR]
 """
 from __future__ import annotations
 

@@ -1,0 +1,173 @@
+"""The candidate regressors of the feature regression, their grids and the search among them: k-fold CV on the
+training pairs only (mean held-out Pearson r), an RBF SVR's grid on kernels computed once per fold and gamma.
+"""
+from __future__ import annotations
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.ensemble import HistGradientBoostingRegressor, RandomForestRegressor, VotingRegressor
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import KFold, ParameterGrid
+from sklearn.svm import SVR
+
+from semsts.core.progress import announce, tracked
+from semsts.features.featurizer import PairFeaturizer
+
+from .monotone import MonotoneGBR
+
+
+def pearson_score(y_true, y_pred) -> float:
+    """Pearson r as a CV score; a constant prediction scores 0 instead of NaN."""
+    if np.std(y_pred) == 0 or np.std(y_true) == 0:
+        return 0.0
+    return float(np.corrcoef(y_true, y_pred)[0, 1])
+
+
+def _svr(**params):
+    # libsvm's kernel cache (200 MB by default) only trades memory for speed: 50 MB is as fast
+    # here and keeps each process that fits an SVR 60 MB or more smaller; the solution is the same
+    return SVR(kernel="rbf", cache_size=50, **params)
+
+
+def _rf(seed, trees=300):
+    return RandomForestRegressor(n_estimators=trees, min_samples_leaf=3, max_features=0.3, random_state=seed, n_jobs=1)
+
+
+def _gbr(seed):
+    return HistGradientBoostingRegressor(max_iter=300, learning_rate=0.05, max_leaf_nodes=15,
+                                         min_samples_leaf=20, random_state=seed)
+
+
+# name -> (factory(seed), default grid over the pipeline's "regress" step); every part fits in this
+# process (n_jobs=1) whatever joblib's parallel_config, so that model files do not depend on run settings
+REGRESSORS = {
+    "svr": (lambda seed: _svr(), {"C": [0.5, 2.0, 8.0], "gamma": [0.001, 0.003, "scale"], "epsilon": [0.1, 0.4]}),
+    "gbr": (_gbr, {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
+    "gbr-mono": (lambda seed: MonotoneGBR(random_state=seed), {"learning_rate": [0.03, 0.08], "max_leaf_nodes": [7, 15]}),
+    "rf": (_rf, {"min_samples_leaf": [1, 3, 8]}),
+    "ridge": (lambda seed: Ridge(), {"alpha": [0.1, 1.0, 10.0, 100.0]}),
+    "svr+gbr": (lambda seed: VotingRegressor([("svr", _svr()), ("gbr", _gbr(seed))], n_jobs=1),
+                {"svr__C": [0.5, 2.0, 8.0], "svr__epsilon": [0.1, 0.4]}),
+    # the average of three unlike learners (kernel, monotone boosting, bagged trees), for new domains
+    "ensemble": (lambda seed: VotingRegressor([("svr", _svr(epsilon=0.4)),
+                                               ("gbr", MonotoneGBR(random_state=seed)), ("rf", _rf(seed, 200))], n_jobs=1),
+                 {"svr__C": [2.0, 8.0]}),
+}
+
+
+def regressor_names() -> list[str]:
+    return list(REGRESSORS)
+
+
+
+def make_folds(cv, seed: int):
+    """``cv`` shuffled folds, or ``cv`` itself when it is a scikit-learn splitter (e.g. a train/dev split)."""
+    return KFold(n_splits=cv, shuffle=True, random_state=seed) if isinstance(cv, int) else cv
+
+
+CHUNK = 500
+MIN_FOLD = 10  # held-out pairs below which a fold's Pearson is not reported as a CV figure
+
+
+def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds, *, fitted_on=None) -> list:
+    """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
+    on the fold's training pairs only, so that CV never scores a model that saw held-out text.
+    ``fitted_on``: the indices of the pairs ``featurizer`` was fitted on, in order; a fold that trains on
+    exactly those keeps ``features`` (a refit on the same pairs would give the same columns)."""
+    columns, learned = featurizer.learned_part()
+    out = []
+    splits = list(folds.split(features))
+    for number, (train, held_out) in enumerate(splits, 1):
+        matrix = features
+        if columns and not (fitted_on is not None and np.array_equal(train, fitted_on)):
+            announce(f"CV fold {number}/{len(splits)}: refitting the features that learn from text")
+            matrix = features.copy()
+            learned.fit([pairs[i] for i in train])
+            starts = range(0, len(pairs), CHUNK)  # rows are independent: chunks only pace the progress
+            matrix[:, columns] = np.vstack([learned.transform(pairs[i:i + CHUNK])
+                                            for i in tracked(starts, f"CV fold {number}/{len(splits)}: featurizing")])
+        out.append((train, held_out, matrix))
+    return out
+
+
+def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
+    """The grid point with the best mean held-out Pearson over ``fold_data`` and that score (the fits run
+    through joblib, as the caller's ``parallel_config`` says; an RBF SVR's grid on kernels computed once)."""
+    points = list(ParameterGrid(grid))
+    if _rbf_svr_grid(model, grid):
+        means = _svr_grid_means(model, points, fold_data, y)
+        first, second = np.argsort(-means, kind="stable")[:2]
+        if means[first] - means[second] < TIE:  # too close for kernels summed by BLAS: score both as libsvm does
+            for i in (first, second):
+                means[i] = np.mean(_fold_scores(model, [points[i]], fold_data, y))
+    else:
+        means = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), len(fold_data)).mean(axis=1)
+    best = int(np.argmax(means))
+    return points[best], float(means[best])
+
+
+TIE = 1e-9  # mean Pearsons closer than this are scored again the slow, exact way before one is chosen
+
+
+def _fold_scores(model, points, fold_data, y) -> list:
+    tasks = [(i, fold) for i in range(len(points)) for fold in range(len(fold_data))]
+    desc = f"grid search ({len(points)} points x {len(fold_data)} folds)"
+    return Parallel()(delayed(_fold_score)(clone(model).set_params(**points[i]), *fold_data[f], y)
+                      for i, f in tracked(tasks, desc))
+
+
+def _fold_score(model, train, held_out, matrix, y) -> float:
+    model.fit(matrix[train], y[train])
+    return pearson_score(y[held_out], model.predict(matrix[held_out]))
+
+
+def _rbf_svr_grid(model, grid: dict) -> bool:
+    regress = model.named_steps.get("regress")
+    return (isinstance(regress, SVR) and regress.kernel == "rbf" and list(model.named_steps) == ["scale", "regress"]
+            and set(grid) <= {"regress__C", "regress__gamma", "regress__epsilon"})
+
+
+def _gamma(gamma, x) -> float:
+    """The RBF width libsvm uses for ``gamma`` ("scale", "auto" or a number) on training matrix ``x``."""
+    if gamma == "scale":
+        return 1.0 / (x.shape[1] * x.var()) if x.var() else 1.0
+    return 1.0 / x.shape[1] if gamma == "auto" else float(gamma)
+
+
+def _svr_grid_means(model, points, fold_data, y) -> np.ndarray:
+    """Each point's mean held-out Pearson, its SVRs fitted on RBF kernels computed once per fold and gamma
+    (libsvm would compute them anew for every point): the scores of fitting each point's pipeline, to about
+    1e-14. The fits of one kernel share it in threads (libsvm releases the GIL), as many as the caller's
+    ``parallel_config`` has workers: processes would each need a copy of the kernel, or to compute it again."""
+    from sklearn.metrics.pairwise import euclidean_distances
+    regress = model.named_steps["regress"]
+    scores = np.zeros((len(points), len(fold_data)))
+    threads = Parallel(backend="threading")  # the number from the caller's parallel_config, whatever its backend
+    for f, (train, held_out, matrix) in enumerate(tracked(fold_data, f"grid search ({len(points)} points, kernels "
+                                                                      f"once per gamma) x {len(fold_data)} folds")):
+        scale = clone(model.named_steps["scale"]).fit(matrix[train])
+        fit_x, held_x = scale.transform(matrix[train]), scale.transform(matrix[held_out])
+        fit_d = euclidean_distances(fit_x, squared=True)
+        held_d = euclidean_distances(held_x, fit_x, squared=True)
+        by_gamma: dict = {}  # the points of each gamma, so that one kernel is held at a time
+        for i, point in enumerate(points):
+            params = {**regress.get_params(), **{k.removeprefix("regress__"): v for k, v in point.items()}}
+            by_gamma.setdefault(_gamma(params["gamma"], fit_x), []).append((i, params))
+        fit_k, held_k = np.empty_like(fit_d), np.empty_like(held_d)
+        for gamma, group in by_gamma.items():
+            for d, k in ((fit_d, fit_k), (held_d, held_k)):  # exp(-gamma * d), into one buffer for every gamma
+                np.multiply(d, -gamma, out=k)
+                np.exp(k, out=k)
+            group = sorted(group, key=lambda item: -item[1]["C"])  # the longest fits (largest C) first
+            done = threads(delayed(_svr_score)(fit_k, held_k, y[train], y[held_out], params) for _, params in group)
+            for (i, _), score in zip(group, done):
+                scores[i, f] = score
+    return scores.mean(axis=1)
+
+
+def _svr_score(fit_k, held_k, y_fit, y_held, params) -> float:
+    """The held-out Pearson of an SVR of ``params`` fitted on the precomputed kernel ``fit_k``."""
+    svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
+              shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
+    return pearson_score(y_held, svr.fit(fit_k, y_fit).predict(held_k))

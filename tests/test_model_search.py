@@ -1,0 +1,76 @@
+"""Tests of semsts.baselines.model_search: the regression's CV search, its SVR grid on precomputed kernels and the
+per-fold feature matrices."""
+import numpy as np
+import pytest
+from joblib import Parallel
+
+from semsts import corpora
+from semsts.baselines import model_search
+from semsts.baselines.model_search import fold_matrices
+from semsts.baselines.regression import FeatureRegression
+
+
+@pytest.fixture(scope="module")
+def demo():
+    train, test = corpora.load("demo-train"), corpora.load("demo-test")
+    return train.pairs[:300], train.gold[:300], test.pairs[:80], test.gold[:80]
+
+
+def test_the_svr_grid_on_precomputed_kernels_scores_as_fitting_each_pipeline():
+    """Issue 22: the RBF SVR grid fits on kernels computed once per fold and gamma; each point's mean held-out
+    Pearson is that of fitting its own pipeline (libsvm computing the kernel), and so is the chosen point."""
+    from sklearn.model_selection import KFold, ParameterGrid
+
+    from semsts.baselines.model_search import _fold_scores, _svr_grid_means, search
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(120, 6))
+    y = x[:, 0] - 0.5 * x[:, 1] ** 2 + rng.normal(scale=0.3, size=120)
+    model, grid = FeatureRegression().build_model()
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    points = list(ParameterGrid(grid))
+    fast = _svr_grid_means(model, points, fold_data, y)
+    plain = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), 3).mean(axis=1)
+    assert np.abs(fast - plain).max() < 1e-9 and len(set(np.round(plain, 6))) > 3
+    best, score = search(model, grid, fold_data, y)
+    assert best == points[int(np.argmax(plain))] and score == pytest.approx(plain.max(), abs=1e-9)
+
+
+def test_the_svr_grid_on_two_threads_scores_as_on_one(monkeypatch):
+    """Issue 22: the fits of one kernel run in threads through joblib; two give the same means, bit for bit."""
+    from joblib import parallel_config
+    from sklearn.model_selection import KFold, ParameterGrid
+
+    from semsts.baselines.model_search import _svr_grid_means
+    used = []
+    monkeypatch.setattr(model_search, "Parallel", lambda **kw: used.append(kw) or Parallel(**kw))
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(90, 5))
+    y = x[:, 0] + rng.normal(scale=0.5, size=90)
+    model, grid = FeatureRegression().build_model()
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    points = list(ParameterGrid(grid))
+    one = _svr_grid_means(model, points, fold_data, y)
+    with parallel_config(backend="loky", n_jobs=2):
+        two = _svr_grid_means(model, points, fold_data, y)
+    assert np.array_equal(one, two) and len(set(np.round(one, 6))) > 3
+    assert used and all(kw == {"backend": "threading"} for kw in used)  # threads, whatever backend the caller set
+
+
+def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
+    """Issue 22: tuning on dev, the one fold trains on the pairs the featurizer was fitted on; refitting the
+    families that learn from text on them gives the same columns, so the matrix is kept (not recomputed)."""
+    from sklearn.model_selection import PredefinedSplit
+
+    pairs, _, dev, _ = demo
+    featurizer = FeatureRegression(feature_set="all").build_featurizer().fit(pairs)
+    both = list(pairs) + list(dev)
+    features = featurizer.transform(both)
+    folds = PredefinedSplit(np.r_[np.full(len(pairs), -1), np.zeros(len(dev))])
+    (_, _, kept), = fold_matrices(featurizer, both, features, folds, fitted_on=np.arange(len(pairs)))
+    (_, _, refit), = fold_matrices(featurizer, both, features, folds)
+    columns, _ = featurizer.learned_part()
+    assert columns and kept is features and refit is not features
+    assert np.array_equal(kept, refit)
+    shifted = PredefinedSplit(np.r_[np.full(len(pairs) - 1, -1), np.zeros(len(dev) + 1)])  # other training pairs
+    (_, _, other), = fold_matrices(featurizer, both, features, shifted, fitted_on=np.arange(len(pairs)))
+    assert other is not features
