@@ -23,14 +23,15 @@ Only gold-scored pairs are predicted (as SentEval does). A system is fitted on e
 unless it learns from gold: then it needs --train (fitted once) or is a saved --model."""
 
 
-def bench_parser():
+def add_bench_arguments(p) -> None:
+    """``sts bench``'s arguments and handler, on the parser ``sts`` gives it."""
     import argparse
 
     from semsts.corpora import argtypes
     from semsts.options import add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
-    p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description="Score systems over the STS family under the conventions papers use.")
+    p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
+    p.description = "Score systems over the STS family under the conventions papers use."
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
     p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train regression` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
@@ -65,19 +66,17 @@ def bench_parser():
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     add_n_jobs(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
-    return p
+    p.set_defaults(func=bench_command, usage_error=p.error)
 
 
-def bench_main(argv) -> int:
+def bench_command(args) -> int:
     """``sts bench``: every row's figures over the family, as tables (see :mod:`semsts.scoring.bench_tables`)."""
     from semsts.baselines.registry import system_names
-    parser = bench_parser()
-    args = parser.parse_args(argv)
     unknown = [s for s in args.system if s not in system_names()]
     if unknown:
-        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
+        args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     if not (args.system or args.model or args.encoder or args.runs):
-        parser.error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
+        args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
     try:
         with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile

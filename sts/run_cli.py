@@ -1,4 +1,4 @@
-"""``sts run …`` (and ``sts train …``, :mod:`semsts.train_cli`): fit a system and write official output files."""
+"""``sts run …``: fit a system (or load a model ``sts train`` saved) and write official output files."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +11,6 @@ from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.corpora import argtypes, runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
-from semsts.train_cli import add_train_parser
 
 from .streams import end_progress_lines, stdout_to_stderr
 
@@ -87,12 +86,9 @@ def run_saved(args, test) -> list:
             bar.close()
 
 
-def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Run STS systems.")
-    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
-                       description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """``sts run``'s arguments and handler, on the parser ``sts`` gives it."""
+    p.description = "Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names())
     p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder)")
     p.add_argument("--test", required=True, type=argtypes.nonempty, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset name or file/folder (repeatable)")
@@ -107,21 +103,17 @@ def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
                    help="with --encoder: encode every text again, without the per-user embedding cache")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
-    p.set_defaults(func=cmd_run)
-    add_train_parser(sub)
-    return parser
+    p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
+    p.set_defaults(func=user_errors(cmd_run))
 
 
-def main(argv=None, prog: str | None = None, scorer=None) -> int:
-    """``scorer`` (``evaluate.score_subsets``, passed by ``sts train``) puts official scores in model cards."""
-    parser = build_parser(prog or "sts")  # before the subcommands: their usage copies it
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
-    args.scorer, args.argv = scorer, argv[argv.index(args.command) + 1:]
-    try:
-        return args.func(args)
-    except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
-        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+def user_errors(command):
+    """``command(args)``, a user's error (a dataset, a file, a value) ending it with one ``error:`` line and exit 1."""
+    def run(args) -> int:
+        try:
+            return command(args)
+        except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
+            end_progress_lines()  # a bar still drawn (featurizing) ends its line first
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+    return run

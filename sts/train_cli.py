@@ -1,13 +1,12 @@
 """``sts train regression …``: fit a named regime (or the user's datasets), save the model and its card.
 
-The scorer is passed in by the caller (``sts train`` passes ``evaluate.score_subsets``), so the
-card's test-set scores are the official ones.
+The card's test-set scores come from the official scorer (``semsts.evaluate.score_subsets``).
 """
 from __future__ import annotations
 
 import argparse
 
-from semsts import corpora
+from semsts import corpora, evaluate
 from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from semsts.baselines.regression import regressor_names
@@ -17,9 +16,12 @@ from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
 
+from .run_cli import user_errors
 
-def add_train_parser(sub) -> None:
-    p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
+
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    """``sts train``'s arguments and handler, on the parser ``sts`` gives it."""
+    p.description = "Train the regression system on a named regime (or your datasets) and save it with a card."
     p.add_argument("system", choices=["regression"])
     p.add_argument("--regime", choices=recipe_names(), help="named training regime")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty,
@@ -34,8 +36,8 @@ def add_train_parser(sub) -> None:
                    "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
-    p.set_defaults(func=cmd_train)
+    p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
+    p.set_defaults(func=user_errors(cmd_train))
 
 
 def cmd_train(args) -> int:
@@ -65,11 +67,11 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
         models, card = train_recipe(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
-        if test_name and args.scorer:
+        if test_name:
             (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
             test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
-            card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+            card["scores"] = {"test": {"dataset": test_name, **evaluate.score_subsets(parts)}}
     bar = settings_bar
     if bar is not None:
         bar.step(f"saving {args.save}")

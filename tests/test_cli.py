@@ -1,4 +1,4 @@
-"""Tests of semsts.cli, the `sts` dispatcher: --version, help, pipes, progress and one error line, never a traceback."""
+"""Tests of semsts.cli, the `sts` command tree: --version, help, pipes, progress and one error line, never a traceback."""
 from __future__ import annotations
 
 import io

@@ -59,11 +59,10 @@ def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
     import os
 
     from semsts.baselines import parallel
-    from semsts.bench import bench_parser
-    from semsts.run_cli import build_parser
+    from semsts.cli import build_parser
     cores = len(os.sched_getaffinity(0))
     assert parallel.available_cores() == cores
-    parsers = {"bench": (bench_parser(), ["token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
+    parsers = {"bench": (build_parser(), ["bench", "token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
                                                                                     "--out", "o"]),
                "train": (build_parser(), ["train", "regression", "--regime", "stsb", "--save", "m.skops"])}
     for name, (parser, argv) in parsers.items():
