@@ -320,7 +320,7 @@ def retrain_command(card: dict) -> str:
         return command
     from .recipes import recipe_names
     regime = card.get("regime")
-    return f"sts train regression --regime {regime}" if regime in recipe_names() else "sts train regression"
+    return f"sts train --regime {regime}" if regime in recipe_names() else "sts train"
 
 
 def _first_predictions(path, models: SubsetModels) -> dict:

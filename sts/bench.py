@@ -33,7 +33,7 @@ def add_bench_arguments(p) -> None:
     p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
     p.description = "Score systems over the STS family under the conventions papers use."
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
-    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train regression` (repeatable)")
+    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
                    help="a sentence encoder: glove-mean, sif or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")

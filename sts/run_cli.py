@@ -38,7 +38,7 @@ def _run(args) -> list:
                          "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
         raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
-                         + (" or --model FILE (a model saved by `sts train regression`)" if args.system == "regression"
+                         + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
@@ -48,7 +48,7 @@ def _run(args) -> list:
             print(f"note: {note}", file=sys.stderr)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
-            raise ValueError("--model takes a model saved by `sts train regression`, and no --train "
+            raise ValueError("--model takes a model saved by `sts train`, and no --train "
                              "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
         return run_saved(args, test)
     if args.system is None:
@@ -95,7 +95,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
-    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train regression` (its card is checked)")
+    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train` (its card is checked)")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")

@@ -1,10 +1,11 @@
-"""``sts train regression …``: fit a named regime (or the user's datasets), save the model and its card.
+"""``sts train …``: fit a named regime (or the user's datasets), save the model and its card.
 
 The card's test-set scores come from the official scorer (``semsts.evaluate.score_subsets``).
 """
 from __future__ import annotations
 
 import argparse
+import sys
 
 from semsts import corpora, evaluate
 from semsts.baselines.model_file import check_destination, save_model
@@ -22,7 +23,7 @@ from .run_cli import user_errors
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
     """``sts train``'s arguments and handler, on the parser ``sts`` gives it."""
     p.description = "Train the regression system on a named regime (or your datasets) and save it with a card."
-    p.add_argument("system", choices=["regression"])
+    p.add_argument("legacy", nargs="?", help=argparse.SUPPRESS)  # `sts train regression …`, the form before issue 33
     p.add_argument("--regime", choices=recipe_names(), help="named training regime")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty,
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
@@ -37,10 +38,16 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    p.set_defaults(func=user_errors(cmd_train))
+    p.set_defaults(func=user_errors(cmd_train), usage_error=p.error)
 
 
 def cmd_train(args) -> int:
+    if args.legacy == "regression":  # one line, not the long usage: the user knows the command, not its new form
+        print("error: `sts train` names no system now: drop `regression`, e.g. "
+              "`sts train --regime stsb --save models/stsb.skops`", file=sys.stderr)
+        return 2
+    if args.legacy is not None:
+        args.usage_error(f"unrecognized arguments: {args.legacy}")
     if bool(args.regime) == bool(args.train):
         raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training

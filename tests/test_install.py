@@ -65,7 +65,7 @@ def test_beside_hugging_face_evaluate(tmp_path, data_dir):
                  ["run", "token-cosine", "--test", "my-test.tsv", "--out", "out/tc", "--quiet"],
                  ["eval", "--dataset", "my-test.tsv", "--run", "out/tc"],
                  ["compare", "--dataset", "my-test.tsv", "--run", "tc=out/tc"],
-                 ["train", "regression", "--train", "my-train.tsv", "--test", "my-test.tsv", "--feature-set", "takelab",
+                 ["train", "--train", "my-train.tsv", "--test", "my-test.tsv", "--feature-set", "takelab",
                   "--save", "m.skops", "--quiet"],
                  ["bench", "token-cosine", "--datasets", "stsb-test", "--quiet"],
                  ["demo", "--system", "token-cosine", "--quiet"]):

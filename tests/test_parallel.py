@@ -64,7 +64,7 @@ def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
     assert parallel.available_cores() == cores
     parsers = {"bench": (build_parser(), ["bench", "token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
                                                                                     "--out", "o"]),
-               "train": (build_parser(), ["train", "regression", "--regime", "stsb", "--save", "m.skops"])}
+               "train": (build_parser(), ["train", "--regime", "stsb", "--save", "m.skops"])}
     for name, (parser, argv) in parsers.items():
         assert parser.parse_args(argv).n_jobs == cores, name
         assert parser.parse_args([*argv, "--n-jobs", "3"]).n_jobs == 3, name

@@ -60,7 +60,7 @@ def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
     scaled_table(tmp_path / "test.tsv", 40, 2, 0.8, 1.0)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
     assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
     assert cli.main(["run", "regression", "--model", str(tmp_path / "m.skops"), "--test", str(tmp_path / "test.tsv"),
@@ -80,7 +80,7 @@ def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
     pairs_tsv(tmp_path / "train.tsv", 10, 1)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops")]) == 0
     out = capsys.readouterr().out
     assert "CV Pearson" not in out and "no CV figure: held-out folds of 2 pairs: too few for a CV figure" in out

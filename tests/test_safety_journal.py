@@ -218,7 +218,7 @@ def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, cap
     monkeypatch.setattr(train_cli, "train_recipe", train_recipe)
     _fail_at(monkeypatch, "commit")
     dest = tmp_path / "m.skops"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--save", str(dest),
+    assert cli.main(["train", "--train", "demo-train", "--test", "demo-test", "--save", str(dest),
                      "--quiet"]) == 1
     assert capsys.readouterr().err == (f"error: {dest}: not saved (No space left on device); the model file and its "
                                        "card are as they were\n")
