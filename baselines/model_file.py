@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from semsts import corpora
-from semsts.corpora.errors import Note, shown
+from semsts.core.errors import InvalidValue, Note, STSError, shown
 from semsts.corpora.manifest import sha256
 
 from .model_archive import ArchiveRefused, check_file_size, load_skops
@@ -64,7 +64,7 @@ FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glo
                     **{f"wordllama_{f}": ("wordllama",) for f in ("alignment", "sif", "encoder")}}
 
 
-class ModelMismatch(ValueError):
+class ModelMismatch(ValueError, STSError):
     """A saved model is damaged, unsafe, or does not match its card or this installation."""
 
 
@@ -125,17 +125,17 @@ def check_destination(path) -> None:
     names_folder = str(path).endswith(("/", os.sep))
     path = Path(path)
     if path.is_dir() or names_folder:
-        raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
+        raise InvalidValue(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
     if path.suffix != SUFFIX:
-        raise ValueError(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
+        raise InvalidValue(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
                          f"as .json), e.g. {path.with_suffix(SUFFIX)}")
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise ValueError(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
+        raise InvalidValue(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
     if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise ValueError(f"--save {path}: cannot write in {ancestor}")
+        raise InvalidValue(f"--save {path}: cannot write in {ancestor}")
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:

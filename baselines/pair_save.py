@@ -21,9 +21,9 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
+from semsts.core.errors import InvalidValue, Note, shown
 from semsts.core.files import atomic_open
 from semsts.corpora.derived import file_sha256
-from semsts.corpora.errors import Note, shown
 
 SUFFIX = ".sts-save"
 MODEL_SUFFIX = ".skops"
@@ -202,7 +202,7 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
     with ``make_card(model_tmp)`` (it may hash the model), replacing both or neither."""
     path = Path(path)
     if path.suffix != MODEL_SUFFIX:
-        raise ValueError(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
+        raise InvalidValue(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
     for line in recover(path.parent, path.name):  # this model's interrupted saves, no other file's
         warnings.warn(Note(line), stacklevel=2)
     journal = path.with_name(f".{path.name}.{secrets.token_hex(4)}{SUFFIX}")

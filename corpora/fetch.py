@@ -23,6 +23,8 @@ import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, NamedTuple
 
+from semsts.core.errors import STSError
+
 from . import content_pins, datasets, manifest
 from .errors import DatasetNotFound, FormatError
 from .paths import data_root
@@ -38,7 +40,7 @@ HF_BIOSSES = "https://huggingface.co/datasets/mteb/biosses-sts/resolve/d3fb88f8f
 HF_STS22 = "https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/6d1ba47164174a496b7fa5d3569dae26a6813b80"
 
 
-class FetchError(RuntimeError):
+class FetchError(RuntimeError, STSError):
     """A download, an archive or its contents are not what the dataset needs."""
 
 

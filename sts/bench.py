@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from semsts.core.errors import InvalidValue
+
 from .streams import stdout_to_stderr
 
 BENCH_EPILOG = """examples:
@@ -78,12 +80,8 @@ def bench_command(args) -> int:
     if not (args.system or args.model or args.encoder or args.runs):
         args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
-    try:
-        with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
-            rows, absent, boot, text = _bench_tables(args, conventions)
-    except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
+        rows, absent, boot, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
     sys.stdout.flush()
     if args.report:  # the tables are out whatever happens to the report
@@ -91,7 +89,7 @@ def bench_command(args) -> int:
         try:
             with stdout_to_stderr():
                 path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
-        except (OSError, RuntimeError) as exc:
+        except (OSError, RuntimeError) as exc:  # the tables are out: this error says what failed after them
             print(f"error: the report: {exc}", file=sys.stderr)
             return 1
         if not args.quiet:
@@ -129,12 +127,12 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL, SUITES
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
-        raise ValueError(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
+        raise InvalidValue(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
-        raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+        raise InvalidValue("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):
@@ -151,7 +149,7 @@ def bench_rows(args) -> tuple[list, list]:
     bar = progress_bar(args)
     from semsts.baselines.registry import needs_training, system_names
     if args.train and not any(needs_training(name) for name in args.system):
-        raise ValueError("--train is for the systems that learn from gold "
+        raise InvalidValue("--train is for the systems that learn from gold "
                          f"({', '.join(filter(needs_training, system_names()))}); "
                          "the others are fitted on each test set's pairs")
     train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
@@ -229,7 +227,7 @@ def _bench_system(name, train, datasets, pools, args, bar):
         return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,
                               source=f"system {name}, fitted on each test set's pairs (it learns no scores)")
     if not train:
-        raise ValueError(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
+        raise InvalidValue(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
                          "or bench a saved model with --model FILE")
     for ds in train:
         ds.require_gold()
@@ -254,7 +252,7 @@ def _bench_runs(run_dirs, data_dir) -> list:
     for run_dir in run_dirs:
         record = runrecord.read_record(run_dir)
         if record is None:
-            raise ValueError(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
+            raise InvalidValue(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
                              "whose record names their system and dataset")
         dataset = corpora.load(record["dataset"], data_dir)
         dataset.require_gold()
@@ -266,7 +264,7 @@ def _bench_runs(run_dirs, data_dir) -> list:
     for system, runs in by_system.items():
         datasets = [runs[d][0] for d in FAMILY if d in runs]
         if not datasets:
-            raise ValueError(f"the runs of {system} cover none of the bench family ({', '.join(FAMILY)})")
+            raise InvalidValue(f"the runs of {system} cover none of the bench family ({', '.join(FAMILY)})")
         pools = {name: parts for name, (_, parts) in runs.items() if name in pool_names}
         rows.append(bench_row(system, datasets, {ds.name: runs[ds.name][1] for ds in datasets}, pools=pools,
                               source=f"runs of {', '.join(sorted(runs))}"))

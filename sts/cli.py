@@ -59,11 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _show_notes(quiet: bool) -> None:
-    """Print the library's notes (:class:`semsts.corpora.errors.Note`) as one ``note: …`` line each on stderr, on a
+    """Print the library's notes (:class:`semsts.core.errors.Note`) as one ``note: …`` line each on stderr, on a
     line of their own under any progress bar (none with ``--quiet``)."""
     import warnings
 
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     default = warnings.showwarning
 
     def show(message, category, filename, lineno, file=None, line=None):
@@ -177,4 +177,33 @@ def main(argv=None) -> int:
         return 0
     if args.command is None:
         parser.error("the following arguments are required: COMMAND")
-    return args.func(args)
+    return run_command(args.func, args)
+
+
+def run_command(command, *args) -> int:
+    """The command line's one error boundary (``sts …`` and ``python evaluate.py …``): ``command(*args)``'s exit
+    code, its output flushed. An error a user can act on (:class:`semsts.core.errors.STSError`, whichever layer
+    raised it) or a system error is one ``error:`` line and exit 1, never a traceback; a reader gone away
+    (``| head -1``) ends the command quietly with 0."""
+    from semsts.core.errors import STSError
+
+    from .streams import end_progress_lines, quiet_closed_stdout, write_error
+    try:
+        code = command(*args)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
+        quiet_closed_stdout()
+        return 0
+    except STSError as exc:
+        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        output = type(exc) is OSError and exc.filename is None  # writing the output failed (`> /dev/full`)
+        with contextlib.suppress(OSError):
+            end_progress_lines()
+            print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
+            if output:
+                quiet_closed_stdout()
+        return 1

@@ -9,8 +9,6 @@ from semsts.corpora import argtypes, content_pins, datasets, europeana, fetch, m
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
-from .streams import quiet_closed_stdout, write_error
-
 
 def cmd_list(args) -> int:
     if args.specs:
@@ -37,22 +35,18 @@ def cmd_list(args) -> int:
 
 def _list_files(args) -> int:
     """``sts data list PATH…``: what each file or folder reads as (a dataset name works too)."""
-    try:
-        columns = tables.parse_columns(args.columns) if args.columns else None
-        for spec in args.specs:
-            ds = user_data.resolve(spec, args.data_dir, columns=columns)
-            subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-            print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
-            if ds.path is not None:
-                print(f"  sha256 {ds.sha256}")
-            for note in ds.notes:
-                print(f"  note: {note}")
-            if not ds.has_gold:
-                print(f"  note: {'no ' + ds.kind.no_gold}: "
-                      "it can be run but not scored or trained on")
-    except ValueError as exc:  # FormatError is one; DatasetNotFound is reported by main
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    columns = tables.parse_columns(args.columns) if args.columns else None
+    for spec in args.specs:
+        ds = user_data.resolve(spec, args.data_dir, columns=columns)
+        subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
+        print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
+        if ds.path is not None:
+            print(f"  sha256 {ds.sha256}")
+        for note in ds.notes:
+            print(f"  note: {note}")
+        if not ds.has_gold:
+            print(f"  note: {'no ' + ds.kind.no_gold}: "
+                  "it can be run but not scored or trained on")
     return 0
 
 
@@ -182,13 +176,12 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     """``sts data``'s arguments and its own subcommands, on the parser ``sts`` gives it."""
     parser.description = "Datasets and the data root."
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    parser.set_defaults(func=_data)
     sub = parser.add_subparsers(dest="command", required=True)  # its name, as "sts data" has always said it
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present; "
                                     "or what the given files or folders read as")
     p.add_argument("specs", nargs="*", metavar="PATH", help="files or folders (or dataset names) to read and describe")
     p.add_argument("--columns", metavar="TEXT1,TEXT2[,SCORE]", help="a plain TSV/CSV's text and score column names")
-    p.set_defaults(run=cmd_list)
+    p.set_defaults(func=cmd_list)
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
     p.add_argument("names", nargs="+", metavar="NAME",
                    help="dataset (e.g. sts2012-test, stsb-dev), release, or `all` (every one with a published address)")
@@ -202,28 +195,15 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")
-    p.set_defaults(run=cmd_fetch)
+    p.set_defaults(func=cmd_fetch)
     p = sub.add_parser("verify", help="check the files of present datasets against the SHA-256 manifest")
     p.add_argument("names", nargs="*", metavar="NAME", help="datasets to check (default: every one present)")
     p.add_argument("--quiet", action="store_true", help="print only files that are not OK, and the summary")
-    p.set_defaults(run=cmd_verify)
+    p.set_defaults(func=cmd_verify)
     p = sub.add_parser("wordnet", help="find WordNet 3.0 (NLTK data, Debian packages or $WORDNET_DIR), say which")
-    p.set_defaults(run=cmd_wordnet)
+    p.set_defaults(func=cmd_wordnet)
     for command in sub.choices.values():  # `sts data list --data-dir X` works as well as `sts data --data-dir X list`
         command.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (as before the command)")
-
-
-def _data(args) -> int:
-    try:
-        code = args.run(args)
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
-        return code
-    except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
-        quiet_closed_stdout()
-        return 0
-    except (DatasetNotFound, FormatError, OSError, fetch.FetchError) as exc:
-        print(write_error(exc) if type(exc) is OSError and exc.filename is None else f"error: {exc}", file=sys.stderr)
-        return 1
 
 
 def main(argv=None) -> int:

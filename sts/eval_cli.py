@@ -9,7 +9,7 @@ from typing import Callable
 from semsts.scoring.gold_sys import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
-from .streams import quiet_closed_stdout, stand_in_for_closed, stdout_to_stderr, write_error
+from .streams import stand_in_for_closed, stdout_to_stderr
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
@@ -161,18 +161,10 @@ def _print_pearson(r: float, signature) -> int:
 
 
 def main(argv=None, prog: str = "evaluate.py") -> int:
+    """``python evaluate.py …``, within the ``sts`` command line's error boundary (:func:`semsts.cli.run_command`)."""
+    from .cli import run_command
     stand_in_for_closed()  # `python evaluate.py GOLD SYS >&-`
-    try:
-        code = _main(argv, prog)
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
-        return code
-    except BrokenPipeError:  # `python evaluate.py GOLD SYS | head -c 0`: the reader has what it wanted
-        quiet_closed_stdout()
-        return 0
-    except OSError as exc:  # `> /dev/full`
-        print(write_error(exc), file=sys.stderr)
-        quiet_closed_stdout()
-        return 1
+    return run_command(_main, argv, prog)
 
 
 def _main(argv, prog: str) -> int:
@@ -201,7 +193,6 @@ def _cmd_eval(args) -> int:
     """One of the scorer's three forms, as the arguments say."""
     if _plain_files(args.argv):
         return 0
-    from semsts import corpora
     if args.check:
         if args.files or args.run or bool(args.dataset) != bool(args.subset):
             args.usage_error("--check SYS takes --dataset and --subset together (or neither), nothing else")
@@ -214,11 +205,7 @@ def _cmd_eval(args) -> int:
         command = _cmd_files
     else:
         args.usage_error("give GOLD SYS, --dataset NAME --run DIR, or --check SYS")
-    try:
-        return command(args)
-    except (corpora.FormatError, corpora.DatasetNotFound, KeyError, OSError, ValueError) as exc:
-        print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
-        return 1
+    return command(args)
 
 
 def _run_spec(text: str) -> tuple[str, str]:
@@ -259,7 +246,6 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _cmd_compare(args) -> int:
-    from semsts import corpora
     from semsts.scoring.compare import compare_runs
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
     from semsts.scoring.html_report import write_compare_report
@@ -278,9 +264,6 @@ def _cmd_compare(args) -> int:
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
-    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
     if args.report:

@@ -47,7 +47,7 @@ def settings(args, progress=None):
     if args.backend != "dask" and n_jobs > available_cores():
         import warnings
 
-        from semsts.corpora.errors import Note
+        from semsts.core.errors import Note
         warnings.warn(Note(f"--n-jobs {n_jobs}: this process may use {available_cores()} core(s); "
                            f"running {available_cores()} worker(s)"), stacklevel=2)
         n_jobs = available_cores()

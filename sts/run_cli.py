@@ -9,10 +9,11 @@ from semsts.baselines.model_file import load_model
 from semsts.baselines.registry import describe, make_system, needs_training, system_names
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
+from semsts.core.errors import InvalidValue
 from semsts.corpora import argtypes, runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
-from .streams import end_progress_lines, stdout_to_stderr
+from .streams import stdout_to_stderr
 
 
 def cmd_run(args) -> int:
@@ -31,13 +32,13 @@ def _run(args) -> list:
         print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
               f"{', '.join(p.name for p in stale)}", file=sys.stderr)
     if args.system is None and not args.encoder:
-        raise ValueError("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+        raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
     if args.encoder and not args.model and (args.train if args.system is None
                                             else "encoder" not in make_system(args.system).get_params()):
-        raise ValueError("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
+        raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
                          "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
-        raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
+        raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
                          + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
@@ -48,7 +49,7 @@ def _run(args) -> list:
             print(f"note: {note}", file=sys.stderr)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
-            raise ValueError("--model takes a model saved by `sts train`, and no --train "
+            raise InvalidValue("--model takes a model saved by `sts train`, and no --train "
                              "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
         return run_saved(args, test)
     if args.system is None:
@@ -60,7 +61,7 @@ def _run(args) -> list:
             system.set_params(encoder=args.encoder)
     if args.seed is not None:
         if "seed" not in system.get_params():
-            raise ValueError(f"{args.system} takes no seed")
+            raise InvalidValue(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
     bar = progress_bar(args)
     try:
@@ -104,16 +105,5 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    p.set_defaults(func=user_errors(cmd_run))
+    p.set_defaults(func=cmd_run)
 
-
-def user_errors(command):
-    """``command(args)``, a user's error (a dataset, a file, a value) ending it with one ``error:`` line and exit 1."""
-    def run(args) -> int:
-        try:
-            return command(args)
-        except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
-            end_progress_lines()  # a bar still drawn (featurizing) ends its line first
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-    return run

@@ -12,12 +12,11 @@ from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from semsts.baselines.regression import regressor_names
 from semsts.baselines.subset_models import predict_subsets
+from semsts.core.errors import InvalidValue
 from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
-
-from .run_cli import user_errors
 
 
 def add_train_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,7 +37,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    p.set_defaults(func=user_errors(cmd_train), usage_error=p.error)
+    p.set_defaults(func=cmd_train, usage_error=p.error)
 
 
 def cmd_train(args) -> int:
@@ -49,7 +48,7 @@ def cmd_train(args) -> int:
     if args.legacy is not None:
         args.usage_error(f"unrecognized arguments: {args.legacy}")
     if bool(args.regime) == bool(args.train):
-        raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
+        raise InvalidValue("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
     recipe = RECIPES[args.regime] if args.regime else custom_recipe(args.train, test=args.test)
     test_name = args.test or recipe.test

@@ -10,7 +10,7 @@ from semsts import cli, corpora
 from semsts.baselines.model_file import ModelMismatch, card_path, load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 from tests.conftest import cli_error, replace_model
 
 MARKER_ENV = "STS_TEST_MARKER"

@@ -92,7 +92,7 @@ def test_a_featurizer_with_an_encoder_stays_in_this_process():
 def _warns(chunk):
     import warnings
 
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     warnings.warn(Note(f"chunk of {len(chunk)} starting at {chunk[0]}"), stacklevel=1)
     return list(chunk)
 
@@ -103,7 +103,7 @@ def test_a_workers_notes_reach_the_caller(monkeypatch):
     import joblib
 
     from semsts.core import workers
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     from semsts.features import featurizer
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     with joblib.parallel_config(backend="loky", n_jobs=2), pytest.warns(Note) as caught:
@@ -118,7 +118,7 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note():
     import joblib
 
     from semsts.baselines.parallel import available_cores
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     from semsts.options import settings
     args = argparse.Namespace(n_jobs=available_cores() + 7, backend="loky", scheduler=None)
     with pytest.warns(Note, match=f"--n-jobs {available_cores() + 7}: this process may use {available_cores()}"):

@@ -8,7 +8,7 @@ import pytest
 
 from semsts import cli
 from semsts.baselines.model_file import ModelMismatch, card_path, load_model, retrain_command, save_model
-from semsts.corpora.errors import Note, shown
+from semsts.core.errors import Note, shown
 
 HOSTILE = "2.4.6\x1b[2K\r\nnote: model verified OK\u202e\n"
 

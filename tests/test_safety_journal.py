@@ -10,7 +10,7 @@ import pytest
 from semsts import cli
 from semsts.baselines import pair_save
 from semsts.baselines.model_file import ModelMismatch, load_model
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 
 DEAD = 999999  # no such process (pid_max is below it on this machine's kernels)
 TOKEN = "0badc0de"
