@@ -58,26 +58,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _show_notes(quiet: bool) -> None:
-    """Print the library's notes (:class:`semsts.core.errors.Note`) as one ``note: …`` line each on stderr, on a
-    line of their own under any progress bar (none with ``--quiet``)."""
-    import warnings
-
-    from semsts.core.errors import Note
-    default = warnings.showwarning
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        if not issubclass(category, Note):
-            default(message, category, filename, lineno, file, line)
-        elif not quiet:
-            from tqdm import tqdm
-            if sys.stderr.isatty():
-                tqdm.write(f"note: {message}", file=sys.stderr)  # clears the bars, then redraws them
-            else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
-                sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {message}\n")
-    warnings.showwarning = show
-
-
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
@@ -166,7 +146,8 @@ def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show '†' or 'ü' gets '\u2020', not a traceback
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    _show_notes("--quiet" in argv)
+    from .notes import show_notes
+    show_notes("--quiet" in argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:

@@ -9,6 +9,8 @@ from semsts.corpora import argtypes, content_pins, datasets, europeana, fetch, m
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
+from .notes import note
+
 
 def cmd_list(args) -> int:
     if args.specs:
@@ -28,8 +30,8 @@ def cmd_list(args) -> int:
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
         print(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: {subs}")
-        for note in ds.notes:
-            print(f"{'':16} note: {note}")
+        for text in ds.notes:
+            print(f"{'':16} note: {text}")
     return 0
 
 
@@ -42,8 +44,8 @@ def _list_files(args) -> int:
         print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
         if ds.path is not None:
             print(f"  sha256 {ds.sha256}")
-        for note in ds.notes:
-            print(f"  note: {note}")
+        for text in ds.notes:
+            print(f"  note: {text}")
         if not ds.has_gold:
             print(f"  note: {'no ' + ds.kind.no_gold}: "
                   "it can be run but not scored or trained on")
@@ -81,7 +83,7 @@ def cmd_fetch(args) -> int:
         bars[name].update(done - bars[name].n)
 
     for folder, size in fetch.clean_stale(args.data_dir):
-        print(f"note: removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", file=sys.stderr)
+        note(f"removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", even_quiet=True)
     seen = {}
     names = args.names
     if args.names == ["all"]:
@@ -116,8 +118,8 @@ def cmd_fetch(args) -> int:
                 print(f"  {ds_name}: not in this archive")
                 continue
             print(f"  {ds_name}: {', '.join(f'{s.name} ({len(s)})' for s in ds)}")
-            for note in ds.notes:
-                print(f"  note: {note}")
+            for text in ds.notes:
+                print(f"  note: {text}")
     return 0
 
 
@@ -154,8 +156,8 @@ def cmd_verify(args) -> int:
     for check in checks:
         if check.status != "OK" or not args.quiet:
             print(f"{check.status:8} {check.path}" + (f"  ({check.detail})" if check.detail else ""))
-    for note in notes:
-        print(f"note: {note}")
+    for text in notes:  # the report's lines, on stdout
+        print(f"note: {text}")
     counts = {status: sum(c.status == status for c in checks) for status in ("OK", "MISMATCH", "MISSING")}
     print(f"{root}: {counts['OK']} OK, {counts['MISMATCH']} MISMATCH, {counts['MISSING']} MISSING")
     if not checks and not notes:

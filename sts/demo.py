@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import sys
 
 
 def demo_correlations(system, gold) -> tuple[float, float]:
@@ -30,10 +29,11 @@ def demo_command(args) -> int:
     from semsts.baselines.parallel import run_settings
     from semsts.options import progress_bar
 
+    from .notes import note
     from .streams import stdout_to_stderr
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
-        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
+        note("the first demo builds the WordNet gloss space (about 30 s, then cached)")
     try:
         with run_settings(progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
             rows = demo_scoreboard(args.system, scorer=demo_correlations,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from semsts import corpora
 from semsts.baselines.model_file import load_model
@@ -13,6 +12,7 @@ from semsts.core.errors import InvalidValue
 from semsts.corpora import argtypes, runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
+from .notes import note
 from .streams import stdout_to_stderr
 
 
@@ -29,8 +29,8 @@ def _run(args) -> list:
     """The output files of the run the command line asks for, written."""
     stale = runrecord.clean_stale(args.out)
     if stale:
-        print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
-              f"{', '.join(p.name for p in stale)}", file=sys.stderr)
+        note(f"removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
+             f"{', '.join(p.name for p in stale)}", even_quiet=True)
     if args.system is None and not args.encoder:
         raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
     if args.encoder and not args.model and (args.train if args.system is None
@@ -45,8 +45,8 @@ def _run(args) -> list:
     for ds in train:
         ds.require_gold()
     for ds in [test, *train]:
-        for note in ds.notes if not args.quiet else ():
-            print(f"note: {note}", file=sys.stderr)
+        for text in ds.notes:
+            note(text)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
             raise InvalidValue("--model takes a model saved by `sts train`, and no --train "
