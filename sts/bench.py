@@ -29,7 +29,7 @@ def add_bench_arguments(p) -> None:
     """``sts bench``'s arguments and handler, on the parser ``sts`` gives it."""
     import argparse
 
-    from semsts.corpora import argtypes
+    from semsts import argtypes
     from semsts.options import add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
     p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter

@@ -5,7 +5,8 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import argtypes, content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
+from semsts import argtypes
+from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 

@@ -60,7 +60,7 @@ def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
 def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = False) -> None:
     """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
     ``subcommands`` too), on the parser given."""
-    from semsts.corpora import argtypes
+    from semsts import argtypes
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
@@ -225,7 +225,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
 
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     """``compare``'s arguments and handler (``sts compare``, ``python evaluate.py compare``), on the parser given."""
-    from semsts.corpora import argtypes
+    from semsts import argtypes
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
     from semsts.scoring.significance import MAX_RESAMPLES
     parser.description = ("Place runs among the task paper's published results, "

@@ -9,9 +9,8 @@ import sys
 import threading
 import time
 
-from semsts import corpora
+from semsts import argtypes, corpora
 from semsts.baselines.parallel import BACKENDS, available_cores, run_settings
-from semsts.corpora import argtypes
 from semsts.streams import in_a_log as _kept
 
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import argparse
 
-from semsts import corpora
+from semsts import argtypes, corpora
 from semsts.baselines.model_file import load_model
 from semsts.baselines.registry import describe, make_system, needs_training, system_names
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.core.errors import InvalidValue
-from semsts.corpora import argtypes, runrecord
+from semsts.corpora import runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
 from .notes import note

@@ -7,13 +7,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from semsts import corpora, evaluate
+from semsts import argtypes, corpora, evaluate
 from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.recipes import RECIPES, custom_recipe, recipe_names, train_recipe
 from semsts.baselines.regression import regressor_names
 from semsts.baselines.subset_models import predict_subsets
 from semsts.core.errors import InvalidValue
-from semsts.corpora import argtypes
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
