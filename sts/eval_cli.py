@@ -64,13 +64,15 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
-    parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
+    form = parser.add_mutually_exclusive_group(required=True)  # GOLD SYS, --run DIR or --check SYS: one of them
+    form.add_argument("files", nargs="*", default=[], metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
     parser.add_argument("--dataset", type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
     parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
-    parser.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run")
-    parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
+    form.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run "
+                      "(with --dataset)")
+    form.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
     parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
     parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
@@ -193,12 +195,12 @@ def _cmd_eval(args) -> int:
     """One of the scorer's three forms, as the arguments say."""
     if _plain_files(args.argv):
         return 0
-    if args.check:
-        if args.files or args.run or bool(args.dataset) != bool(args.subset):
-            args.usage_error("--check SYS takes --dataset and --subset together (or neither), nothing else")
+    if args.check:  # argparse lets one of GOLD SYS, --run and --check through; what goes with each is said here
+        if bool(args.dataset) != bool(args.subset):
+            args.usage_error("--check SYS takes --dataset and --subset together (or neither)")
         command = _cmd_check
-    elif args.dataset or args.run:
-        if not (args.dataset and args.run) or args.files:
+    elif args.run or args.dataset:
+        if not (args.run and args.dataset) or args.files:
             args.usage_error("give --dataset NAME and --run DIR together")
         command = _cmd_run
     elif len(args.files) == 2:

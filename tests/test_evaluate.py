@@ -255,7 +255,8 @@ def test_unknown_dataset_and_subset_are_clear_errors(sts_root, capsys):
 
 
 def test_form_mistakes_are_usage_errors(capsys):
-    for argv in ([], ["only-one"], ["--dataset", "sts2012-test"], ["--check", "f", "--subset", "x"]):
+    for argv in ([], ["only-one"], ["--dataset", "sts2012-test"], ["--check", "f", "--subset", "x"], ["--run", "d"],
+                 ["--check", "f", "--run", "d"], ["g", "s", "--check", "f"], ["g", "s", "--dataset", "sts2012-test"]):
         with pytest.raises(SystemExit) as info:
             evaluate.main(argv)
         assert info.value.code == 2
