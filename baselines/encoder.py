@@ -57,7 +57,7 @@ class EncoderSimilarity(PairRegressor):
     def _fit(self, pairs, y) -> None:
         if self.encode is None:
             raise InvalidValue("EncoderSimilarity needs an encoder: encode=callable or a spec "
-                             "('glove-mean', 'sif', 'wordllama', package.module:function)")
+                               "('glove-mean', 'sif', 'wordllama', package.module:function)")
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):

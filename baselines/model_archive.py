@@ -83,7 +83,7 @@ def load_skops(path: Path, trusted: list):
     except ImportError as exc:  # skops moved its steps: say what to install, not that the file is damaged
         from importlib.metadata import version
         raise Unavailable(f"skops {version('skops')} does not have the loading steps this suite bounds ({exc}); "
-                           "install the skops version pyproject.toml names") from None
+                          "install the skops version pyproject.toml names") from None
     check_archive(path)
     with _CappedZip(path) as archive:
         schema, context = read_schema(archive)

@@ -128,7 +128,7 @@ def check_destination(path) -> None:
         raise InvalidValue(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
     if path.suffix != SUFFIX:
         raise InvalidValue(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
-                         f"as .json), e.g. {path.with_suffix(SUFFIX)}")
+                           f"as .json), e.g. {path.with_suffix(SUFFIX)}")
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent

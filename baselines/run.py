@@ -35,7 +35,7 @@ def training_units(datasets) -> tuple[float, float] | None:
     ranges = sorted({tuple(sub.score_range) for ds in datasets for sub in ds})
     if len(ranges) > 1:
         raise InvalidValue(f"the training data mixes score scales ({', '.join(f'[{lo:g}, {hi:g}]' for lo, hi in ranges)}); "
-                         "train on data of one scale")
+                           "train on data of one scale")
     return ranges[0] if ranges else None
 
 

@@ -44,8 +44,8 @@ class TypedPairRegressor(PairRegressor):
                     parse_record(text)
                 except FormatError as exc:
                     raise InvalidValue(f"{type(self).__name__} is a TYPED system: it scores pairs of Europeana "
-                                     f"records (typed2013-train/-test), but X[{i}] holds a text that is not a "
-                                     f"record ({exc.message})") from None
+                                       f"records (typed2013-train/-test), but X[{i}] holds a text that is not a "
+                                       f"record ({exc.message})") from None
 
 
 def is_typed(system) -> bool:

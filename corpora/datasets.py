@@ -90,7 +90,7 @@ class Dataset:
             what = missing[0].kind.no_gold
             files = ", ".join(str(s.input_path) for s in missing)
             raise InvalidValue(f"{files} {'has' if len(missing) == 1 else 'have'} no {what}: "
-                             "it can be run but not scored or trained on")
+                               "it can be run but not scored or trained on")
 
     def subset(self, name: str) -> Subset:
         for sub in self.subsets:

@@ -40,7 +40,7 @@ def resolve_all(specs, data_dir=None, *, columns=None) -> list[Dataset]:
     and is refused when there are none (it would be ignored without a word)."""
     if columns is not None and specs and all(spec in datasets.SPECS for spec in specs):
         raise InvalidValue(f"--columns names the columns of your own files; {', '.join(map(str, specs))} "
-                         f"{'is a named dataset' if len(specs) == 1 else 'are named datasets'}, read in their own format")
+                           f"{'is a named dataset' if len(specs) == 1 else 'are named datasets'}, read in their own format")
     return [resolve(spec, data_dir, columns=None if spec in datasets.SPECS else columns) for spec in specs]
 
 

@@ -34,7 +34,7 @@ class EncoderFeatures(PairFeatures):
     def fit(self, X, y=None):
         if self.encode is None:
             raise InvalidValue("EncoderFeatures needs an encoder: encode=callable or a spec "
-                             "('glove-mean', 'sif', 'wordllama', package.module:function)")
+                               "('glove-mean', 'sif', 'wordllama', package.module:function)")
         self.encoder_ = fitted(resolve(self.encode), list(dict.fromkeys(t for pair in X for t in pair)))
         return self
 

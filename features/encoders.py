@@ -144,7 +144,7 @@ def load_encoder(spec: str):
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
         raise InvalidValue(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
-                         "or package.module:function")
+                           "or package.module:function")
     try:
         with exit_refused():  # the module's own code runs as it is imported: an os._exit there is an error too
             target = import_module(module_name)
@@ -152,10 +152,10 @@ def load_encoder(spec: str):
         raise InvalidValue(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
     except EncoderExit as exc:
         raise InvalidValue(f"encoder {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
-                         "imported") from None
+                           "imported") from None
     except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
         raise InvalidValue(f"encoder {spec!r}: importing module {module_name!r} failed "
-                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
@@ -163,7 +163,7 @@ def load_encoder(spec: str):
             raise InvalidValue(f"encoder {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
     if not callable(target):
         raise InvalidValue(f"encoder {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable "
-                         "encode(list[str]) -> (n, d) array")
+                           "encode(list[str]) -> (n, d) array")
     return target
 
 
@@ -206,7 +206,7 @@ def resolve(encode):
         return load_encoder(encode)
     if not callable(encode):
         raise InvalidValue(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                         f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
+                           f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
     return encode
 
 
@@ -264,7 +264,7 @@ def fitted(encode, texts: list[str]):
         raise _exited(name, exc) from None
     except (Exception, SystemExit) as exc:
         raise InvalidValue(f"encoder {name} failed fitting on {len(texts)} texts "
-                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
@@ -294,7 +294,7 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
             if is_builtin(encode):  # ours: its errors (a missing wheel) say what they are
                 raise
             raise InvalidValue(f"encoder {name} failed on a batch of {len(batch)} texts "
-                             f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
         try:
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)
@@ -305,7 +305,7 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
             raise InvalidValue(f"encoder {name} returned complex numbers, not a real (n, d) array")
         if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
             raise InvalidValue(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
-                             f"expected ({len(batch)}, d) with d >= 1")
+                               f"expected ({len(batch)}, d) with d >= 1")
         if width is not None and array.shape[1] != width:
             raise InvalidValue(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
         bad = ~np.isfinite(array).all(axis=1)

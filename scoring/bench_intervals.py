@@ -58,7 +58,7 @@ def strata(rows) -> dict:
                     out[key] = gold
                 elif not np.array_equal(out[key], gold):
                     raise InvalidValue(f"{row.system}: the scored pairs of {key} differ from another row's: "
-                                     "its figures cannot be resampled with theirs")
+                                       "its figures cannot be resampled with theirs")
     return out
 
 

@@ -24,7 +24,7 @@ def pyplot():
         import matplotlib
     except ImportError:
         raise Unavailable("the HTML report draws its plots with matplotlib, which is not installed: "
-                           "pip install 'semsts[plots]'") from None
+                          "pip install 'semsts[plots]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

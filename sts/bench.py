@@ -150,8 +150,8 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.baselines.registry import needs_training, system_names
     if args.train and not any(needs_training(name) for name in args.system):
         raise InvalidValue("--train is for the systems that learn from gold "
-                         f"({', '.join(filter(needs_training, system_names()))}); "
-                         "the others are fitted on each test set's pairs")
+                           f"({', '.join(filter(needs_training, system_names()))}); "
+                           "the others are fitted on each test set's pairs")
     train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
     try:
         rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
@@ -228,7 +228,7 @@ def _bench_system(name, train, datasets, pools, args, bar):
                               source=f"system {name}, fitted on each test set's pairs (it learns no scores)")
     if not train:
         raise InvalidValue(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
-                         "or bench a saved model with --model FILE")
+                           "or bench a saved model with --model FILE")
     for ds in train:
         ds.require_gold()
     pairs, gold = training_pairs(train)
@@ -253,7 +253,7 @@ def _bench_runs(run_dirs, data_dir) -> list:
         record = runrecord.read_record(run_dir)
         if record is None:
             raise InvalidValue(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
-                             "whose record names their system and dataset")
+                               "whose record names their system and dataset")
         dataset = corpora.load(record["dataset"], data_dir)
         dataset.require_gold()
         scores = run_predictions(dataset, run_dir)

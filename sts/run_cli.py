@@ -36,10 +36,10 @@ def _run(args) -> list:
     if args.encoder and not args.model and (args.train if args.system is None
                                             else "encoder" not in make_system(args.system).get_params()):
         raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
-                         "or adds its features to `regression --train`")
+                           "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
         raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
-                         + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
+                           + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
@@ -50,7 +50,7 @@ def _run(args) -> list:
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
             raise InvalidValue("--model takes a model saved by `sts train`, and no --train "
-                             "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
+                               "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
         return run_saved(args, test)
     if args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
