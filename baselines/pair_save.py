@@ -21,7 +21,7 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
-from semsts.core.errors import InvalidValue, Note, shown
+from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.files import atomic_open
 from semsts.corpora.derived import file_sha256
 
@@ -243,8 +243,8 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
 def _failed(exc: OSError, path: Path, renamed: bool = False) -> OSError:
     """``exc`` (its errno) with one message that names the model file, e.g. on a full disk."""
     reason = exc.strerror or str(exc)
-    failed = OSError(f"{path}: saved, but its card could not be put beside it ({reason}); the next load or save "
-                       "of the model puts it in" if renamed else
-                       f"{path}: not saved ({reason}); the model file and its card are as they were")
+    failed = WriteFailed(f"{path}: saved, but its card could not be put beside it ({reason}); the next load or save "
+                         "of the model puts it in" if renamed else
+                         f"{path}: not saved ({reason}); the model file and its card are as they were")
     failed.errno = exc.errno
     return failed

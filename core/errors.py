@@ -20,6 +20,10 @@ class Unavailable(STSError, RuntimeError):
     """Something the run needs is not there to be used (a package, a loading step)."""
 
 
+class WriteFailed(OSError, STSError):
+    """A file the suite was writing could not be written (a full disk); the message names it and what is left."""
+
+
 class Note(UserWarning):
     """Something a user should know that does not stop the run; the command line prints it as ``note: …``."""
 

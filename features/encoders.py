@@ -246,7 +246,7 @@ def exit_refused():
 
 
 def _exited(name: str, exc: EncoderExit) -> ValueError:
-    return ValueError(f"encoder {name} called os._exit({exc.status!r:.40})")
+    return InvalidValue(f"encoder {name} called os._exit({exc.status!r:.40})")
 
 
 def fitted(encode, texts: list[str]):
