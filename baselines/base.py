@@ -7,8 +7,10 @@ from typing import Sequence
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
+from semsts.core.errors import InvalidValue, STSError
 
-class PairError(ValueError):
+
+class PairError(ValueError, STSError):
     """Pair ``index`` (0-based) of the input cannot be used; the runner turns it into file:line."""
 
     def __init__(self, index: int, message: str):
@@ -43,7 +45,7 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
         if len(y) != len(pairs):
             raise ValueError(f"X has {len(pairs)} pairs but y has {len(y)} scores")
         if not np.isfinite(y).all():
-            raise ValueError("y holds NaN or inf; drop unscored pairs before fitting")
+            raise InvalidValue("y holds NaN or inf; drop unscored pairs before fitting")
     return pairs, y
 
 
@@ -95,7 +97,7 @@ class PairRegressor(RegressorMixin, BaseEstimator):
             raise NotFittedError(f"{type(self).__name__} is not fitted yet; call fit first")
         scores = np.asarray(self._predict(check_pairs(X)), dtype=float)
         if not np.isfinite(scores).all():
-            raise ValueError(f"{type(self).__name__} produced NaN or inf scores")
+            raise InvalidValue(f"{type(self).__name__} produced NaN or inf scores")
         return scores
 
     def _predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:

@@ -10,6 +10,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from semsts import corpora
+from semsts.core.errors import InvalidValue, Unavailable
 
 from .registry import make_system, system_names
 from .run import predict_subset, training_pairs
@@ -48,7 +49,16 @@ def demo_scoreboard(systems=None, *, scorer: Callable, progress: Callable | None
         try:
             scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
         except Exception as exc:  # any failure of one system is reported, not fatal
-            rows.append(DemoRow(name, error=f"{type(exc).__name__}: {exc}"))
+            rows.append(DemoRow(name, error=f"{_error_name(exc)}: {exc}"))
             continue
         rows.append(DemoRow(name, *scorer(scores[scored], sub.gold[scored]), int(scored.sum())))
     return sorted(rows, key=lambda r: (bool(r.error), -r.pearson if math.isfinite(r.pearson) else math.inf, r.system))
+
+
+def _error_name(exc) -> str:
+    """The name a failed row gives its error: the builtin's for the library's generic :class:`InvalidValue` and
+    :class:`Unavailable` (the ValueError and RuntimeError it raised before they existed), else the class's own."""
+    for generic, builtin in ((InvalidValue, ValueError), (Unavailable, RuntimeError)):
+        if type(exc) is generic:
+            return builtin.__name__
+    return type(exc).__name__

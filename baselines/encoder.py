@@ -14,6 +14,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
+from semsts.core.errors import InvalidValue
 from semsts.features.embedding_cache import cached_embed
 from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, row_cosines
 
@@ -55,8 +56,8 @@ class EncoderSimilarity(PairRegressor):
 
     def _fit(self, pairs, y) -> None:
         if self.encode is None:
-            raise ValueError("EncoderSimilarity needs an encoder: encode=callable or a spec "
-                             "('glove-mean', 'sif', 'wordllama', package.module:function)")
+            raise InvalidValue("EncoderSimilarity needs an encoder: encode=callable or a spec "
+                               "('glove-mean', 'sif', 'wordllama', package.module:function)")
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):

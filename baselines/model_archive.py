@@ -12,6 +12,8 @@ import os
 import zipfile
 from pathlib import Path
 
+from semsts.core.errors import STSError, Unavailable
+
 MAX_FILE_BYTES = 128 << 20  # the file itself, before it is hashed
 MAX_ENTRIES = 10_000
 MAX_UNPACKED_BYTES = 256 << 20  # all entries together (each entry too)
@@ -19,7 +21,7 @@ MAX_SCHEMA_BYTES = 64 << 20
 MAX_RATIO, RATIO_FROM = 1000, 1 << 20  # unpacked / packed, for entries that unpack to more than RATIO_FROM
 
 
-class ArchiveRefused(ValueError):
+class ArchiveRefused(ValueError, STSError):
     """The file is not a zip within the bounds a model file keeps to (the message names no file)."""
 
 
@@ -80,8 +82,8 @@ def load_skops(path: Path, trusted: list):
         from skops.io._utils import read_schema
     except ImportError as exc:  # skops moved its steps: say what to install, not that the file is damaged
         from importlib.metadata import version
-        raise RuntimeError(f"skops {version('skops')} does not have the loading steps this suite bounds ({exc}); "
-                           "install the skops version pyproject.toml names") from None
+        raise Unavailable(f"skops {version('skops')} does not have the loading steps this suite bounds ({exc}); "
+                          "install the skops version pyproject.toml names") from None
     check_archive(path)
     with _CappedZip(path) as archive:
         schema, context = read_schema(archive)

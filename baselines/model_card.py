@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
+from semsts.core.errors import STSError
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -27,7 +28,7 @@ FAMILY_RESOURCES = {"gloss": ("gloss-space",), "alignment": ("gloss-space", "glo
                     **{f"wordllama_{f}": ("wordllama",) for f in ("alignment", "sif", "encoder")}}
 
 
-class ModelMismatch(ValueError):
+class ModelMismatch(ValueError, STSError):
     """A saved model is damaged, unsafe, or does not match its card or this installation."""
 
 

@@ -14,10 +14,12 @@ from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
 from sklearn.svm._base import BaseLibSVM
 from sklearn.tree._tree import Tree
 
+from semsts.core.errors import STSError
+
 from . import native_checks
 
 
-class Damaged(ValueError):
+class Damaged(ValueError, STSError):
     """What is wrong in a loaded model (the message names no file)."""
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
-from semsts.corpora.errors import Note, shown
+from semsts.core.errors import InvalidValue, Note, shown
 from semsts.corpora.manifest import sha256
 
 from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
@@ -58,17 +58,17 @@ def check_destination(path) -> None:
     names_folder = str(path).endswith(("/", os.sep))
     path = Path(path)
     if path.is_dir() or names_folder:
-        raise ValueError(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
+        raise InvalidValue(f"--save {path}: is a folder; name the model file, e.g. {path / 'model.skops'}")
     if path.suffix != SUFFIX:
-        raise ValueError(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
-                         f"as .json), e.g. {path.with_suffix(SUFFIX)}")
+        raise InvalidValue(f"--save {path}: a model file's name ends in {SUFFIX} (its card is written beside it "
+                           f"as .json), e.g. {path.with_suffix(SUFFIX)}")
     ancestor = path.parent
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
-        raise ValueError(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
+        raise InvalidValue(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
     if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise ValueError(f"--save {path}: cannot write in {ancestor}")
+        raise InvalidValue(f"--save {path}: cannot write in {ancestor}")
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
@@ -196,7 +196,7 @@ def retrain_command(card: dict) -> str:
         return command
     from .regimes import regime_names
     regime = card.get("regime")
-    return f"sts train regression --regime {regime}" if regime in regime_names() else "sts train regression"
+    return f"sts train --regime {regime}" if regime in regime_names() else "sts train"
 
 
 def check_features(path, models: SubsetModels, card: dict) -> None:

@@ -21,9 +21,9 @@ import warnings
 from pathlib import Path
 from typing import Callable
 
+from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.files import atomic_open, is_regular, new_file_mode, open_unfollowed, write_new
 from semsts.corpora.derived_cache import file_sha256
-from semsts.corpora.errors import Note, shown
 
 from .model_card import CARD_FIELDS, MAX_CARD_BYTES
 
@@ -180,7 +180,7 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
     with ``make_card(model_tmp)`` (it may hash the model), replacing both or neither."""
     path = Path(path)
     if path.suffix != MODEL_SUFFIX:
-        raise ValueError(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
+        raise InvalidValue(f"{path}: a model file's name ends in {MODEL_SUFFIX}")
     for line in recover(path.parent, path.name):  # this model's interrupted saves, no other file's
         warnings.warn(Note(line), stacklevel=2)
     journal = path.with_name(f".{path.name}.{secrets.token_hex(4)}{SUFFIX}")
@@ -217,8 +217,8 @@ def save_pair(path: Path, write_model: Callable[[Path], None], make_card: Callab
 def _failed(exc: OSError, path: Path, renamed: bool = False) -> OSError:
     """``exc`` (its errno) with one message that names the model file, e.g. on a full disk."""
     reason = exc.strerror or str(exc)
-    failed = OSError(f"{path}: saved, but its card could not be put beside it ({reason}); the next load or save "
-                       "of the model puts it in" if renamed else
-                       f"{path}: not saved ({reason}); the model file and its card are as they were")
+    failed = WriteFailed(f"{path}: saved, but its card could not be put beside it ({reason}); the next load or save "
+                         "of the model puts it in" if renamed else
+                         f"{path}: not saved ({reason}); the model file and its card are as they were")
     failed.errno = exc.errno
     return failed

@@ -11,6 +11,7 @@ from contextlib import ExitStack, contextmanager
 from joblib import parallel_config
 from threadpoolctl import threadpool_limits
 
+from semsts.core.errors import InvalidValue
 from semsts.core.progress import reporting
 
 BACKENDS = ("loky", "threading", "dask")
@@ -30,7 +31,7 @@ def dask_client(scheduler):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise ValueError("--backend dask needs dask[distributed]: pip install 'semsts[dask]'") from None
+        raise InvalidValue("--backend dask needs dask[distributed]: pip install 'semsts[dask]'") from None
     client = Client(scheduler, set_as_default=False)
     try:
         with client.as_current():
@@ -44,9 +45,9 @@ def run_settings(*, n_jobs: int = 1, backend: str = "loky", scheduler=None, prog
     """Within the block, joblib work runs on ``n_jobs`` workers of ``backend`` (dask: on the cluster at
     ``scheduler``) and featurization passes its chunks through ``progress``."""
     if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise InvalidValue(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask" and not scheduler:
-        raise ValueError("backend 'dask' needs a scheduler address (--scheduler HOST:PORT)")
+        raise InvalidValue("backend 'dask' needs a scheduler address (--scheduler HOST:PORT)")
     with ExitStack() as stack:
         if backend == "dask":
             stack.enter_context(dask_client(scheduler))

@@ -13,6 +13,7 @@ import numpy as np
 from sklearn.model_selection import PredefinedSplit
 
 from semsts import corpora
+from semsts.core.errors import InvalidValue
 from semsts.core.progress import announce
 
 from .model_search import fold_matrices, search
@@ -65,7 +66,7 @@ def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray]:
         datasets = [corpora.Dataset(ds.name, ds.kind, tuple(s for s in ds if s.name in subsets)) for ds in datasets]
         found = {s.name for ds in datasets for s in ds}
         if found != set(subsets):
-            raise ValueError(f"training subsets {sorted(set(subsets) - found)} are not in the training data")
+            raise InvalidValue(f"training subsets {sorted(set(subsets) - found)} are not in the training data")
     pairs, gold = training_pairs(datasets)
     domains = [sub.name.removeprefix("surprise.") for ds in datasets for sub in ds
                for g in sub.gold if not np.isnan(g)]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from semsts.core.errors import InvalidValue
+
 # name: (module, class, one-line description)
 SYSTEMS = {
     "token-cosine": ("semsts.baselines.token_cosine", "TokenCosine", "official STS 2012/2013 baseline: cosine of binary whitespace tokens"),
@@ -30,7 +32,7 @@ def make_system(name: str, **params):
     try:
         module, cls, _ = SYSTEMS[name]
     except KeyError:
-        raise ValueError(f"unknown system {name!r}; known: {', '.join(SYSTEMS)}") from None
+        raise InvalidValue(f"unknown system {name!r}; known: {', '.join(SYSTEMS)}") from None
     return getattr(import_module(module), cls)(**params)
 
 

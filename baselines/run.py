@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from semsts import corpora
+from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
 
 from .base import PairError
@@ -33,8 +34,8 @@ def training_units(datasets) -> tuple[float, float] | None:
     """The one score range of the training datasets (``None`` for none); two scales mixed are refused."""
     ranges = sorted({tuple(sub.score_range) for ds in datasets for sub in ds})
     if len(ranges) > 1:
-        raise ValueError(f"the training data mixes score scales ({', '.join(f'[{lo:g}, {hi:g}]' for lo, hi in ranges)}); "
-                         "train on data of one scale")
+        raise InvalidValue(f"the training data mixes score scales ({', '.join(f'[{lo:g}, {hi:g}]' for lo, hi in ranges)}); "
+                           "train on data of one scale")
     return ranges[0] if ranges else None
 
 
@@ -118,7 +119,7 @@ def check_kinds(system, datasets) -> None:
     for ds in datasets:
         if (ds.kind.width is not None) != typed:
             name = type(system).__name__
-            raise ValueError(
+            raise InvalidValue(
                 f"{name} is a TYPED system (eight scores per Europeana record pair) and {ds.name} is not TYPED data"
                 if typed else
                 f"{ds.name} is TYPED data (eight scores per Europeana record pair) and {name} gives one score per "

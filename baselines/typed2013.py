@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
 from semsts.corpora import FormatError
 from semsts.corpora.typed2013 import TYPES, parse_record
 
@@ -42,9 +43,9 @@ class TypedPairRegressor(PairRegressor):
                 try:
                     parse_record(text)
                 except FormatError as exc:
-                    raise ValueError(f"{type(self).__name__} is a TYPED system: it scores pairs of Europeana "
-                                     f"records (typed2013-train/-test), but X[{i}] holds a text that is not a "
-                                     f"record ({exc.message})") from None
+                    raise InvalidValue(f"{type(self).__name__} is a TYPED system: it scores pairs of Europeana "
+                                       f"records (typed2013-train/-test), but X[{i}] holds a text that is not a "
+                                       f"record ({exc.message})") from None
 
 
 def is_typed(system) -> bool:

@@ -9,6 +9,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 from sklearn.utils._param_validation import HasMethods
 
+from semsts.core.errors import InvalidValue
 from semsts.corpora.typed2013 import TYPES
 
 from .typed2013 import TypedPairRegressor
@@ -42,8 +43,8 @@ class TypedRegression(TypedPairRegressor):
 
     def _fit(self, pairs, y) -> None:
         if y is None or np.ndim(y) != 2 or np.shape(y)[1] != len(TYPES):
-            raise ValueError(f"{type(self).__name__} learns from TYPED gold, y of shape (n, {len(TYPES)}): "
-                             "train it on typed2013-train (sts run … --train typed2013-train)")
+            raise InvalidValue(f"{type(self).__name__} learns from TYPED gold, y of shape (n, {len(TYPES)}): "
+                               "train it on typed2013-train (sts run … --train typed2013-train)")
         self.tfidf_ = TypedTfidf(fields=self.fields, scale=1.0).fit(pairs)
         X = self.features(pairs)
         base = self.estimator if self.estimator is not None else make_pipeline(StandardScaler(), SVR())

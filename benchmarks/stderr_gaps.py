@@ -4,7 +4,7 @@ Runs the command with stderr on a pipe, timestamps every chunk it writes (a tqdm
 a carriage return, counts) and prints the longest gaps with the text written just before each, then
 the command's own exit code. Stdout passes through.
 
-    python benchmarks/stderr_gaps.py [--top N] -- sts train regression --regime stsb --save /tmp/m.skops
+    python benchmarks/stderr_gaps.py [--top N] -- sts train --regime stsb --save /tmp/m.skops
 """
 from __future__ import annotations
 

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import DatasetNotFound, FormatError
+from semsts.core.errors import InvalidValue
+
+from .errors import DatasetNotFound, FormatError, SubsetNotFound
 from .kinds import CLSS_LEVELS, KINDS, Kind
 from .paths import data_root, demo_root, missing_root
 
@@ -87,14 +89,14 @@ class Dataset:
         if missing:
             what = missing[0].kind.no_gold
             files = ", ".join(str(s.input_path) for s in missing)
-            raise ValueError(f"{files} {'has' if len(missing) == 1 else 'have'} no {what}: "
-                             "it can be run but not scored or trained on")
+            raise InvalidValue(f"{files} {'has' if len(missing) == 1 else 'have'} no {what}: "
+                               "it can be run but not scored or trained on")
 
     def subset(self, name: str) -> Subset:
         for sub in self.subsets:
             if sub.name == name:
                 return sub
-        raise KeyError(f"{self.name} has no subset {name!r}; it has {', '.join(s.name for s in self.subsets)}")
+        raise SubsetNotFound(f"{self.name} has no subset {name!r}; it has {', '.join(s.name for s in self.subsets)}")
 
     @property
     def pairs(self) -> list:

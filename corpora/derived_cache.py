@@ -19,9 +19,8 @@ from typing import Callable
 
 import numpy as np
 
+from semsts.core.errors import Note
 from semsts.core.files import atomic_open, open_unfollowed
-
-from .errors import Note
 
 MAX_MANIFEST_BYTES = 1 << 20  # a manifest holds a key and a few digests
 _UNWRITABLE: set = set()  # the cache folders a note has told this run could not be written

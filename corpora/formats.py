@@ -14,9 +14,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from semsts.core.errors import MAX_QUOTE, InvalidValue, quote
 from semsts.core.files import atomic_open
 
-from .errors import MAX_QUOTE, FormatError, quote
+from .errors import FormatError
 
 STS_RANGE = (0.0, 5.0)
 CLSS_RANGE = (0.0, 4.0)
@@ -226,4 +227,4 @@ def _check_values(what: str, values: np.ndarray, bounds: tuple[float, float]) ->
     lo, hi = bounds
     for i, value in enumerate(values, 1):
         if not math.isfinite(value) or not lo <= value <= hi:
-            raise ValueError(f"{what} {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")
+            raise InvalidValue(f"{what} {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")

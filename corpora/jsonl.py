@@ -15,7 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import FormatError, quote
+from semsts.core.errors import quote
+
+from .errors import FormatError
 from .formats import check_regular, split_lines
 
 MAX_BYTES = 256 << 20  # far more than any STS task's split (STS22's largest language: a few MB)

@@ -14,6 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
+
 from . import formats, jsonl, sick, tables, typed2013
 from .errors import FormatError
 from .formats import in_place
@@ -147,7 +149,7 @@ class STSBenchmark(Kind):
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         if tuple(bounds) not in ((), formats.STS_RANGE):
-            raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+            raise InvalidValue(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
         return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, bounds)
 
@@ -167,7 +169,7 @@ class STSBenchmarkV2(STSBenchmark):
 
     def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
         if tuple(bounds) not in ((), formats.STS_RANGE):
-            raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+            raise InvalidValue(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
         others = set()
         for other in self.SPLITS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DatasetNotFound, FormatError
+from .errors import DatasetNotFound, FormatError, SubsetNotFound
 from .formats import read_lines
 
 FOLDER = Path(__file__).resolve().parent / "leaderboards"
@@ -66,7 +66,7 @@ class Leaderboard:
         for row in self.rows:
             if row.name == name:
                 return row
-        raise KeyError(f"{self.name} has no row {name!r}")
+        raise SubsetNotFound(f"{self.name} has no row {name!r}")
 
 
 def leaderboard_names() -> list[str]:

@@ -17,9 +17,10 @@ import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from semsts.core.errors import STSError
 from semsts.core.files import is_regular, tagged_temps, write_text_atomic
 
-from .errors import FormatError
+from .errors import FormatError, RefusedFile
 from .manifest import sha256
 
 RECORD_NAME = "sts-run.json"
@@ -27,7 +28,7 @@ LOCK_NAME = ".sts-run.lock"
 FORMAT = 1
 
 
-class RunBusy(OSError):
+class RunBusy(OSError, STSError):
     """Another run is writing into the folder."""
 
 
@@ -62,11 +63,11 @@ def _open_regular(path: Path):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
-            raise OSError(exc.errno, f"{path}: not a regular file (a link, FIFO, device or folder); refused") from None
+            raise RefusedFile(exc.errno, f"{path}: not a regular file (a link, FIFO, device or folder); refused") from None
         raise
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise OSError(errno.EINVAL, f"{path}: not a regular file (a FIFO or device); refused")
+        raise RefusedFile(errno.EINVAL, f"{path}: not a regular file (a FIFO or device); refused")
     return os.fdopen(fd, "a")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from semsts.core.errors import STSError
+
 from .errors import DatasetNotFound
 
 STSWIKI = "http://ixa2.si.ehu.es/stswiki/images"
@@ -16,7 +18,7 @@ HF_BIOSSES = "https://huggingface.co/datasets/mteb/biosses-sts/resolve/d3fb88f8f
 HF_STS22 = "https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/6d1ba47164174a496b7fa5d3569dae26a6813b80"
 
 
-class FetchError(RuntimeError):
+class FetchError(RuntimeError, STSError):
     """A download, an archive or its contents are not what the dataset needs."""
 
 

@@ -12,6 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
+
 from .errors import FormatError
 from .formats import STS_RANGE, parse_number, read_lines
 
@@ -63,7 +65,7 @@ def parse_columns(text: str) -> tuple:
     """``"sentence1,sentence2,score"`` (the command line's ``--columns``) → a ``columns`` tuple."""
     names = tuple(name.strip() for name in text.split(","))
     if len(names) not in (2, 3) or not all(names):
-        raise ValueError(f"--columns takes TEXT1,TEXT2 or TEXT1,TEXT2,SCORE (header names), got {text!r}")
+        raise InvalidValue(f"--columns takes TEXT1,TEXT2 or TEXT1,TEXT2,SCORE (header names), got {text!r}")
     return names
 
 
@@ -89,7 +91,7 @@ def _pick(path, header: list[str], columns: tuple | None) -> tuple[int, int, int
     if columns is not None:
         columns = tuple(columns)
         if len(columns) not in (2, 3) or not all(isinstance(c, str) and c for c in columns):
-            raise ValueError(f"columns must name (text1, text2) or (text1, text2, score), got {columns!r}")
+            raise InvalidValue(f"columns must name (text1, text2) or (text1, text2, score), got {columns!r}")
         found = [_find(path, header, name) for name in columns]
         return found[0], found[1], found[2] if len(found) == 3 else None
     lowered = [h.strip().lower() for h in header]

@@ -15,9 +15,10 @@ from typing import Iterator, Mapping, Sequence
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue, quote
 from semsts.core.files import atomic_open
 
-from .errors import FormatError, quote
+from .errors import FormatError
 from .formats import STS_RANGE, format_score, in_place, output_lines, parse_number, read_lines
 
 # The eight similarity types, in the order of the gold and output columns and of Table 3.
@@ -198,7 +199,7 @@ def write_typed_output(path, scores, *, bounds=STS_RANGE) -> None:
     for i, row in enumerate(scores, 1):
         for name, value in zip(TYPES, row):
             if not math.isfinite(value) or not lo <= value <= hi:
-                raise ValueError(f"pair {i} {name} score is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")
+                raise InvalidValue(f"pair {i} {name} score is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")
     with atomic_open(path) as handle:
         for row in scores:
             handle.write("\t".join(format_score(v) for v in row) + "\n")

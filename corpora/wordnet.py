@@ -20,6 +20,8 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from semsts.core.errors import STSError
+
 from .errors import FormatError
 from .paths import cache_root
 
@@ -54,7 +56,7 @@ HOW_TO_INSTALL = (
     f"  - or set {ENV_VAR} to a WordNet 3.0 dict folder holding {', '.join(REQUIRED)}")
 
 
-class WordNetNotFound(FileNotFoundError):
+class WordNetNotFound(FileNotFoundError, STSError):
     """No usable WordNet: the message says how to install one."""
 
 

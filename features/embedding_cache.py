@@ -20,8 +20,8 @@ import warnings
 
 import numpy as np
 
+from semsts.core.errors import Note
 from semsts.corpora.derived_cache import entry_path, file_sha256, read_entry, store_entry
-from semsts.corpora.errors import Note
 from semsts.corpora.paths import cache_root
 
 from .encoders import ENCODERS, SIF, embed, encoder_name

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
+
 from .base import PairFeatures
 from .encoders import BATCH_SIZE, SIF, embed, fitted, resolve, row_cosines
 
@@ -31,8 +33,8 @@ class EncoderFeatures(PairFeatures):
 
     def fit(self, X, y=None):
         if self.encode is None:
-            raise ValueError("EncoderFeatures needs an encoder: encode=callable or a spec "
-                             "('glove-mean', 'sif', 'wordllama', package.module:function)")
+            raise InvalidValue("EncoderFeatures needs an encoder: encode=callable or a spec "
+                               "('glove-mean', 'sif', 'wordllama', package.module:function)")
         self.encoder_ = fitted(resolve(self.encode), list(dict.fromkeys(t for pair in X for t in pair)))
         return self
 

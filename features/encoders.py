@@ -24,6 +24,7 @@ from importlib import import_module
 import numpy as np
 from scipy import sparse
 
+from semsts.core.errors import InvalidValue, STSError
 from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
@@ -142,27 +143,27 @@ def load_encoder(spec: str):
         return ENCODERS[spec]
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
-                         "or package.module:function")
+        raise InvalidValue(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
+                           "or package.module:function")
     try:
         with exit_refused():  # the module's own code runs as it is imported: an os._exit there is an error too
             target = import_module(module_name)
     except ImportError as exc:
-        raise ValueError(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
+        raise InvalidValue(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
     except EncoderExit as exc:
-        raise ValueError(f"encoder {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
-                         "imported") from None
+        raise InvalidValue(f"encoder {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
+                           "imported") from None
     except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
-        raise ValueError(f"encoder {spec!r}: importing module {module_name!r} failed "
-                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        raise InvalidValue(f"encoder {spec!r}: importing module {module_name!r} failed "
+                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise ValueError(f"encoder {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
+            raise InvalidValue(f"encoder {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
     if not callable(target):
-        raise ValueError(f"encoder {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable "
-                         "encode(list[str]) -> (n, d) array")
+        raise InvalidValue(f"encoder {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable "
+                           "encode(list[str]) -> (n, d) array")
     return target
 
 
@@ -188,7 +189,7 @@ def encoder_name(encode) -> str:
 BATCH_SIZE = 512
 
 
-class NonFiniteEmbedding(ValueError):
+class NonFiniteEmbedding(ValueError, STSError):
     """The encoder gave NaN or inf for ``text``."""
 
     def __init__(self, encoder: str, text: str):
@@ -204,8 +205,8 @@ def resolve(encode):
     if isinstance(encode, str):
         return load_encoder(encode)
     if not callable(encode):
-        raise ValueError(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                         f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
+        raise InvalidValue(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
+                           f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
     return encode
 
 
@@ -245,7 +246,7 @@ def exit_refused():
 
 
 def _exited(name: str, exc: EncoderExit) -> ValueError:
-    return ValueError(f"encoder {name} called os._exit({exc.status!r:.40})")
+    return InvalidValue(f"encoder {name} called os._exit({exc.status!r:.40})")
 
 
 def fitted(encode, texts: list[str]):
@@ -262,8 +263,8 @@ def fitted(encode, texts: list[str]):
     except EncoderExit as exc:
         raise _exited(name, exc) from None
     except (Exception, SystemExit) as exc:
-        raise ValueError(f"encoder {name} failed fitting on {len(texts)} texts "
-                         f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        raise InvalidValue(f"encoder {name} failed fitting on {len(texts)} texts "
+                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
@@ -292,21 +293,21 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
         except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
             if is_builtin(encode):  # ours: its errors (a missing wheel) say what they are
                 raise
-            raise ValueError(f"encoder {name} failed on a batch of {len(batch)} texts "
-                             f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+            raise InvalidValue(f"encoder {name} failed on a batch of {len(batch)} texts "
+                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
         try:
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)
             array = None if complex_ else np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
+            raise InvalidValue(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
         if complex_:
-            raise ValueError(f"encoder {name} returned complex numbers, not a real (n, d) array")
+            raise InvalidValue(f"encoder {name} returned complex numbers, not a real (n, d) array")
         if array.ndim != 2 or array.shape[0] != len(batch) or array.shape[1] == 0:
-            raise ValueError(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
-                             f"expected ({len(batch)}, d) with d >= 1")
+            raise InvalidValue(f"encoder {name} returned shape {array.shape} for {len(batch)} texts; "
+                               f"expected ({len(batch)}, d) with d >= 1")
         if width is not None and array.shape[1] != width:
-            raise ValueError(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
+            raise InvalidValue(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
         bad = ~np.isfinite(array).all(axis=1)
         if bad.any():
             raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])

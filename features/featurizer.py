@@ -26,10 +26,10 @@ from sklearn.pipeline import FeatureUnion
 from sklearn.utils.validation import check_is_fitted
 
 from semsts.core import COLLECTIONS
+from semsts.core.errors import Note
 from semsts.core.process_exit import end_worker_unfreed, leave_ctrl_c_to_the_caller
 from semsts.core.progress import hook
 from semsts.core.workers import worth_workers
-from semsts.corpora.errors import Note
 
 from .base import text_input_tags
 from .sets import make_union

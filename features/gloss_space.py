@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from semsts.core.errors import Note
 from semsts.corpora.derived_cache import cached_arrays, content_hash, file_sha256, key_hash
-from semsts.corpora.errors import Note
 from semsts.corpora.paths import cache_root
 from semsts.corpora.wordnet import content_sha256 as wordnet_sha256
 from semsts.corpora.wordnet import wordnet

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from sklearn.pipeline import FeatureUnion
 
+from semsts.core.errors import InvalidValue
+
 from .alignment import Alignment
 from .distributional import Distributional
 from .edit import EditSimilarity
@@ -59,13 +61,13 @@ def set_names() -> list[str]:
 def families_of(feature_set: str, *, exclude=()) -> list[str]:
     """The families of a named set, less ``exclude``; unknown names are refused."""
     if feature_set not in SETS:
-        raise ValueError(f"unknown feature set {feature_set!r}; known: {', '.join(SETS)}")
+        raise InvalidValue(f"unknown feature set {feature_set!r}; known: {', '.join(SETS)}")
     unknown = [f for f in exclude if f not in FAMILIES]
     if unknown:
-        raise ValueError(f"unknown feature families {unknown}; known: {', '.join(FAMILIES)}")
+        raise InvalidValue(f"unknown feature families {unknown}; known: {', '.join(FAMILIES)}")
     families = [f for f in SETS[feature_set] if f not in exclude]
     if not families:
-        raise ValueError(f"excluding {list(exclude)} leaves no family in {feature_set!r}")
+        raise InvalidValue(f"excluding {list(exclude)} leaves no family in {feature_set!r}")
     return families
 
 

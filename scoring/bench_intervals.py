@@ -17,6 +17,8 @@ from itertools import combinations
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
+
 from . import aggregates
 from . import conventions as cv
 from .bench import SIMCSE_DATASETS, BenchRow, figure_values
@@ -55,8 +57,8 @@ def strata(rows) -> dict:
                 if key not in out:
                     out[key] = gold
                 elif not np.array_equal(out[key], gold):
-                    raise ValueError(f"{row.system}: the scored pairs of {key} differ from another row's: "
-                                     "its figures cannot be resampled with theirs")
+                    raise InvalidValue(f"{row.system}: the scored pairs of {key} differ from another row's: "
+                                       "its figures cannot be resampled with theirs")
     return out
 
 

@@ -41,6 +41,8 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from semsts.core.errors import InvalidValue
+
 from . import aggregates
 from .correlations import pearson, spearman
 
@@ -106,7 +108,7 @@ def mteb_only(dataset: str) -> bool:
 def check_official(dataset: str) -> None:
     """Refuse, before anything is predicted, a dataset whose task paper's figures this module does not know."""
     if task_of(dataset) not in OFFICIAL_TASKS:
-        raise ValueError(f"no official convention known for {dataset!r}")
+        raise InvalidValue(f"no official convention known for {dataset!r}")
 
 
 # The task papers' figures: task -> (label, aggregate of Pearsons) in the paper's order.

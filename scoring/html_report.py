@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from semsts import corpora
+from semsts.core.errors import Unavailable
 
 from .compare_tables import compare_table, compare_title, significance_table
 from .correlations import pearson
@@ -22,8 +23,8 @@ def pyplot():
     try:
         import matplotlib
     except ImportError:
-        raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: "
-                           "pip install 'semsts[plots]'") from None
+        raise Unavailable("the HTML report draws its plots with matplotlib, which is not installed: "
+                          "pip install 'semsts[plots]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -10,10 +10,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
+from semsts.core.errors import STSError
+
 from .results import FORMATS, UNDEFINED, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
 
 
-class InvalidRun(ValueError):
+class InvalidRun(ValueError, STSError):
     """A run directory that cannot be scored; ``errors`` holds every FormatError found."""
 
     def __init__(self, errors):

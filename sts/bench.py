@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from semsts.core.errors import InvalidValue
+
 from .streams import stdout_to_stderr
 
 BENCH_EPILOG = """examples:
@@ -23,16 +25,17 @@ Only gold-scored pairs are predicted (as SentEval does). A system is fitted on e
 unless it learns from gold: then it needs --train (fitted once) or is a saved --model."""
 
 
-def bench_parser():
+def add_bench_arguments(p) -> None:
+    """``sts bench``'s arguments and handler, on the parser ``sts`` gives it."""
     import argparse
 
-    from semsts.corpora import argtypes
+    from semsts import argtypes
     from semsts.options import add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
-    p = argparse.ArgumentParser(prog="sts bench", epilog=BENCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                description="Score systems over the STS family under the conventions papers use.")
+    p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
+    p.description = "Score systems over the STS family under the conventions papers use."
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
-    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train regression` (repeatable)")
+    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
                    help="a sentence encoder: glove-mean, sif or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
@@ -65,26 +68,20 @@ def bench_parser():
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     add_n_jobs(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
-    return p
+    p.set_defaults(func=bench_command, usage_error=p.error)
 
 
-def bench_main(argv) -> int:
+def bench_command(args) -> int:
     """``sts bench``: every row's figures over the family, as tables (see :mod:`semsts.scoring.bench_tables`)."""
     from semsts.baselines.registry import system_names
-    parser = bench_parser()
-    args = parser.parse_args(argv)
     unknown = [s for s in args.system if s not in system_names()]
     if unknown:
-        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
+        args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     if not (args.system or args.model or args.encoder or args.runs):
-        parser.error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
+        args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
-    try:
-        with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
-            rows, absent, boot, text = _bench_tables(args, conventions)
-    except (OSError, ValueError, RuntimeError) as exc:  # corpora's errors are ValueError / OSError kinds
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
+        rows, absent, boot, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
     sys.stdout.flush()
     if args.report:  # the tables are out whatever happens to the report
@@ -92,7 +89,7 @@ def bench_main(argv) -> int:
         try:
             with stdout_to_stderr():
                 path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
-        except (OSError, RuntimeError) as exc:
+        except (OSError, RuntimeError) as exc:  # the tables are out: this error says what failed after them
             print(f"error: the report: {exc}", file=sys.stderr)
             return 1
         if not args.quiet:
@@ -130,12 +127,12 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL, SUITES
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
-        raise ValueError(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
+        raise InvalidValue(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
-        raise ValueError("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+        raise InvalidValue("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):
@@ -152,9 +149,9 @@ def bench_rows(args) -> tuple[list, list]:
     bar = progress_bar(args)
     from semsts.baselines.registry import needs_training, system_names
     if args.train and not any(needs_training(name) for name in args.system):
-        raise ValueError("--train is for the systems that learn from gold "
-                         f"({', '.join(filter(needs_training, system_names()))}); "
-                         "the others are fitted on each test set's pairs")
+        raise InvalidValue("--train is for the systems that learn from gold "
+                           f"({', '.join(filter(needs_training, system_names()))}); "
+                           "the others are fitted on each test set's pairs")
     train = corpora.resolve_all(args.train, args.data_dir) if args.train else []
     try:
         rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
@@ -230,8 +227,8 @@ def _bench_system(name, train, datasets, pools, args, bar):
         return _bench_predict(name, system, datasets, pools, args, bar, fit=True, trained=False,
                               source=f"system {name}, fitted on each test set's pairs (it learns no scores)")
     if not train:
-        raise ValueError(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
-                         "or bench a saved model with --model FILE")
+        raise InvalidValue(f"{name} learns from scored pairs: give --train DATASET (repeatable), "
+                           "or bench a saved model with --model FILE")
     for ds in train:
         ds.require_gold()
     pairs, gold = training_pairs(train)
@@ -255,8 +252,8 @@ def _bench_runs(run_dirs, data_dir) -> list:
     for run_dir in run_dirs:
         record = runrecord.read_record(run_dir)
         if record is None:
-            raise ValueError(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
-                             "whose record names their system and dataset")
+            raise InvalidValue(f"{run_dir}: no {runrecord.RECORD_NAME}; --runs takes directories written by `sts run`, "
+                               "whose record names their system and dataset")
         dataset = corpora.load(record["dataset"], data_dir)
         dataset.require_gold()
         scores = run_predictions(dataset, run_dir)
@@ -267,7 +264,7 @@ def _bench_runs(run_dirs, data_dir) -> list:
     for system, runs in by_system.items():
         datasets = [runs[d][0] for d in FAMILY if d in runs]
         if not datasets:
-            raise ValueError(f"the runs of {system} cover none of the bench family ({', '.join(FAMILY)})")
+            raise InvalidValue(f"the runs of {system} cover none of the bench family ({', '.join(FAMILY)})")
         pools = {name: parts for name, (_, parts) in runs.items() if name in pool_names}
         rows.append(bench_row(system, datasets, {ds.name: runs[ds.name][1] for ds in datasets}, pools=pools,
                               source=f"runs of {', '.join(sorted(runs))}"))

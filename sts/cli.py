@@ -1,49 +1,61 @@
 """The ``sts`` command line: one entry point over the data layer, the systems and the scorer."""
 from __future__ import annotations
 
+import argparse
 import atexit
 import contextlib
 import gc
+import importlib
 import os
 import signal
 import sys
 import threading
 
-USAGE = """usage: sts COMMAND [ARGS…]
-
-commands:
-  data    list, fetch and verify datasets
-  run     fit a system, write official outputs
-  train   train the regression system, save model + card
-  eval    score outputs against the gold         (python evaluate.py)
-  compare place runs among the published results (python evaluate.py compare)
-  bench   score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under
-          every convention (official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders
-  demo    run every system on the shipped demo data and print the scoreboard
-
-options:
-  --version  print the suite's and the scorer's versions
-"""
+# name, one-line help, and the module and function that add the command's arguments and handler to its parser
+COMMANDS = (
+    ("data", "list, fetch and verify datasets", "semsts.data_cli", "add_data_arguments"),
+    ("run", "fit a system, write official outputs", "semsts.run_cli", "add_run_arguments"),
+    ("train", "train the regression system, save model + card", "semsts.train_cli", "add_train_arguments"),
+    ("eval", "score outputs against the gold (python evaluate.py)", "semsts.eval_cli", "add_eval_arguments"),
+    ("compare", "place runs among the published results (python evaluate.py compare)", "semsts.eval_cli",
+     "add_compare_arguments"),
+    ("bench", "score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under every convention "
+     "(official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders", "semsts.bench", "add_bench_arguments"),
+    ("demo", "run every system on the shipped demo data and print the scoreboard", "semsts.demo", "add_demo_arguments"),
+)
 
 
-def _show_notes(quiet: bool) -> None:
-    """Print the library's notes (:class:`semsts.corpora.errors.Note`) as one ``note: …`` line each on stderr, on a
-    line of their own under any progress bar (none with ``--quiet``)."""
-    import warnings
+class _Commands(argparse._SubParsersAction):
+    """argparse's subcommands, each one's arguments added by its module when it is chosen (or asked for its help):
+    ``sts eval`` and ``sts data`` never import the systems that ``sts run``'s choices name. The command's own
+    arguments (what follows its name) are kept as ``args.argv``."""
 
-    from semsts.corpora.errors import Note
-    default = warnings.showwarning
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._builders = {}
 
-    def show(message, category, filename, lineno, file=None, line=None):
-        if not issubclass(category, Note):
-            default(message, category, filename, lineno, file, line)
-        elif not quiet:
-            from tqdm import tqdm
-            if sys.stderr.isatty():
-                tqdm.write(f"note: {message}", file=sys.stderr)  # clears the bars, then redraws them
-            else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
-                sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {message}\n")
-    warnings.showwarning = show
+    def add_command(self, name: str, help: str, module: str, function: str) -> None:
+        self.add_parser(name, help=help)
+        self._builders[name] = (module, function)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        name = values[0]
+        if name in self._builders:
+            module, function = self._builders.pop(name)
+            getattr(importlib.import_module(module), function)(self._name_parser_map[name])
+        namespace.argv = list(values[1:])
+        super().__call__(parser, namespace, values, option_string)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``sts`` command line: one parser, a subcommand per entry of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(prog="sts", description="The STS suite: datasets, systems, the scorer.")
+    parser.add_argument("--version", action="store_true", help="print the suite's and the scorer's versions")
+    parser.register("action", "commands", _Commands)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands", action="commands")
+    for entry in COMMANDS:
+        commands.add_command(*entry)
+    return parser
 
 
 def entry() -> None:
@@ -134,39 +146,45 @@ def main(argv=None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a terminal or pipe that cannot show '†' or 'ü' gets '\u2020', not a traceback
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    _show_notes("--quiet" in argv)
-    if not argv or argv[0] in ("-h", "--help"):
-        print(USAGE, end="")
-        return 0 if argv else 2
-    if argv[0] == "--version":
+    from .notes import show_notes
+    show_notes("--quiet" in argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
         from importlib.metadata import version
 
         from semsts import evaluate
         print(f"semsts {version('semsts')} (scorer {evaluate.__version__})")
         return 0
-    command, rest = argv[0], argv[1:]
-    if command == "data":
-        from .data_cli import main as data_main
-        return data_main(rest, prog="sts data")
-    if command == "run":
-        from .run_cli import main as run_main
-        return run_main([command, *rest], prog="sts")
-    if command == "train":  # the card's test scores come from the official scorer
-        from semsts import evaluate
+    if args.command is None:
+        parser.error("the following arguments are required: COMMAND")
+    return run_command(args.func, args)
 
-        from .run_cli import main as run_main
-        return run_main([command, *rest], prog="sts", scorer=evaluate.score_subsets)
-    if command == "eval":
-        from semsts import evaluate
-        return evaluate.main(rest, prog="sts eval")
-    if command == "demo":
-        from .demo import demo_main
-        return demo_main(rest)
-    if command == "bench":
-        from .bench import bench_main
-        return bench_main(rest)
-    if command == "compare":
-        from semsts import evaluate
-        return evaluate.compare_main(rest, prog="sts compare")
-    print(f"sts: unknown command {command!r}\n{USAGE}", file=sys.stderr, end="")
-    return 2
+
+def run_command(command, *args) -> int:
+    """The command line's one error boundary (``sts …`` and ``python evaluate.py …``): ``command(*args)``'s exit
+    code, its output flushed. An error a user can act on (:class:`semsts.core.errors.STSError`, whichever layer
+    raised it) or a system error is one ``error:`` line and exit 1, never a traceback; a reader gone away
+    (``| head -1``) ends the command quietly with 0."""
+    from semsts.core.errors import STSError
+
+    from .streams import end_progress_lines, quiet_closed_stdout, write_error
+    try:
+        code = command(*args)
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not in the interpreter's exit
+        return code
+    except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
+        quiet_closed_stdout()
+        return 0
+    except STSError as exc:
+        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        output = type(exc) is OSError and exc.filename is None  # writing the output failed (`> /dev/full`)
+        with contextlib.suppress(OSError):
+            end_progress_lines()
+            print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
+            if output:
+                quiet_closed_stdout()
+        return 1

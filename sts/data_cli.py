@@ -5,22 +5,12 @@ import argparse
 import os
 import sys
 
-from semsts.corpora import (
-    argtypes,
-    content_pins,
-    datasets,
-    europeana,
-    fetch,
-    manifest,
-    sources,
-    tables,
-    typed2013,
-    user_data,
-)
+from semsts import argtypes
+from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, sources, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
 
-from .streams import quiet_closed_stdout, write_error
+from .notes import note
 
 
 def cmd_list(args) -> int:
@@ -41,29 +31,25 @@ def cmd_list(args) -> int:
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
         print(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: {subs}")
-        for note in ds.notes:
-            print(f"{'':16} note: {note}")
+        for text in ds.notes:
+            print(f"{'':16} note: {text}")
     return 0
 
 
 def _list_files(args) -> int:
     """``sts data list PATH…``: what each file or folder reads as (a dataset name works too)."""
-    try:
-        columns = tables.parse_columns(args.columns) if args.columns else None
-        for spec in args.specs:
-            ds = user_data.resolve(spec, args.data_dir, columns=columns)
-            subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-            print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
-            if ds.path is not None:
-                print(f"  sha256 {ds.sha256}")
-            for note in ds.notes:
-                print(f"  note: {note}")
-            if not ds.has_gold:
-                print(f"  note: {'no ' + ds.kind.no_gold}: "
-                      "it can be run but not scored or trained on")
-    except ValueError as exc:  # FormatError is one; DatasetNotFound is reported by main
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+    columns = tables.parse_columns(args.columns) if args.columns else None
+    for spec in args.specs:
+        ds = user_data.resolve(spec, args.data_dir, columns=columns)
+        subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
+        print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
+        if ds.path is not None:
+            print(f"  sha256 {ds.sha256}")
+        for text in ds.notes:
+            print(f"  note: {text}")
+        if not ds.has_gold:
+            print(f"  note: {'no ' + ds.kind.no_gold}: "
+                  "it can be run but not scored or trained on")
     return 0
 
 
@@ -98,7 +84,7 @@ def cmd_fetch(args) -> int:
         bars[name].update(done - bars[name].n)
 
     for folder, size in fetch.clean_stale(args.data_dir):
-        print(f"note: removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", file=sys.stderr)
+        note(f"removed {folder.name} ({size / (1 << 20):.1f} MiB), left by an interrupted fetch", even_quiet=True)
     seen = {}
     names = args.names
     if args.names == ["all"]:
@@ -133,8 +119,8 @@ def cmd_fetch(args) -> int:
                 print(f"  {ds_name}: not in this archive")
                 continue
             print(f"  {ds_name}: {', '.join(f'{s.name} ({len(s)})' for s in ds)}")
-            for note in ds.notes:
-                print(f"  note: {note}")
+            for text in ds.notes:
+                print(f"  note: {text}")
     return 0
 
 
@@ -171,8 +157,8 @@ def cmd_verify(args) -> int:
     for check in checks:
         if check.status != "OK" or not args.quiet:
             print(f"{check.status:8} {check.path}" + (f"  ({check.detail})" if check.detail else ""))
-    for note in notes:
-        print(f"note: {note}")
+    for text in notes:  # the report's lines, on stdout
+        print(f"note: {text}")
     counts = {status: sum(c.status == status for c in checks) for status in ("OK", "MISMATCH", "MISSING")}
     print(f"{root}: {counts['OK']} OK, {counts['MISMATCH']} MISMATCH, {counts['MISSING']} MISSING")
     if not checks and not notes:
@@ -189,10 +175,11 @@ def cmd_wordnet(args) -> int:
     return 0
 
 
-def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts data") -> argparse.ArgumentParser:
-    parser = parser or argparse.ArgumentParser(prog=prog, description="Datasets and the data root.")
+def add_data_arguments(parser: argparse.ArgumentParser) -> None:
+    """``sts data``'s arguments and its own subcommands, on the parser ``sts`` gives it."""
+    parser.description = "Datasets and the data root."
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True)  # its name, as "sts data" has always said it
     p = sub.add_parser("list", help="every dataset, its subsets, pair counts and whether it is present; "
                                     "or what the given files or folders read as")
     p.add_argument("specs", nargs="*", metavar="PATH", help="files or folders (or dataset names) to read and describe")
@@ -220,19 +207,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None, prog: str = "sts
     p.set_defaults(func=cmd_wordnet)
     for command in sub.choices.values():  # `sts data list --data-dir X` works as well as `sts data --data-dir X list`
         command.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (as before the command)")
-    return parser
 
 
-def main(argv=None, prog: str | None = None) -> int:
-    parser = build_parser(prog=prog or "sts data")  # before the subcommands: their usage copies it
-    args = parser.parse_args(argv)
-    try:
-        code = args.func(args)
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
-        return code
-    except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
-        quiet_closed_stdout()
-        return 0
-    except (DatasetNotFound, FormatError, OSError, fetch.FetchError) as exc:
-        print(write_error(exc) if type(exc) is OSError and exc.filename is None else f"error: {exc}", file=sys.stderr)
-        return 1
+def main(argv=None) -> int:
+    """``sts data ARGV…`` (what the tests call)."""
+    from .cli import main as sts_main
+    return sts_main(["data", *(sys.argv[1:] if argv is None else argv)])

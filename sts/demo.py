@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import sys
 
 
 def demo_correlations(system, gold) -> tuple[float, float]:
@@ -11,26 +10,30 @@ def demo_correlations(system, gold) -> tuple[float, float]:
     return evaluate.pearson(system, gold), evaluate.spearman(system, gold)
 
 
-def demo_main(argv) -> int:
-    """``sts demo``: the scoreboard of every system on the shipped demo data."""
-    import argparse
-    parser = argparse.ArgumentParser(prog="sts demo", description="Fit every system on the shipped demo "
-                                     "data (STS Benchmark captions, CC BY-SA), score it on demo-test.")
+def add_demo_arguments(parser) -> None:
+    """``sts demo``'s arguments and handler, on the parser ``sts`` gives it."""
+    parser.description = ("Fit every system on the shipped demo data (STS Benchmark captions, CC BY-SA), "
+                          "score it on demo-test.")
     parser.add_argument("--system", action="append", help="only this system (repeatable; default: all)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = parser.parse_args(argv)
+    parser.set_defaults(func=demo_command, usage_error=parser.error)
+
+
+def demo_command(args) -> int:
+    """``sts demo``: the scoreboard of every system on the shipped demo data."""
     from semsts.baselines.registry import system_names
     unknown = sorted(set(args.system or ()) - set(system_names()))
     if unknown:
-        parser.error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
+        args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     from semsts.baselines.demo import demo_scoreboard
     from semsts.baselines.parallel import run_settings
     from semsts.options import progress_bar
 
+    from .notes import note
     from .streams import stdout_to_stderr
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
-        print("note: the first demo builds the WordNet gloss space (about 30 s, then cached)", file=sys.stderr)
+        note("the first demo builds the WordNet gloss space (about 30 s, then cached)")
     try:
         with run_settings(progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
             rows = demo_scoreboard(args.system, scorer=demo_correlations,

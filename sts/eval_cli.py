@@ -9,7 +9,7 @@ from typing import Callable
 from semsts.scoring.gold_sys import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
-from .streams import quiet_closed_stdout, stand_in_for_closed, stdout_to_stderr, write_error
+from .streams import stand_in_for_closed, stdout_to_stderr
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
@@ -51,22 +51,32 @@ def _parse_range(text: str) -> tuple[float, float]:
 
 
 def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
-    from semsts.corpora import argtypes
-    parser = argparse.ArgumentParser(
-        prog=prog, description=DESCRIPTION,
-        epilog="forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
-               + ("" if prog.startswith("sts ") else "".join(f" | {name} …" for name in SUBCOMMANDS)))
-    parser.add_argument("files", nargs="*", metavar="GOLD SYS", help="score one output file like correlation.pl")
+    """``python evaluate.py``'s parser (its subcommands, :data:`SUBCOMMANDS`, are read before it)."""
+    parser = argparse.ArgumentParser(prog=prog)
+    add_eval_arguments(parser, subcommands=not prog.startswith("sts "))
+    return parser
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = False) -> None:
+    """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
+    ``subcommands`` too), on the parser given."""
+    from semsts import argtypes
+    parser.description = DESCRIPTION
+    parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
+                     + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
+    form = parser.add_mutually_exclusive_group(required=True)  # GOLD SYS, --run DIR or --check SYS: one of them
+    form.add_argument("files", nargs="*", default=[], metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
     parser.add_argument("--dataset", type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
     parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
-    parser.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run")
-    parser.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
+    form.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run "
+                      "(with --dataset)")
+    form.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
     parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
     parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    return parser
+    parser.set_defaults(func=_cmd_eval, usage_error=parser.error)
 
 
 def _print_errors(errors, limit: int = 20) -> None:
@@ -153,49 +163,51 @@ def _print_pearson(r: float, signature) -> int:
 
 
 def main(argv=None, prog: str = "evaluate.py") -> int:
+    """``python evaluate.py …``, within the ``sts`` command line's error boundary (:func:`semsts.cli.run_command`)."""
+    from .cli import run_command
     stand_in_for_closed()  # `python evaluate.py GOLD SYS >&-`
-    try:
-        code = _main(argv, prog)
-        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
-        return code
-    except BrokenPipeError:  # `python evaluate.py GOLD SYS | head -c 0`: the reader has what it wanted
-        quiet_closed_stdout()
-        return 0
-    except OSError as exc:  # `> /dev/full`
-        print(write_error(exc), file=sys.stderr)
-        quiet_closed_stdout()
-        return 1
+    return run_command(_main, argv, prog)
 
 
 def _main(argv, prog: str) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
+    if _plain_files(argv):  # before the parser, which imports the data layer (and numpy)
+        return 0
+    args = build_parser(prog).parse_args(argv)
+    args.argv = []  # the plain way was tried
+    return _cmd_eval(args)
+
+
+def _plain_files(argv) -> bool:
+    """``GOLD SYS`` on plain files, scored without numpy; False: the full way (:func:`_cmd_eval`)."""
     if len(argv) == 2 and not any(a.startswith("-") for a in argv):
         with stdout_to_stderr():
-            plain = score_plain_files(*argv)  # GOLD SYS on plain files, without numpy; None: the full way below
+            plain = score_plain_files(*argv)  # None: the full way
         if plain is not None:
-            return _print_pearson(*plain)
-    from semsts import corpora
-    parser = build_parser(prog)
-    args = parser.parse_args(argv)
-    if args.check:
-        if args.files or args.run or bool(args.dataset) != bool(args.subset):
-            parser.error("--check SYS takes --dataset and --subset together (or neither), nothing else")
+            _print_pearson(*plain)
+            return True
+    return False
+
+
+def _cmd_eval(args) -> int:
+    """One of the scorer's three forms, as the arguments say."""
+    if _plain_files(args.argv):
+        return 0
+    if args.check:  # argparse lets one of GOLD SYS, --run and --check through; what goes with each is said here
+        if bool(args.dataset) != bool(args.subset):
+            args.usage_error("--check SYS takes --dataset and --subset together (or neither)")
         command = _cmd_check
-    elif args.dataset or args.run:
-        if not (args.dataset and args.run) or args.files:
-            parser.error("give --dataset NAME and --run DIR together")
+    elif args.run or args.dataset:
+        if not (args.run and args.dataset) or args.files:
+            args.usage_error("give --dataset NAME and --run DIR together")
         command = _cmd_run
     elif len(args.files) == 2:
         command = _cmd_files
     else:
-        parser.error("give GOLD SYS, --dataset NAME --run DIR, or --check SYS")
-    try:
-        return command(args)
-    except (corpora.FormatError, corpora.DatasetNotFound, KeyError, OSError, ValueError) as exc:
-        print(f"error: {exc.args[0] if isinstance(exc, KeyError) else exc}", file=sys.stderr)
-        return 1
+        args.usage_error("give GOLD SYS, --dataset NAME --run DIR, or --check SYS")
+    return command(args)
 
 
 def _run_spec(text: str) -> tuple[str, str]:
@@ -207,15 +219,19 @@ def _run_spec(text: str) -> tuple[str, str]:
 
 def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     """``compare --dataset D --run NAME=DIR … [--published] [--format F] [--report DIR]``."""
-    from semsts import corpora
-    from semsts.corpora import argtypes
-    from semsts.scoring.compare import compare_runs
+    parser = argparse.ArgumentParser(prog=prog)
+    add_compare_arguments(parser)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
+    """``compare``'s arguments and handler (``sts compare``, ``python evaluate.py compare``), on the parser given."""
+    from semsts import argtypes
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
-    from semsts.scoring.html_report import write_compare_report
-    from semsts.scoring.report import InvalidRun
     from semsts.scoring.significance import MAX_RESAMPLES
-    parser = argparse.ArgumentParser(prog=prog, description="Place runs among the task paper's published results, "
-                                     "with 95% intervals and significance tests.")
+    parser.description = ("Place runs among the task paper's published results, "
+                          "with 95% intervals and significance tests.")
     parser.add_argument("--dataset", required=True, type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
     parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
@@ -228,10 +244,17 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
                         help=f"paired bootstrap resamples (default 1000, at most {MAX_RESAMPLES:,})")
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    args = parser.parse_args(argv)
+    parser.set_defaults(func=_cmd_compare, usage_error=parser.error)
+
+
+def _cmd_compare(args) -> int:
+    from semsts.scoring.compare import compare_runs
+    from semsts.scoring.compare_tables import COMPARE_RENDERERS
+    from semsts.scoring.html_report import write_compare_report
+    from semsts.scoring.report import InvalidRun
     runs = dict(args.run)
     if len(runs) != len(args.run):
-        parser.error("each --run needs its own NAME")
+        args.usage_error("each --run needs its own NAME")
     try:
         with stdout_to_stderr():  # only the tables reach stdout
             dataset = _dataset(args)
@@ -243,9 +266,6 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
-    except (corpora.FormatError, corpora.DatasetNotFound, RuntimeError, OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(text)
     if args.report:

@@ -9,9 +9,8 @@ import sys
 import threading
 import time
 
-from semsts import corpora
+from semsts import argtypes, corpora
 from semsts.baselines.parallel import BACKENDS, available_cores, run_settings
-from semsts.corpora import argtypes
 from semsts.streams import in_a_log as _kept
 
 
@@ -47,7 +46,7 @@ def settings(args, progress=None):
     if args.backend != "dask" and n_jobs > available_cores():
         import warnings
 
-        from semsts.corpora.errors import Note
+        from semsts.core.errors import Note
         warnings.warn(Note(f"--n-jobs {n_jobs}: this process may use {available_cores()} core(s); "
                            f"running {available_cores()} worker(s)"), stacklevel=2)
         n_jobs = available_cores()

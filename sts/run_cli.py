@@ -1,19 +1,19 @@
-"""``sts run …`` (and ``sts train …``, :mod:`semsts.train_cli`): fit a system and write official output files."""
+"""``sts run …``: fit a system (or load a model ``sts train`` saved) and write official output files."""
 from __future__ import annotations
 
 import argparse
-import sys
 
-from semsts import corpora
+from semsts import argtypes, corpora
 from semsts.baselines.model_file import load_model
 from semsts.baselines.registry import describe, make_system, needs_training, system_names
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
-from semsts.corpora import argtypes, runrecord
+from semsts.core.errors import InvalidValue
+from semsts.corpora import runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
-from semsts.train_cli import add_train_parser
 
-from .streams import end_progress_lines, stdout_to_stderr
+from .notes import note
+from .streams import stdout_to_stderr
 
 
 def cmd_run(args) -> int:
@@ -29,28 +29,28 @@ def _run(args) -> list:
     """The output files of the run the command line asks for, written."""
     stale = runrecord.clean_stale(args.out)
     if stale:
-        print(f"note: removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
-              f"{', '.join(p.name for p in stale)}", file=sys.stderr)
+        note(f"removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
+             f"{', '.join(p.name for p in stale)}", even_quiet=True)
     if args.system is None and not args.encoder:
-        raise ValueError("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+        raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
     if args.encoder and not args.model and (args.train if args.system is None
                                             else "encoder" not in make_system(args.system).get_params()):
-        raise ValueError("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
-                         "or adds its features to `regression --train`")
+        raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
+                           "or adds its features to `regression --train`")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
-        raise ValueError(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
-                         + (" or --model FILE (a model saved by `sts train regression`)" if args.system == "regression"
+        raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
+                           + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
         ds.require_gold()
     for ds in [test, *train]:
-        for note in ds.notes if not args.quiet else ():
-            print(f"note: {note}", file=sys.stderr)
+        for text in ds.notes:
+            note(text)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
-            raise ValueError("--model takes a model saved by `sts train regression`, and no --train "
-                             "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
+            raise InvalidValue("--model takes a model saved by `sts train`, and no --train "
+                               "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
         return run_saved(args, test)
     if args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
@@ -61,7 +61,7 @@ def _run(args) -> list:
             system.set_params(encoder=args.encoder)
     if args.seed is not None:
         if "seed" not in system.get_params():
-            raise ValueError(f"{args.system} takes no seed")
+            raise InvalidValue(f"{args.system} takes no seed")
         system.set_params(seed=args.seed)
     bar = progress_bar(args)
     try:
@@ -87,19 +87,16 @@ def run_saved(args, test) -> list:
             bar.close()
 
 
-def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description="Run STS systems.")
-    parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="fit SYSTEM and write one official output file per test subset",
-                       description="Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names()))
+def add_run_arguments(p: argparse.ArgumentParser) -> None:
+    """``sts run``'s arguments and handler, on the parser ``sts`` gives it."""
+    p.description = "Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names())
     p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder)")
     p.add_argument("--test", required=True, type=argtypes.nonempty, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset name or file/folder (repeatable)")
     add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
-    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train regression` (its card is checked)")
+    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train` (its card is checked)")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")
@@ -107,21 +104,6 @@ def build_parser(prog: str = "sts") -> argparse.ArgumentParser:
                    help="with --encoder: encode every text again, without the per-user embedding cache")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
+    p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     p.set_defaults(func=cmd_run)
-    add_train_parser(sub)
-    return parser
 
-
-def main(argv=None, prog: str | None = None, scorer=None) -> int:
-    """``scorer`` (``evaluate.score_subsets``, passed by ``sts train``) puts official scores in model cards."""
-    parser = build_parser(prog or "sts")  # before the subcommands: their usage copies it
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(argv)
-    args.scorer, args.argv = scorer, argv[argv.index(args.command) + 1:]
-    try:
-        return args.func(args)
-    except (corpora.DatasetNotFound, corpora.FormatError, OSError, ValueError) as exc:
-        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
-        print(f"error: {exc}", file=sys.stderr)
-        return 1

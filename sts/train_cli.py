@@ -1,26 +1,27 @@
-"""``sts train regression …``: fit a named regime (or the user's datasets), save the model and its card.
+"""``sts train …``: fit a named regime (or the user's datasets), save the model and its card.
 
-The scorer is passed in by the caller (``sts train`` passes ``evaluate.score_subsets``), so the
-card's test-set scores are the official ones.
+The card's test-set scores come from the official scorer (``semsts.evaluate.score_subsets``).
 """
 from __future__ import annotations
 
 import argparse
+import sys
 
-from semsts import corpora
+from semsts import argtypes, corpora, evaluate
 from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.model_search import regressor_names
 from semsts.baselines.regimes import REGIMES, custom_regime, regime_names, train_regime
 from semsts.baselines.subset_models import predict_subsets
-from semsts.corpora import argtypes
+from semsts.core.errors import InvalidValue
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
 
 
-def add_train_parser(sub) -> None:
-    p = sub.add_parser("train", help="train the regression system on a named regime and save it with a card")
-    p.add_argument("system", choices=["regression"])
+def add_train_arguments(p: argparse.ArgumentParser) -> None:
+    """``sts train``'s arguments and handler, on the parser ``sts`` gives it."""
+    p.description = "Train the regression system on a named regime (or your datasets) and save it with a card."
+    p.add_argument("legacy", nargs="?", help=argparse.SUPPRESS)  # `sts train regression …`, the form before issue 33
     p.add_argument("--regime", choices=regime_names(), help="named training regime")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty,
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
@@ -34,13 +35,19 @@ def add_train_parser(sub) -> None:
                    "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
-    p.add_argument("--data-dir", default=argparse.SUPPRESS, type=argtypes.nonempty_path, help="data root (also accepted before the command)")
-    p.set_defaults(func=cmd_train)
+    p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
+    p.set_defaults(func=cmd_train, usage_error=p.error)
 
 
 def cmd_train(args) -> int:
+    if args.legacy == "regression":  # one line, not the long usage: the user knows the command, not its new form
+        print("error: `sts train` names no system now: drop `regression`, e.g. "
+              "`sts train --regime stsb --save models/stsb.skops`", file=sys.stderr)
+        return 2
+    if args.legacy is not None:
+        args.usage_error(f"unrecognized arguments: {args.legacy}")
     if bool(args.regime) == bool(args.train):
-        raise ValueError("give either --regime NAME or --train DATASET (repeatable)")
+        raise InvalidValue("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
@@ -65,11 +72,11 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
         models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
                                     exclude=tuple(args.exclude), **chosen)
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
-        if test_name and args.scorer:
+        if test_name:
             (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
             test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
-            card["scores"] = {"test": {"dataset": test_name, **args.scorer(parts)}}
+            card["scores"] = {"test": {"dataset": test_name, **evaluate.score_subsets(parts)}}
     bar = settings_bar
     if bar is not None:
         bar.step(f"saving {args.save}")

@@ -201,10 +201,11 @@ def test_the_html_report_holds_every_convention_asked_for_with_its_signature(tmp
 
 def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data_dir, capsys, monkeypatch):
     from semsts.baselines import bench as predictions
+    from semsts.core.errors import Unavailable
     from semsts.scoring import html_report
 
     def absent():
-        raise RuntimeError("the HTML report draws its plots with matplotlib, which is not installed: x")
+        raise Unavailable("the HTML report draws its plots with matplotlib, which is not installed: x")
 
     def never(*args, **kwargs):
         raise AssertionError("predicted before refusing the report")

@@ -1,4 +1,4 @@
-"""Tests of semsts.cli, the `sts` dispatcher: --version, help, pipes, progress and one error line, never a traceback."""
+"""Tests of semsts.cli, the `sts` command tree: --version, help, pipes, progress and one error line, never a traceback."""
 from __future__ import annotations
 
 import io
@@ -272,3 +272,12 @@ def test_columns_with_only_named_datasets_is_refused_not_ignored(tmp_path, capsy
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: --columns names the columns of your own files; demo-test is a named dataset")
+
+
+def test_the_form_before_issue_33_of_sts_train_gets_one_line_with_the_new_form(tmp_path, capsys):
+    """``sts train regression …`` (the system was named, though it was the only one): one ``error:`` line that says
+    the new form, exit 2, and nothing trained or written."""
+    assert cli.main(["train", "regression", "--regime", "stsb", "--save", str(tmp_path / "m.skops")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: ") and "`sts train --regime stsb --save" in err, err
+    assert list(tmp_path.iterdir()) == []

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from conftest import build_counter
+from semsts.core.errors import Note
 from semsts.corpora.derived_cache import cached_arrays
-from semsts.corpora.errors import Note
 
 # --- Derived caches (gloss space, GloVe word index) are keyed by content and verified when read.
 

@@ -46,7 +46,7 @@ def test_unit_vectors_are_kept_per_row_within_their_bound_and_equal_normalizing_
 
 @pytest.mark.parametrize("damage", ["cut", "emptied", "altered", "manifest gone"])
 def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tmp_path, monkeypatch, damage):
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     word_vectors.glove.cache_clear()
     try:

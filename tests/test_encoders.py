@@ -247,13 +247,13 @@ def test_a_failing_encoder_is_one_error_line(tmp_path, monkeypatch, capsys, spec
 
 
 # --- A user's encoder through the command line: as a system (`sts run --encoder`) and as a feature family of
-# the regression (`sts train regression --encoder`, then `sts run --model`), with its spec in the model card.
+# the regression (`sts train --encoder`, then `sts run --model`), with its spec in the model card.
 
 
 def test_train_with_an_encoder_family_save_load_and_run(toy_encoder, tmp_path, capsys):
     train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
     model = tmp_path / "m.skops"
-    assert cli.main(["train", "regression", "--train", str(train), "--test", str(test), *SMALL,
+    assert cli.main(["train", "--train", str(train), "--test", str(test), *SMALL,
                      "--encoder", "toy_encoder:encode", "--save", str(model), "--quiet"]) == 0
     card = json.loads(model.with_suffix(".json").read_text())
     assert card["encoder"] == "toy_encoder:encode" and card["params"]["encoder"] == "toy_encoder:encode"
@@ -289,7 +289,7 @@ def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
     (["run", "--test", "T", "--out", "O"], "give a SYSTEM to run, or --encoder SPEC"),
     (["run", "token-cosine", "--encoder", "sif", "--test", "T", "--out", "O"], "--encoder SPEC runs an encoder on its own"),
     (["run", "--encoder", "no_such_module_x:f", "--test", "T", "--out", "O"], "cannot import module 'no_such_module_x'"),
-    (["train", "regression", "--train", "T", "--encoder", "no_colon", "--save", "m.skops"], "expected a built-in encoder"),
+    (["train", "--train", "T", "--encoder", "no_colon", "--save", "m.skops"], "expected a built-in encoder"),
 ])
 def test_bad_encoder_requests_say_what_is_expected(argv, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

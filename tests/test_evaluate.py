@@ -16,7 +16,6 @@ import pytest
 from conftest import write
 from semsts import baselines, cli, corpora, evaluate
 from semsts.baselines.run import run_system
-from semsts.run_cli import main as baselines_main
 
 # --- The scorer's command line on files the tests write: every form, every report format, every bad input.
 
@@ -256,7 +255,8 @@ def test_unknown_dataset_and_subset_are_clear_errors(sts_root, capsys):
 
 
 def test_form_mistakes_are_usage_errors(capsys):
-    for argv in ([], ["only-one"], ["--dataset", "sts2012-test"], ["--check", "f", "--subset", "x"]):
+    for argv in ([], ["only-one"], ["--dataset", "sts2012-test"], ["--check", "f", "--subset", "x"], ["--run", "d"],
+                 ["--check", "f", "--run", "d"], ["g", "s", "--check", "f"], ["g", "s", "--dataset", "sts2012-test"]):
         with pytest.raises(SystemExit) as info:
             evaluate.main(argv)
         assert info.value.code == 2
@@ -345,7 +345,7 @@ TABLE2 = {"headlines": .5399, "OnWN": .2828, "FNWN": .2146}
 @pytest.fixture(scope="module")
 def tc2012(data_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("tc2012")
-    assert baselines_main(["--data-dir", str(data_dir), "run", "token-cosine", "--test", "sts2012-test",
+    assert cli.main(["run", "token-cosine", "--data-dir", str(data_dir), "--test", "sts2012-test",
                            "--out", str(out), "--quiet"]) == 0
     return out
 
@@ -368,7 +368,7 @@ def test_token_cosine_sts2012_through_the_files(tc2012, data_dir, capsys):
 
 
 def test_token_cosine_sts2013_notes_the_missing_smt(data_dir, tmp_path, capsys):
-    assert baselines_main(["--data-dir", str(data_dir), "run", "token-cosine", "--test", "sts2013-test",
+    assert cli.main(["run", "token-cosine", "--data-dir", str(data_dir), "--test", "sts2013-test",
                            "--out", str(tmp_path), "--quiet"]) == 0
     capsys.readouterr()
     report = json.loads(_report(capsys, data_dir, "sts2013-test", tmp_path))

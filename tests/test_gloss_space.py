@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 from semsts.features import gloss_space
 
 # --- The shipped gloss space is used where WordNet's content matches, verified; otherwise one is built and cached.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -65,7 +66,7 @@ def test_beside_hugging_face_evaluate(tmp_path, data_dir):
                  ["run", "token-cosine", "--test", "my-test.tsv", "--out", "out/tc", "--quiet"],
                  ["eval", "--dataset", "my-test.tsv", "--run", "out/tc"],
                  ["compare", "--dataset", "my-test.tsv", "--run", "tc=out/tc"],
-                 ["train", "regression", "--train", "my-train.tsv", "--test", "my-test.tsv", "--feature-set", "takelab",
+                 ["train", "--train", "my-train.tsv", "--test", "my-test.tsv", "--feature-set", "takelab",
                   "--save", "m.skops", "--quiet"],
                  ["bench", "token-cosine", "--datasets", "stsb-test", "--quiet"],
                  ["demo", "--system", "token-cosine", "--quiet"]):
@@ -97,9 +98,12 @@ def test_evaluate_py_runs_with_a_plain_install(tmp_path):
     """Issue 33: with a plain (non-editable) install, the checkout's ``evaluate.py`` imports the installed package,
     from the checkout's folder as from another: no folder of the checkout shadows ``semsts`` (it did when ``semsts/``
     was one). The install goes to a folder put first on ``PYTHONPATH``, ahead of this environment's editable one."""
-    site = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(ROOT)],
+    site, source = tmp_path / "site", tmp_path / "source"  # built from a copy: a build writes build/ beside its source
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
+                                                                  "tests", "benchmarks", "models", "docs"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
                    check=True, capture_output=True, timeout=600)
+    assert not (ROOT / "build").exists() or (ROOT / "build").stat().st_mtime < source.stat().st_mtime
     env = {**os.environ, "PYTHONPATH": str(site)}
     work = tmp_path / "files"
     work.mkdir()

@@ -11,7 +11,7 @@ from semsts.baselines.model_card import ModelMismatch, card_path
 from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 from tests.conftest import cli_error, replace_model
 
 MARKER_ENV = "STS_TEST_MARKER"
@@ -196,7 +196,7 @@ def test_save_refuses_a_card_name_or_a_folder(tmp_path, trained, name):
 
 
 def test_sts_train_refuses_a_json_model_path_before_training(tmp_path, capsys):
-    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
+    assert cli.main(["train", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
     assert capsys.readouterr().err.startswith(f"error: --save {tmp_path / 'm.json'}: a model file's name ends in .skops")
     assert list(tmp_path.iterdir()) == []
 
@@ -310,7 +310,7 @@ def test_the_note_of_other_versions_has_a_line_of_its_own_in_a_log(saved, capsys
 
 def test_a_missing_folder_named_with_a_slash_is_called_a_folder(tmp_path, capsys):
     target = f"{tmp_path / 'newdir'}/"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--save", target, "--quiet"]) == 1
+    assert cli.main(["train", "--train", "demo-train", "--save", target, "--quiet"]) == 1
     assert "is a folder; name the model file" in capsys.readouterr().err and list(tmp_path.iterdir()) == []
 
 

@@ -62,7 +62,7 @@ def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, cap
     monkeypatch.setattr(train_cli, "train_regime", lambda *a, **k: pytest.fail("trained before checking --save"))
     (tmp_path / "file").write_text("a file, not a folder\n")
     dest = tmp_path / "file" / "under" / "m.skops"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
+    assert cli.main(["train", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
     assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
+    assert cli.main(["train", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
     assert f"--save {tmp_path}: is a folder; name the model file" in capsys.readouterr().err

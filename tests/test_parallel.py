@@ -59,13 +59,12 @@ def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
     import os
 
     from semsts.baselines import parallel
-    from semsts.bench import bench_parser
-    from semsts.run_cli import build_parser
+    from semsts.cli import build_parser
     cores = len(os.sched_getaffinity(0))
     assert parallel.available_cores() == cores
-    parsers = {"bench": (bench_parser(), ["token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
+    parsers = {"bench": (build_parser(), ["bench", "token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
                                                                                     "--out", "o"]),
-               "train": (build_parser(), ["train", "regression", "--regime", "stsb", "--save", "m.skops"])}
+               "train": (build_parser(), ["train", "--regime", "stsb", "--save", "m.skops"])}
     for name, (parser, argv) in parsers.items():
         assert parser.parse_args(argv).n_jobs == cores, name
         assert parser.parse_args([*argv, "--n-jobs", "3"]).n_jobs == 3, name
@@ -93,7 +92,7 @@ def test_a_featurizer_with_an_encoder_stays_in_this_process():
 def _warns(chunk):
     import warnings
 
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     warnings.warn(Note(f"chunk of {len(chunk)} starting at {chunk[0]}"), stacklevel=1)
     return list(chunk)
 
@@ -104,7 +103,7 @@ def test_a_workers_notes_reach_the_caller(monkeypatch):
     import joblib
 
     from semsts.core import workers
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     from semsts.features import featurizer
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     with joblib.parallel_config(backend="loky", n_jobs=2), pytest.warns(Note) as caught:
@@ -119,7 +118,7 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note():
     import joblib
 
     from semsts.baselines.parallel import available_cores
-    from semsts.corpora.errors import Note
+    from semsts.core.errors import Note
     from semsts.options import settings
     args = argparse.Namespace(n_jobs=available_cores() + 7, backend="loky", scheduler=None)
     with pytest.warns(Note, match=f"--n-jobs {available_cores() + 7}: this process may use {available_cores()}"):

@@ -122,10 +122,10 @@ def test_a_model_without_card_is_refused(saved):
 
 def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
     model = tmp_path / "demo.skops"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--feature-set",
+    assert cli.main(["train", "--train", "demo-train", "--test", "demo-test", "--feature-set",
                      "takelab", "--regressor", "ridge", "--save", str(model), "--quiet"]) == 0
     card = json.loads(card_path(model).read_text())
-    assert card["command"].startswith("sts train regression --train demo-train")
+    assert card["command"].startswith("sts train --train demo-train")
     out = tmp_path / "out"
     assert cli.main(["run", "regression", "--model", str(model), "--test", "demo-test", "--out", str(out), "--quiet"]) == 0
     from semsts import evaluate
@@ -136,7 +136,7 @@ def test_sts_train_then_run_with_the_saved_model(tmp_path, capsys):
 
 
 def test_train_needs_a_regime_or_training_data(capsys):
-    assert cli.main(["train", "regression", "--save", "x.skops"]) == 1
+    assert cli.main(["train", "--save", "x.skops"]) == 1
     assert "--regime NAME or --train" in capsys.readouterr().err
 
 

@@ -52,26 +52,40 @@ def test_training_data_of_two_scales_is_refused(tmp_path):
         run_system(FeatureRegression(**SMALL_PARAMS), b, tmp_path / "out", train=[a, b])
 
 
+def sick_table(path, n, seed):
+    """``n`` pairs in SICK's format, scored on its [1, 5] scale (1 + 0.8 x the words they share)."""
+    from semsts.corpora import sick
+    rows = [line.split("\t") for line in pairs_tsv(path, n, seed).read_text().splitlines()[1:]]
+    lines = ["\t".join(sick.HEADER)] + [f"{i}\t{a}\t{b}\t{1 + 0.8 * float(k):.2f}\tNEUTRAL"
+                                         for i, (a, b, k) in enumerate(rows, 1)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
+    """``sts train`` on gold of a scale other than [0, 5] (SICK's [1, 5]) records it in the card, and ``sts run
+    --model`` on a test set of that scale writes the model's own scores, clipped to it, never mapped from [0, 5]."""
     import json
 
     from semsts import cli
-    scaled_table(tmp_path / "train.tsv", 120, 1, 0.8, 1.0)
-    scaled_table(tmp_path / "test.tsv", 40, 2, 0.8, 1.0)
+    sick_table(tmp_path / "train.txt", 120, 1)
+    sick_table(tmp_path / "test.txt", 40, 2)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "--train", str(tmp_path / "train.txt"), *small,
                      "--save", str(tmp_path / "m.skops"), "--quiet"]) == 0
-    assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [0.0, 5.0]
-    assert cli.main(["run", "regression", "--model", str(tmp_path / "m.skops"), "--test", str(tmp_path / "test.tsv"),
+    assert json.loads((tmp_path / "m.json").read_text())["params"]["score_range"] == [1.0, 5.0]
+    assert cli.main(["run", "regression", "--model", str(tmp_path / "m.skops"), "--test", str(tmp_path / "test.txt"),
                      "--out", str(tmp_path / "out"), "--quiet"]) == 0
     (written,) = (tmp_path / "out").glob("*.txt")
-    scores = np.loadtxt(written)
+    test = corpora.load_path(tmp_path / "test.txt")
+    scores, _ = corpora.read_output(written, len(test.pairs), bounds=(1.0, 5.0))
     from semsts.baselines.model_file import load_model
     models, _ = load_model(tmp_path / "m.skops")
-    test = corpora.load_path(tmp_path / "test.tsv")
-    expected = np.clip(models.models["all"].predict(test.pairs), 0.0, 5.0)
-    assert np.allclose(scores, expected, atol=1e-6)  # the model's own scores, on the recorded [0, 5], not remapped
+    expected = np.clip(models.models["all"].predict(test.pairs), 1.0, 5.0)
+    assert np.allclose(scores, expected, atol=1e-6)  # the model's own scores, on the recorded [1, 5], not remapped
+    assert not np.allclose(scores, 1 + 0.8 * np.clip(expected, 0.0, 5.0), atol=1e-3)  # what mapping would write
+    assert np.corrcoef(scores, test.subsets[0].gold)[0, 1] > 0.8
 
 
 def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
@@ -80,7 +94,7 @@ def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
     pairs_tsv(tmp_path / "train.tsv", 10, 1)
     small = ["--feature-set", "takelab", "--exclude", "wordnet", "--exclude", "gloss", "--exclude", "distributional",
              "--exclude", "embedding"]
-    assert cli.main(["train", "regression", "--train", str(tmp_path / "train.tsv"), *small,
+    assert cli.main(["train", "--train", str(tmp_path / "train.tsv"), *small,
                      "--save", str(tmp_path / "m.skops")]) == 0
     out = capsys.readouterr().out
     assert "CV Pearson" not in out and "no CV figure: held-out folds of 2 pairs: too few for a CV figure" in out

@@ -32,6 +32,7 @@ def test_a_complete_run_scores_and_records_what_it_wrote(data_dir, tmp_path, cap
 
 
 def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_path, monkeypatch, capsys):
+    from semsts.corpora.wordnet import WordNetNotFound
     out = tmp_path / "mixed"
     assert main("run", "token-cosine", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
     real, calls = run_module.predict_subset, []
@@ -39,7 +40,7 @@ def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_
     def dies_on_the_third(system, sub):
         calls.append(sub.name)
         if len(calls) == 3:
-            raise ValueError("WordNet is not installed")  # how `sts run lcs` failed midway without WordNet
+            raise WordNetNotFound("WordNet is not installed")  # how `sts run lcs` failed midway without WordNet
         return real(system, sub)
 
     monkeypatch.setattr(run_module, "predict_subset", dies_on_the_third)

@@ -21,9 +21,9 @@ import pytest
 from conftest import build_counter, write
 from semsts import cli
 from semsts.baselines.encoder import cosine_scores
+from semsts.core.errors import Note
 from semsts.corpora import derived_cache
 from semsts.corpora.derived_cache import cached_arrays
-from semsts.corpora.errors import Note
 from semsts.features.encoders import embed
 from tests.conftest import pairs_tsv
 

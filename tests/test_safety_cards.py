@@ -9,7 +9,7 @@ import pytest
 from semsts import cli
 from semsts.baselines.model_card import ModelMismatch, card_path
 from semsts.baselines.model_file import load_model, retrain_command, save_model
-from semsts.corpora.errors import Note, shown
+from semsts.core.errors import Note, shown
 
 HOSTILE = "2.4.6\x1b[2K\r\nnote: model verified OK\u202e\n"
 
@@ -17,7 +17,7 @@ HOSTILE = "2.4.6\x1b[2K\r\nnote: model verified OK\u202e\n"
 @pytest.fixture
 def saved(tmp_path, trained):
     path = tmp_path / "m.skops"
-    save_model(trained, path, {"regime": "stsb", "command": "sts train regression --regime stsb --save m.skops",
+    save_model(trained, path, {"regime": "stsb", "command": "sts train --regime stsb --save m.skops",
                                "training_data": {"datasets": ["demo-train"]}})
     return path
 
@@ -78,19 +78,19 @@ def test_the_refusal_never_advises_a_command_copied_from_the_card(saved, capsys,
     _edit_card(saved, edit)
     with pytest.raises(ModelMismatch) as caught:
         load_model(saved)
-    assert str(caught.value).endswith("retrain with `sts train regression --regime stsb`")
+    assert str(caught.value).endswith("retrain with `sts train --regime stsb`")
     assert cli.main(["run", "regression", "--model", str(saved), "--test", "demo-test", "--out",
                      str(saved.parent / "o"), "--quiet"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("error: ") and err.endswith("`sts train regression --regime stsb`\n")
+    assert err.count("\n") == 1 and err.startswith("error: ") and err.endswith("`sts train --regime stsb`\n")
 
 
 def test_the_retrain_advice_is_the_cards_command_when_sts_train_wrote_it():
     for name in ("sts2012", "sts2013", "stsb"):  # the committed cards: the advice as before
         card = json.loads(open(os.path.join(os.path.dirname(__file__), "..", "models", f"{name}.json")).read())
         assert retrain_command(card) == card["command"]
-    assert retrain_command({"regime": "not a regime; rm -rf ~"}) == "sts train regression"
-    assert retrain_command({"command": ["sts", "train"], "regime": "sts2013"}) == "sts train regression --regime sts2013"
+    assert retrain_command({"regime": "not a regime; rm -rf ~"}) == "sts train"
+    assert retrain_command({"command": ["sts", "train"], "regime": "sts2013"}) == "sts train --regime sts2013"
 
 
 def test_a_forged_sha256_in_a_card_is_escaped(saved):

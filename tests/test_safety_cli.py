@@ -146,7 +146,7 @@ def test_sts_eval_json_holds_only_the_report(tmp_path, data_dir, monkeypatch, ca
      "is empty; name a directory (use . for the current one)"),
     (["compare", "--dataset", "demo-test", "--run", "a=run", "--report", " "], "--report",
      "is empty; name a directory (use . for the current one)"),
-    (["train", "regression", "--train", "demo-train", "--save", ""], "--save", "is empty; name a file"),
+    (["train", "--train", "demo-train", "--save", ""], "--save", "is empty; name a file"),
     (["run", "token-cosine", "--test", "demo-test", "--out", ""], "--out",
      "is empty; name a directory (use . for the current one)"),
     # an empty input path or address is refused too, never read as the default (the current folder, $STS_MIRROR)
@@ -156,7 +156,7 @@ def test_sts_eval_json_holds_only_the_report(tmp_path, data_dir, monkeypatch, ca
     (["bench", "--model", ""], "--model", "is empty; name a file"),
     (["eval", "--dataset", "", "--run", "r"], "--dataset", "is empty; give a value, or leave the option out"),
     (["eval", "--dataset", "demo-test", "--run", ""], "--run", "is empty; name a directory (use . for the current one)"),
-    (["train", "regression", "--train", "", "--save", "m.skops"], "--train",
+    (["train", "--train", "", "--save", "m.skops"], "--train",
      "is empty; give a value, or leave the option out")])
 def test_an_empty_output_path_is_refused(argv, option, expected, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)

@@ -11,7 +11,7 @@ from semsts import cli
 from semsts.baselines import model_save
 from semsts.baselines.model_card import ModelMismatch
 from semsts.baselines.model_file import load_model
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 
 DEAD = 999999  # no such process (pid_max is below it on this machine's kernels)
 TOKEN = "0badc0de"
@@ -219,7 +219,7 @@ def test_sts_train_on_a_full_disk_says_one_error_line(tmp_path, monkeypatch, cap
     monkeypatch.setattr(train_cli, "train_regime", train_regime)
     _fail_at(monkeypatch, "commit")
     dest = tmp_path / "m.skops"
-    assert cli.main(["train", "regression", "--train", "demo-train", "--test", "demo-test", "--save", str(dest),
+    assert cli.main(["train", "--train", "demo-train", "--test", "demo-test", "--save", str(dest),
                      "--quiet"]) == 1
     assert capsys.readouterr().err == (f"error: {dest}: not saved (No space left on device); the model file and its "
                                        "card are as they were\n")

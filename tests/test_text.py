@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 from semsts.features.featurizer import PairFeaturizer
 from semsts.features.sets import FAMILIES, make_union
 from semsts.features.text import MAX_CHARS, cut_pairs, head

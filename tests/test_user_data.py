@@ -268,7 +268,7 @@ def expected_field(path) -> str:
 def test_train_run_and_score_a_users_files_on_the_command_line(files, tmp_path, capsys):
     train, test = files
     model = tmp_path / "m.skops"
-    assert cli.main(["train", "regression", "--train", str(train), "--test", str(test), "--save", str(model),
+    assert cli.main(["train", "--train", str(train), "--test", str(test), "--save", str(model),
                      "--quiet", *SMALL]) == 0
     out_dir = tmp_path / "out"
     assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out_dir),
@@ -285,7 +285,7 @@ def test_a_file_without_scores_runs_but_is_not_scored_or_trained_on(files, tmp_p
     train, test = files
     bare = pairs_tsv(tmp_path / "bare.tsv", 10, 3, scores=False)
     model = tmp_path / "m.skops"
-    assert cli.main(["train", "regression", "--train", str(bare), "--save", str(model), "--quiet", *SMALL]) == 1
+    assert cli.main(["train", "--train", str(bare), "--save", str(model), "--quiet", *SMALL]) == 1
     assert "bare.tsv has no score column: it can be run but not scored or trained on" in capsys.readouterr().err
     assert not model.exists()
     out_dir = tmp_path / "out"

@@ -23,7 +23,7 @@ from collections import deque
 
 import numpy as np
 
-from semsts.corpora.errors import Note
+from semsts.core.errors import Note
 
 from .lcs import too_many_matches, window_matches, work_limit
 from .runs import diagonal_runs

@@ -1,0 +1,37 @@
+"""How the command line tells a user a note: one ``note: …`` line on stderr, on a line of its own under any progress
+bar, none with ``--quiet``. The library's notes (warnings of :class:`semsts.core.errors.Note`), the datasets' and the
+commands' own all come this way (:func:`note`)."""
+from __future__ import annotations
+
+import sys
+import warnings
+
+_quiet = False  # the command's --quiet (see show_notes)
+
+
+def note(text, *, even_quiet: bool = False) -> None:
+    """Write ``note: text`` on stderr, on a line of its own under any progress bar; nothing with ``--quiet`` unless
+    ``even_quiet`` (a note that the command removed files: it is said whatever the command was asked)."""
+    if _quiet and not even_quiet:
+        return
+    from tqdm import tqdm
+    if sys.stderr.isatty():
+        tqdm.write(f"note: {text}", file=sys.stderr)  # clears the bars, then redraws them
+    else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
+        sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {text}\n")
+
+
+def show_notes(quiet: bool) -> None:
+    """From here on the library's notes (:class:`semsts.core.errors.Note` warnings) are written by :func:`note`,
+    and ``quiet`` (the command's ``--quiet``) silences them all."""
+    global _quiet
+    from semsts.core.errors import Note
+    _quiet = quiet
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, Note):
+            note(message)
+        else:
+            default(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
