@@ -21,7 +21,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .correlations import least_squares_map, least_squares_map_rows, pearson
+from semsts.core.stats import pearson
+
+from .correlations import least_squares_map, least_squares_map_rows
 
 NAMES = ("pooled", "normalized", "weighted", "mean", "sum")
 Correlation = Callable[[np.ndarray, np.ndarray], float]
@@ -81,7 +83,7 @@ def of_parts(name: str, parts: Sequence[tuple], correlation: Correlation = pears
 
 def of_resamples(name: str, parts: Sequence[tuple], correlation) -> np.ndarray:
     """The aggregate ``name`` of many resamples at once: ``parts`` are ``(prediction, gold)`` arrays of shape
-    ``(resamples, pairs of the part)``, ``correlation`` a row-wise one (:func:`semsts.scoring.correlations.pearson_rows`);
+    ``(resamples, pairs of the part)``, ``correlation`` a row-wise one (:func:`semsts.core.stats.pearson_rows`);
     one figure per resample. A part keeps its size in every resample (resampled within itself), so its weight too."""
     if name == "pooled":
         return correlation(np.concatenate([p for p, _ in parts], axis=1), np.concatenate([g for _, g in parts], axis=1))

@@ -10,11 +10,12 @@ from itertools import combinations
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson
 from semsts.corpora import leaderboards
 
 from . import aggregates, ranking
 from .compare_tables import Comparison
-from .correlations import is_finite, pearson
+from .correlations import is_finite
 from .report import InvalidRun
 from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for

@@ -41,8 +41,9 @@ from typing import Callable, Mapping
 
 import numpy as np
 
+from semsts.core.stats import pearson, spearman
+
 from . import aggregates
-from .correlations import pearson, spearman
 
 Parts = Mapping[str, tuple]
 Correlation = Callable[[np.ndarray, np.ndarray], float]

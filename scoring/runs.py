@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson
 from semsts.corpora import formats
 
-from .correlations import pearson
 from .report import InvalidRun, Report
 from .signature import Signature, gold_sys_signature
 from .tasks import TASKS, score_typed, task_for

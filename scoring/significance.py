@@ -6,7 +6,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .correlations import pearson
+from semsts.core.stats import pearson
 
 Z95 = 1.959963984540054
 ALPHA = 0.05

@@ -14,9 +14,9 @@ from typing import ClassVar
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson, spearman
 
 from . import aggregates
-from .correlations import pearson, spearman
 from .report import InvalidRun, Report, fmt, fmt_ci
 from .signature import Signature
 from .significance import fisher_ci

@@ -6,14 +6,14 @@ import math
 import sys
 from typing import Callable
 
-from semsts.scoring.gold_sys import score_plain_files
+from semsts.scoring.plain_files import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
 from .streams import quiet_closed_stdout, stand_in_for_closed, stdout_to_stderr, write_error
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
-# files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.gold_sys).
+# files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.plain_files).
 
 
 def _significance_bar(pairs: list, desc: str):
