@@ -9,7 +9,7 @@ from semsts.corpora import formats
 
 from .report import InvalidRun, Report
 from .signature import Signature, gold_sys_signature
-from .tasks import TASKS, score_typed, task_for
+from .tasks import score_typed, task_for
 
 
 def validate_run(dataset: corpora.Dataset, run_dir) -> list:
@@ -61,11 +61,6 @@ def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
     if errors:
         raise InvalidRun(errors)
     return score_typed(corpora.read_typed_output(sys_path, len(gold), bounds=bounds), gold)
-
-
-def typed_lines(figures: dict) -> list[str]:
-    """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
-    return TASKS["typed"].lines(figures)
 
 
 def run_predictions(dataset: corpora.Dataset, run_dir) -> dict:

@@ -1,12 +1,10 @@
-"""Tasks: how a dataset's outputs are scored, signed and laid out.
+"""Tasks: how a dataset's outputs are scored and signed (their tables are laid out by :mod:`.report_tables`).
 
 One small class per way of scoring (STS, CLSS, TYPED), registered by its ``name``; a dataset's kind
 (:mod:`semsts.corpora.kinds`) names the one it is scored by (``scored_as``) and owns its files.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 from pathlib import Path
 from typing import ClassVar
@@ -17,7 +15,7 @@ from semsts import corpora
 from semsts.core.stats import pearson, spearman
 
 from . import aggregates
-from .report import InvalidRun, Report, fmt, fmt_ci
+from .report import InvalidRun, Report
 from .signature import Signature
 from .significance import fisher_ci
 
@@ -174,13 +172,6 @@ class TaskKind:
                              + (f"; not in the dataset: {', '.join(map(str, unknown))}" if unknown else ""))
         return self.report(dataset, {sub.name: (check_predictions(sub, predictions[sub.name]), None) for sub in dataset})
 
-    # --- layout
-    def tables(self, report: Report) -> list[tuple[list[str], list[list[str]]]]:
-        raise NotImplementedError
-
-    def csv(self, report: Report) -> str:
-        raise NotImplementedError
-
     # --- compare: the parts a dataset's figures are made of (subsets, or TYPED's types)
     def parts(self, dataset: corpora.Dataset) -> list[tuple[str, int]]:
         """``(name, scored pairs)`` of each part, in order."""
@@ -242,56 +233,6 @@ class STS(TaskKind):
             ("unscored", f"dropped({unscored})"), ("conf", conf), ("nan", "error"), ("ci", "fisher-z95"),
             ("boot", boot)])
 
-    def aggregate_rows(self, report: Report) -> list[tuple[str, float]]:
-        f = report.figures
-        rows = [("ALL", f["all"]), ("ALLnorm", f["allnorm"]),
-                ("Mean (size-weighted)", f["mean"]), ("Mean (unweighted)", f["unweighted_mean"])]
-        if f.get("all_weighted") is not None:
-            rows.append(("ALLw (confidence-weighted)", f["all_weighted"]))
-        return rows
-
-    def subset_table(self, report: Report) -> tuple[list[str], list[list[str]]]:
-        subs = report.figures["subsets"]
-        with_conf = any(s["weighted_pearson"] is not None for s in subs.values())
-        with_unscored = any(s["n_unscored"] for s in subs.values())
-        header = (["subset", "n"] + (["unscored (dropped)"] if with_unscored else [])
-                  + ["Pearson", "Spearman", "95% CI"] + (["weighted Pearson"] if with_conf else []))
-        rows = []
-        for name, s in subs.items():
-            row = ([name, str(s["n"])] + ([str(s["n_unscored"])] if with_unscored else [])
-                   + [fmt(s["pearson"]), fmt(s["spearman"]), fmt_ci(s["ci95"])])
-            if with_conf:
-                row.append(fmt(s["weighted_pearson"]))
-            rows.append(row)
-        return header, rows
-
-    def tables(self, report):
-        n_all = sum(s["n"] for s in report.figures["subsets"].values())
-        return [self.subset_table(report),
-                (["aggregate", "n", "Pearson"], [[name, str(n_all), fmt(v)] for name, v in self.aggregate_rows(report)])]
-
-    def csv_totals(self, report: Report) -> list[tuple[str, float]]:
-        return self.aggregate_rows(report)
-
-    def csv(self, report):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi",
-                         "weighted_pearson", "signature"])
-        sig, ds, subs = str(report.signature), report.dataset, report.figures["subsets"]
-
-        def num(v):
-            return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
-
-        for name, s in subs.items():
-            writer.writerow([ds, name, s["n"], s["n_unscored"], num(s["pearson"]), num(s["spearman"]),
-                             num(s["ci95"][0]), num(s["ci95"][1]), num(s["weighted_pearson"]), sig])
-        n_all = sum(s["n"] for s in subs.values())
-        unscored = sum(s["n_unscored"] for s in subs.values())
-        for name, v in self.csv_totals(report):
-            writer.writerow([ds, name, n_all, unscored, num(v), "", "", "", "", sig])
-        return out.getvalue()
-
     def part_pearsons(self, report):
         return {name: s["pearson"] for name, s in report.figures["subsets"].items()}
 
@@ -306,10 +247,6 @@ class STS(TaskKind):
                 out, _ = self.read(sub, run_dir)
                 scores[run].append(out[keep])
         return np.concatenate(golds), np.concatenate(ids), {k: np.concatenate(v) for k, v in scores.items()}
-
-
-CLSS_HEADS = {"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr",
-              "phrase2word": "Phr-2-Word", "word2sense": "Word-2-Sense"}
 
 
 class CLSS(STS):
@@ -329,17 +266,6 @@ class CLSS(STS):
         return {**result, "official": aggregates.total(s["pearson"] for s in levels),
                 "spearman_sum": aggregates.total(s["spearman"] for s in levels)}
 
-    def tables(self, report):
-        """The CLSS paper's Table 5 layout first: one column per level, then the sum of the four."""
-        f = report.figures
-        levels = [lvl for lvl in corpora.CLSS_LEVELS if lvl in f["subsets"]]
-        header = [""] + [CLSS_HEADS[lvl] for lvl in levels] + ["Official (sum)"]
-        rows = [[label] + [fmt(f["subsets"][lvl][key]) for lvl in levels] + [fmt(f[total])]
-                for label, key, total in (("Pearson", "pearson", "official"), ("Spearman", "spearman", "spearman_sum"))]
-        return [(header, rows), *super().tables(report)]
-
-    def csv_totals(self, report):
-        return [*self.aggregate_rows(report), ("official", report.figures["official"])]
 
 
 class TYPED(TaskKind):
@@ -364,26 +290,6 @@ class TYPED(TaskKind):
         signature = Signature([("dataset", dataset_field(dataset)), ("n", figures["n"]), ("types", len(corpora.TYPES)),
                                ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
         return Report(dataset.name, self, figures, signature, tuple(dataset.notes), (), dataset.kind.name)
-
-    def lines(self, figures: dict) -> list[str]:
-        """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
-        return ([f"Pearson ({label}): {fmt(figures['types'][t])}" for t, label in zip(corpora.TYPES, corpora.TYPE_LABELS)]
-                + [f"Pearson mean: {fmt(figures['mean'])}"])
-
-    def tables(self, report):
-        f = report.figures
-        header = ["", *corpora.TYPE_LABELS, "Mean"]
-        return [(header, [["Pearson", *(fmt(f["types"][t]) for t in corpora.TYPES), fmt(f["mean"])]])]
-
-    def csv(self, report):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["dataset", "type", "n", "pearson", "signature"])
-        f = report.figures
-        for name, r in [*f["types"].items(), ("mean", f["mean"])]:
-            writer.writerow([report.dataset, name, f["n"], "" if not math.isfinite(r) else f"{r:.5f}",
-                             str(report.signature)])
-        return out.getvalue()
 
     def parts(self, dataset):
         (sub,) = dataset.subsets

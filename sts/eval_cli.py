@@ -121,7 +121,8 @@ def _cmd_files(args) -> int:
     from semsts import corpora
     from semsts.corpora import formats
     from semsts.scoring.report import InvalidRun
-    from semsts.scoring.runs import file_signature, score_files, score_typed_files, typed_lines
+    from semsts.scoring.report_tables import typed_lines
+    from semsts.scoring.runs import file_signature, score_files, score_typed_files
     gold_path, sys_path = args.files
     bounds = args.range or formats.STS_RANGE
     try:
