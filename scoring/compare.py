@@ -39,10 +39,11 @@ def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     """The layout for a dataset no task paper ranks: its task's aggregates, no published rows."""
     task = task_for(dataset)
     subs = tuple(name for name, _ in task.parts(dataset))
-    measures = dict(task.compare_measures)
+    reported = corpora.kinds.REPORTS[task.name]  # what the task reports, for a dataset no task paper ranks
+    measures = reported.rules()
     return leaderboards.Leaderboard(
         name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,
-        primary=task.compare_primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
+        primary=reported.primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
         rows=(), path=None, columns=("name", *(c for m in measures for c in (m, f"{m}_rank")), *subs), digits=4)
 
 

@@ -42,6 +42,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from semsts.core.stats import pearson, spearman
+from semsts.corpora.kinds import REPORTS
 
 from . import aggregates
 
@@ -93,7 +94,8 @@ def task_of(dataset: str) -> str:
     return dataset.split("-", 1)[0]
 
 
-OFFICIAL_TASKS = ("sts2012", "sts2013", "sts2014", "sts2015", "sts2016", "sts2017", "stsb", "sick2014")
+# The tasks whose papers' figures are known: those of the table of what each task reports that a paper names.
+OFFICIAL_TASKS = tuple(task for task, reported in REPORTS.items() if reported.paper)
 # MTEB's tasks beyond the STS family (BIOSSES, STS22 en): neither SentEval, SimCSE's table nor the tasks' figures in
 # this module's official tables cover them, so only the MTEB convention scores them.
 MTEB_ONLY_TASKS = ("biosses", "sts2022")
@@ -110,19 +112,15 @@ def check_official(dataset: str) -> None:
         raise ValueError(f"no official convention known for {dataset!r}")
 
 
-# The task papers' figures: task -> (label, aggregate of Pearsons) in the paper's order.
-OFFICIAL_FIGURES = {"sts2012": (("ALL", "pooled"), ("ALLnorm", "normalized"), ("Mean", "weighted")),
-                    **{t: (("Mean", "weighted"),) for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
-                    # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
-                    **{t: (("Pearson", "pooled"),) for t in ("stsb", "sick2014", "sts2017")}}
 # SentEval's two figures of each correlation over the subsets, by its names.
 SENTEVAL_AGGREGATES = (("mean", "mean"), ("wmean", "weighted"))
 
 
 def official_figures(dataset: str) -> tuple:
-    """``(label, aggregate)`` of each of the task paper's figures for ``dataset``."""
+    """``(label, aggregate)`` of each of the task paper's figures for ``dataset``, in the paper's order
+    (:data:`semsts.corpora.kinds.REPORTS`)."""
     check_official(dataset)
-    return OFFICIAL_FIGURES[task_of(dataset)]
+    return REPORTS[task_of(dataset)].figures()
 
 
 def official(dataset: str, parts: Parts) -> dict:

@@ -125,8 +125,6 @@ class TaskKind:
 
     name: ClassVar[str] = ""
     json_keys: ClassVar[tuple] = ()
-    compare_measures: ClassVar[dict] = {}  # measure -> rule, for a dataset no task paper ranks
-    compare_primary: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -198,8 +196,6 @@ class STS(TaskKind):
     name = "sts"
     json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
                  "signature")
-    compare_measures = {"all": "pooled", "allnorm": "normalized", "mean": "weighted"}
-    compare_primary = "mean"
     aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
 
     def figures(self, parts) -> dict:
@@ -255,8 +251,6 @@ class CLSS(STS):
     name = "clss"
     json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
                  "official", "spearman_sum", "signature")
-    compare_measures = {"official": "sum"}
-    compare_primary = "official"
     aggregates = STS.aggregates + ",official=sum-pearson"
 
     def figures(self, parts) -> dict:
@@ -273,8 +267,6 @@ class TYPED(TaskKind):
 
     name = "typed"
     json_keys = ("n", "types", "mean", "notes", "signature")
-    compare_measures = {"mean": "mean"}
-    compare_primary = "mean"
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
         dataset.require_gold()
