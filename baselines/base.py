@@ -1,6 +1,7 @@
 """The one interface every system shares: a scikit-learn regressor over text pairs."""
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -46,6 +47,15 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
         if not np.isfinite(y).all():
             raise ValueError("y holds NaN or inf; drop unscored pairs before fitting")
     return pairs, y
+
+
+def onto_score_range(unit_scores, score_range) -> np.ndarray:
+    """Scores in [0, 1] mapped linearly onto ``score_range`` (low, high), finite with low < high (else a ValueError):
+    ``low + s * (high - low)``, which for (0, 5) is ``s * 5`` to the bit."""
+    lo, hi = (float(v) for v in score_range)
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
+    return lo + np.asarray(unit_scores, dtype=float) * (hi - lo)
 
 
 def pearson(y_true, y_pred, sample_weight=None) -> float:

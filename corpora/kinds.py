@@ -95,8 +95,9 @@ class Kind:
         """``(subset, input path, gold path)`` of every subset of the named dataset ``spec`` present in ``folder``."""
         raise NotImplementedError
 
-    def read(self, dataset: str, sub: str, inp: Path, gold_path: Path | None, *, split: str = "", bounds=()):
-        """The :class:`~semsts.corpora.datasets.Subset` of one input file and its gold (None: unscored)."""
+    def read(self, dataset: str, sub: str, inp: Path, gold_path: Path | None, *, split: str = "", score_range=()):
+        """The :class:`~semsts.corpora.datasets.Subset` of one input file and its gold (None: unscored); ``score_range``
+        the gold's range when it is not the kind's own (a user's file; () for the kind's)."""
         raise NotImplementedError
 
     def output_name(self, sub: str, split: str = "") -> str:
@@ -109,21 +110,21 @@ class Kind:
         """Notes on the files of a named dataset beyond its missing subsets."""
         return []
 
-    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE) -> list:
+    def check_output(self, path, n_expected=None, score_range=formats.STS_RANGE) -> list:
         """Every FormatError of one output file of this kind."""
-        return formats.check_output(path, n_expected, bounds)
+        return formats.check_output(path, n_expected, score_range)
 
-    def read_output(self, path, n_expected: int, bounds=formats.STS_RANGE):
+    def read_output(self, path, n_expected: int, score_range=formats.STS_RANGE):
         """``(scores, confidences or None)`` of a valid output file."""
-        return formats.read_output(path, n_expected, bounds)
+        return formats.read_output(path, n_expected, score_range)
 
-    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
+    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE) -> None:
         """Write an output file atomically, refusing a NaN or out-of-range score."""
-        formats.write_output(path, scores, confidences, bounds=bounds)
+        formats.write_output(path, scores, confidences, score_range=score_range)
 
-    def _subset(self, dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds):
+    def _subset(self, dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range):
         from .datasets import Subset
-        return Subset(dataset, sub, self, pairs, gold, inp, gold_path, ids, self.output_name(sub, split), tuple(bounds))
+        return Subset(dataset, sub, self, pairs, gold, inp, gold_path, ids, self.output_name(sub, split), tuple(score_range))
 
 
 def same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
@@ -164,16 +165,16 @@ class STSFolder(Kind):
         order = {n: i for i, n in enumerate(spec.expected)}
         return sorted(found, key=lambda t: (order.get(t[0], len(order)), t[0]))
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs = formats.read_sts_input(inp)
         if not pairs:
             raise FormatError(inp, None, "holds no pairs; expected one pair per line")
         if gold_path is None:
             gold = np.full(len(pairs), math.nan)
         else:
-            gold = formats.read_gold(gold_path, tuple(bounds) or self.score_range)
+            gold = formats.read_gold(gold_path, tuple(score_range) or self.score_range)
             same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, score_range)
 
     def missing_note(self, dataset, folder, sub):
         if list(folder.glob(f"STS*.input.{sub}.txt")):
@@ -198,11 +199,11 @@ class STSBenchmark(Kind):
         path = folder / f"sts-{spec.split}.csv"
         return [(f"sts-{spec.split}", path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        if tuple(bounds) not in ((), formats.STS_RANGE):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if tuple(score_range) not in ((), formats.STS_RANGE):
             raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, score_range)
 
 
 class STSBenchmarkV2(STSBenchmark):
@@ -218,8 +219,8 @@ class STSBenchmarkV2(STSBenchmark):
         path = folder / f"sts-{spec.split}.csv"
         return [(f"sts-{spec.split}.v2", path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        if tuple(bounds) not in ((), formats.STS_RANGE):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if tuple(score_range) not in ((), formats.STS_RANGE):
             raise ValueError(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
         others = set()
@@ -228,7 +229,7 @@ class STSBenchmarkV2(STSBenchmark):
                 others.update(v2_key(p) for p in self._sibling(dataset, inp.parent / f"sts-{other}.csv"))
         keep = v2_keep(pairs, others)
         return self._subset(dataset, sub, [p for p, k in zip(pairs, keep) if k], gold[keep], inp, gold_path,
-                            [m["id"] for m, k in zip(meta, keep) if k], split, bounds)
+                            [m["id"] for m, k in zip(meta, keep) if k], split, score_range)
 
     @staticmethod
     def _sibling(dataset: str, path: Path) -> list:
@@ -276,11 +277,11 @@ class SICK(Kind):
         path = folder / sick.FILES[spec.split]
         return [(path.stem, path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        pairs, gold, ids = sick.read_sick(inp, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = sick.read_sick(inp, tuple(score_range) or self.score_range)
         if not pairs:
             raise FormatError(inp, 1, "a SICK header and no pairs after it; nothing to run or score")
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
 
 class CLSS(Kind):
@@ -300,11 +301,11 @@ class CLSS(Kind):
                 found.append((level, inp, gold))
         return found
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs, ids = formats.read_clss_input(inp, sub)
         gold = formats.read_gold(gold_path, self.score_range)
         same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
     def output_name(self, sub, split=""):
         return f"{sub}.{split}.output.tsv"
@@ -321,11 +322,11 @@ class Typed(Kind):
         inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
         return [("europeana", inp, gold)] if in_place(inp) and in_place(gold) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs, ids = typed2013.read_pair_records(inp)
         gold = typed2013.read_typed_gold(gold_path)
         same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], split, score_range)
 
     def output_name(self, sub, split=""):
         return typed2013.OUTPUT_NAME
@@ -333,14 +334,14 @@ class Typed(Kind):
     def notes(self, folder, spec=None):
         return typed2013.gone_notes(folder)
 
-    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE):
-        return typed2013.check_typed_output(path, n_expected, bounds=bounds)
+    def check_output(self, path, n_expected=None, score_range=formats.STS_RANGE):
+        return typed2013.check_typed_output(path, n_expected, score_range=score_range)
 
-    def read_output(self, path, n_expected, bounds=formats.STS_RANGE):
-        return typed2013.read_typed_output(path, n_expected, bounds=bounds), None
+    def read_output(self, path, n_expected, score_range=formats.STS_RANGE):
+        return typed2013.read_typed_output(path, n_expected, score_range=score_range), None
 
-    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
-        typed2013.write_typed_output(path, scores, bounds=bounds)
+    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE) -> None:
+        typed2013.write_typed_output(path, scores, score_range=score_range)
 
 
 class MTEBJsonl(Kind):
@@ -354,11 +355,11 @@ class MTEBJsonl(Kind):
         path = folder / self.file
         return [(spec.expected[0], path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        pairs, gold, ids = jsonl.read_jsonl(inp, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = jsonl.read_jsonl(inp, tuple(score_range) or self.score_range)
         if not pairs:
             raise FormatError(inp, None, "holds no pairs; expected one JSON object per line")
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
 
 class BIOSSES(MTEBJsonl):
@@ -386,14 +387,14 @@ class STS22V2(STS22):
 
     name = "sts22-v2"
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        full = super().read(dataset, sub, inp, gold_path, split=split, bounds=bounds)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        full = super().read(dataset, sub, inp, gold_path, split=split, score_range=score_range)
         keep = np.array([bool(a.strip()) and bool(b.strip()) for a, b in full.pairs], dtype=bool)
         if not keep.any():
             raise FormatError(inp, None, "every pair has an empty text; STS22.v2 keeps none")
         ids = [i for i, k in zip(full.ids, keep) if k] if full.ids else []
         return self._subset(dataset, sub, [p for p, k in zip(full.pairs, keep) if k], full.gold[keep], inp, gold_path,
-                            ids, split, bounds)
+                            ids, split, score_range)
 
 
 class Table(Kind):
@@ -402,11 +403,11 @@ class Table(Kind):
     name = "table"
     no_gold = "score column"
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=(), columns=None):
-        table = tables.read_table(inp, columns, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=(), columns=None):
+        table = tables.read_table(inp, columns, tuple(score_range) or self.score_range)
         gold = table.gold if table.gold is not None else np.full(len(table.pairs), math.nan)
         return self._subset(dataset, sub, table.pairs, gold, inp, inp if table.gold is not None else None,
-                            table.ids, split, bounds)
+                            table.ids, split, score_range)
 
 
 KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),

@@ -43,12 +43,12 @@ def _score(line: str, lo: float, hi: float) -> float | None:
     return value if math.isfinite(value) and lo <= value <= hi else None
 
 
-def score_plain_files(gold_path, sys_path, bounds=(0.0, 5.0)) -> tuple[float, object] | None:
+def score_plain_files(gold_path, sys_path, score_range=(0.0, 5.0)) -> tuple[float, object] | None:
     """``(r, signature)`` of a plain GOLD SYS pair of files, or None when they need the full scorer."""
     gold_lines, sys_lines = _lines(gold_path), _lines(sys_path)
     if not gold_lines or sys_lines is None or len(gold_lines) != len(sys_lines):
         return None
-    lo, hi = bounds
+    lo, hi = score_range
     gold, scores = [], []
     for g, s in zip(gold_lines, sys_lines):
         score = _score(s, lo, hi)

@@ -251,7 +251,7 @@ def test_a_strong_run_is_placed_where_its_figures_put_it(data_dir, tmp_path):
     rng = np.random.default_rng(3)
     for sub in ds:
         noisy = np.clip(sub.gold + rng.normal(0, 1.2, len(sub)), 0, 5)
-        corpora.write_output(tmp_path / "strong" / sub.output_name, noisy, bounds=sub.score_range)
+        corpora.write_output(tmp_path / "strong" / sub.output_name, noisy, score_range=sub.score_range)
     cmp = evaluate.compare_runs(ds, {"strong": tmp_path / "strong"}, resamples=50)
     ours = next(r for r in cmp["rows"] if r["ours"])
     board = leaderboards.for_dataset("sts2012-test")

@@ -78,7 +78,7 @@ def test_extractors_are_swappable_and_params_clone():
     model = TypedTfidf(fields=fields)
     copy = clone(model)
     assert copy.get_params()["fields__places"].names == ["Atlantis"]
-    assert copy.set_params(scale=4.0).scale == 4.0
+    assert copy.set_params(score_range=(0.0, 4.0)).score_range == (0.0, 4.0)
 
 
 def test_predict_shape_refusals_and_registry():
