@@ -12,6 +12,7 @@ import importlib
 from .signature import VERSION as __version__  # noqa: F401 - the scorer's version, in every signature
 
 _API = {  # name -> the module of this package that holds it
+    **dict.fromkeys(["SubsetScore"], "aggregates"),
     **dict.fromkeys(["Bench"], "bench_tables"),
     **dict.fromkeys(["compare_runs"], "compare"),
     **dict.fromkeys(["COMPARE_RENDERERS", "Comparison", "compare_table", "render_compare_csv", "render_compare_json",

@@ -17,6 +17,7 @@ that needs an undefined correlation (NaN) is NaN.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
@@ -27,6 +28,16 @@ from .correlations import least_squares_map, least_squares_map_rows
 
 NAMES = ("pooled", "normalized", "weighted", "mean", "sum")
 Correlation = Callable[[np.ndarray, np.ndarray], float]
+
+
+@dataclass(frozen=True)
+class SubsetScore:
+    """One subset's (or TYPED type's) correlation ``r`` over its ``n`` scored pairs: the one shape per-subset scores
+    travel in through the scorer (``n`` None where it is not known: a published figure whose size is not given)."""
+
+    name: str
+    r: float
+    n: int | None = None
 
 
 def pooled(parts: Sequence[tuple], correlation: Correlation = pearson) -> float:
@@ -68,6 +79,11 @@ def of_figures(name: str, values, sizes=None) -> float:
         return total(values)
     raise ValueError(f"the aggregate {name!r} needs the pairs, not only each subset's figure; "
                      f"of figures: weighted, mean, sum")
+
+
+def of_scores(name: str, scores: Sequence[SubsetScore]) -> float:
+    """:func:`of_figures` of per-subset scores: their ``r``, weighted by their ``n`` for ``weighted``."""
+    return of_figures(name, [s.r for s in scores], [s.n for s in scores] if name == "weighted" else None)
 
 
 def of_parts(name: str, parts: Sequence[tuple], correlation: Correlation = pearson) -> float:

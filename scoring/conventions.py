@@ -74,9 +74,9 @@ def scored_parts(parts: Parts) -> dict:
     return out
 
 
-def per_subset(parts: Parts, correlation: Correlation = pearson) -> dict:
-    """Each subset's correlation over its scored pairs."""
-    return {name: correlation(p, g) for name, (g, p) in scored_parts(parts).items()}
+def subset_scores(parts: Parts, correlation: Correlation = pearson) -> list[aggregates.SubsetScore]:
+    """Each subset's correlation over its scored pairs, and their number."""
+    return [aggregates.SubsetScore(name, correlation(p, g), len(g)) for name, (g, p) in scored_parts(parts).items()]
 
 
 def sizes(parts: Parts) -> dict:
@@ -130,8 +130,8 @@ def official(dataset: str, parts: Parts) -> dict:
 
 def senteval(parts: Parts) -> dict:
     """SentEval's STS figures: per subset and ``all`` (``mean`` and ``wmean``), Pearson and Spearman."""
-    out = {"subsets": {name: {"pearson": r, "spearman": rho, "n": n} for (name, r), rho, n in
-                       zip(per_subset(parts).items(), per_subset(parts, spearman).values(), sizes(parts).values())}}
+    out = {"subsets": {r.name: {"pearson": r.r, "spearman": rho.r, "n": r.n} for r, rho in
+                       zip(subset_scores(parts), subset_scores(parts, spearman))}}
     out["all"] = {corr: {key: aggregate(rule, parts, f) for key, rule in SENTEVAL_AGGREGATES}
                   for corr, f in (("pearson", pearson), ("spearman", spearman))}
     return out

@@ -15,6 +15,7 @@ from semsts import corpora
 from semsts.core.stats import pearson, spearman
 
 from . import aggregates
+from .aggregates import SubsetScore
 from .report import InvalidRun, Report
 from .signature import Signature
 from .significance import fisher_ci
@@ -55,13 +56,13 @@ def score_subsets(parts) -> dict:
         ys.append(y)
         ws.append(None if conf is None else np.asarray(conf, float)[keep])
     parts = list(zip(xs, ys))
-    rs = [s["pearson"] for s in subsets.values()]
+    scores = [SubsetScore(name, s["pearson"], s["n"]) for name, s in subsets.items()]
     return {
         "subsets": subsets,
         "all": aggregates.pooled(parts),
         "allnorm": aggregates.normalized(parts),
-        "mean": aggregates.weighted(rs, [s["n"] for s in subsets.values()]),
-        "unweighted_mean": aggregates.mean(rs),
+        "mean": aggregates.of_scores("weighted", scores),
+        "unweighted_mean": aggregates.of_scores("mean", scores),
         "all_weighted": None if any(w is None for w in ws) else pearson(np.concatenate(xs), np.concatenate(ys),
                                                                          weights=np.concatenate(ws)),
     }
@@ -72,8 +73,8 @@ def score_typed(system, gold) -> dict:
     system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
     if system.shape != gold.shape or gold.ndim != 2 or gold.shape[1] != len(corpora.TYPES):
         raise ValueError(f"typed scores must both be (n, {len(corpora.TYPES)}), got {system.shape} and {gold.shape}")
-    types = {t: pearson(system[:, j], gold[:, j]) for j, t in enumerate(corpora.TYPES)}
-    return {"n": len(gold), "types": types, "mean": aggregates.mean(list(types.values()))}
+    scores = [SubsetScore(t, pearson(system[:, j], gold[:, j]), len(gold)) for j, t in enumerate(corpora.TYPES)]
+    return {"n": len(gold), "types": {s.name: s.r for s in scores}, "mean": aggregates.of_scores("mean", scores)}
 
 
 def missing_subsets(dataset: corpora.Dataset) -> list[str]:
@@ -182,7 +183,8 @@ class TaskKind:
         """How many scored pairs the parts present stand on (their sum: each pair is in one subset)."""
         return sum(sizes[s] for s in present)
 
-    def part_pearsons(self, report: Report) -> dict:
+    def part_scores(self, report: Report) -> tuple[SubsetScore, ...]:
+        """Each part's Pearson and scored pairs in ``report``, in order."""
         raise NotImplementedError
 
     def stacked(self, dataset: corpora.Dataset, runs: dict, present):
@@ -229,8 +231,8 @@ class STS(TaskKind):
             ("unscored", f"dropped({unscored})"), ("conf", conf), ("nan", "error"), ("ci", "fisher-z95"),
             ("boot", boot)])
 
-    def part_pearsons(self, report):
-        return {name: s["pearson"] for name, s in report.figures["subsets"].items()}
+    def part_scores(self, report):
+        return tuple(SubsetScore(name, s["pearson"], s["n"]) for name, s in report.figures["subsets"].items())
 
     def stacked(self, dataset, runs, present):
         golds, ids, scores = [], [], {name: [] for name in runs}
@@ -256,9 +258,9 @@ class CLSS(STS):
     def figures(self, parts) -> dict:
         """The STS figures plus the official ranking score (sum of the four levels' Pearsons) and the Spearman sum."""
         result = score_subsets(parts)
-        levels = [result["subsets"][lvl] for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
-        return {**result, "official": aggregates.total(s["pearson"] for s in levels),
-                "spearman_sum": aggregates.total(s["spearman"] for s in levels)}
+        levels = [(lvl, result["subsets"][lvl]) for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
+        return {**result, "official": aggregates.of_scores("sum", [SubsetScore(n, s["pearson"], s["n"]) for n, s in levels]),
+                "spearman_sum": aggregates.of_scores("sum", [SubsetScore(n, s["spearman"], s["n"]) for n, s in levels])}
 
 
 
@@ -290,8 +292,8 @@ class TYPED(TaskKind):
     def part_labels(self):
         return {**dict(zip(corpora.TYPES, corpora.TYPE_LABELS)), "mean": "Mean"}
 
-    def part_pearsons(self, report):
-        return dict(report.figures["types"])
+    def part_scores(self, report):
+        return tuple(SubsetScore(t, r, report.figures["n"]) for t, r in report.figures["types"].items())
 
     def pairs_behind(self, sizes, present):
         """Every type scores the same record pairs."""
