@@ -49,12 +49,21 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
     return pairs, y
 
 
-def onto_score_range(unit_scores, score_range) -> np.ndarray:
-    """Scores in [0, 1] mapped linearly onto ``score_range`` (low, high), finite with low < high (else a ValueError):
-    ``low + s * (high - low)``, which for (0, 5) is ``s * 5`` to the bit."""
-    lo, hi = (float(v) for v in score_range)
+def checked_score_range(score_range) -> tuple[float, float]:
+    """``score_range`` as ``(low, high)`` floats, two finite numbers with low < high; a ValueError otherwise."""
+    try:
+        lo, hi = (float(v) for v in score_range)
+    except (TypeError, ValueError):
+        lo = hi = math.nan
     if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
+        raise ValueError(f"score_range must be two finite numbers, low < high; got {score_range!r}")
+    return lo, hi
+
+
+def onto_score_range(unit_scores, score_range) -> np.ndarray:
+    """Scores in [0, 1] mapped linearly onto ``score_range`` (:func:`checked_score_range`):
+    ``low + s * (high - low)``, which for (0, 5) is ``s * 5`` to the bit."""
+    lo, hi = checked_score_range(score_range)
     return lo + np.asarray(unit_scores, dtype=float) * (hi - lo)
 
 

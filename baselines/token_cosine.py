@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from .base import PairRegressor, onto_score_range
+from .base import PairRegressor, checked_score_range, onto_score_range
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -43,6 +43,9 @@ class TokenCosine(PairRegressor):
 
     def __init__(self, score_range=(0.0, 5.0)):
         self.score_range = score_range
+
+    def _fit(self, pairs, y) -> None:
+        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
 
     def _predict(self, pairs):
         return onto_score_range(token_cosine_many(pairs), self.score_range)

@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import HasMethods
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
 
-from .base import onto_score_range
+from .base import checked_score_range, onto_score_range
 from .typed2013 import TypedPairRegressor
 
 
@@ -40,6 +40,7 @@ class TypedTfidf(TypedPairRegressor):
         return dict(zip(distinct, self._extractor().transform(distinct)))
 
     def _fit(self, pairs, y) -> None:
+        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
         items = self.items([text for pair in pairs for text in pair])
         self.vectorizers_ = {}
         for kind in TYPES:

@@ -57,7 +57,7 @@ def test_a_cosine_system_takes_its_score_range(tmp_path):
     written, _ = corpora.read_output(path, len(test.pairs), score_range=(0.0, 10.0))
     assert np.allclose(written, cosines * 10.0, atol=1e-6)
     with pytest.raises(ValueError, match="score_range must be two finite numbers, low < high"):
-        TokenCosine(score_range=(5.0, 0.0)).fit(test.pairs).predict(test.pairs)
+        TokenCosine(score_range=(5.0, 0.0)).fit(test.pairs)
 
 
 def test_training_data_of_two_scales_is_refused(tmp_path):
