@@ -7,6 +7,7 @@ from typing import Sequence
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
+from semsts.core import stats
 from semsts.core.errors import InvalidValue, STSError
 
 
@@ -49,23 +50,34 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
     return pairs, y
 
 
+def checked_score_range(score_range) -> tuple[float, float]:
+    """``score_range`` as ``(low, high)`` floats, two finite numbers with low < high; a ValueError otherwise."""
+    try:
+        lo, hi = (float(v) for v in score_range)
+    except (TypeError, ValueError):
+        lo = hi = math.nan
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"score_range must be two finite numbers, low < high; got {score_range!r}")
+    return lo, hi
+
+
+def onto_score_range(unit_scores, score_range) -> np.ndarray:
+    """Scores in [0, 1] mapped linearly onto ``score_range`` (:func:`checked_score_range`):
+    ``low + s * (high - low)``, which for (0, 5) is ``s * 5`` to the bit."""
+    lo, hi = checked_score_range(score_range)
+    return lo + np.asarray(unit_scores, dtype=float) * (hi - lo)
+
+
 def pearson(y_true, y_pred, sample_weight=None) -> float:
     """Pearson's r of ``y_pred`` with the gold ``y_true`` (weighted when ``sample_weight`` is given), over the pairs
-    that have a gold score: NaN gold (an unscored pair) is left out, as the scorer leaves it out. NaN when fewer
-    than two pairs are scored or either side is constant (such an output has no r)."""
+    that have a gold score: NaN gold (an unscored pair) is left out, as the scorer leaves it out, then
+    :func:`semsts.core.stats.pearson` (NaN when fewer than two pairs are scored or either side is constant)."""
     y_true, y_pred = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
     if y_true.shape != y_pred.shape:
         raise ValueError(f"{len(y_pred)} predicted scores but {len(y_true)} gold scores")
-    w = np.ones_like(y_true) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     keep = ~np.isnan(y_true)
-    x, y, w = y_pred[keep], y_true[keep], w[keep]
-    if len(x) < 2 or not np.sum(w) > 0:
-        return math.nan
-    dx, dy = x - np.average(x, weights=w), y - np.average(y, weights=w)
-    sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
-    if sxx <= 0 or syy <= 0:
-        return math.nan
-    return float(np.clip(np.sum(w * dx * dy) / math.sqrt(sxx * syy), -1.0, 1.0))
+    weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)[keep]
+    return stats.pearson(y_pred[keep], y_true[keep], weights=weights)
 
 
 class PairRegressor(RegressorMixin, BaseEstimator):

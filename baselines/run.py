@@ -107,7 +107,7 @@ def write_outputs(test: corpora.Dataset, out_dir, predict, *, name: str = "unnam
         for sub in test:
             scores, confidences = predict(sub)
             path = out_dir / sub.output_name
-            sub.kind.write_output(path, scores, confidences, bounds=sub.score_range)
+            sub.kind.write_output(path, scores, confidences, score_range=sub.score_range)
             run.add(path)
             written.append(path)
     return written

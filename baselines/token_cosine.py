@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import math
 import re
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
-from .base import PairRegressor
+from .base import PairRegressor, checked_score_range, onto_score_range
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -39,12 +37,15 @@ def token_cosine_many(pairs) -> np.ndarray:
 
 
 class TokenCosine(PairRegressor):
-    """Token cosine scaled onto the task's range (cosine × 5 for STS); learns nothing."""
+    """Token cosine mapped onto ``score_range`` (cosine × 5 for STS's (0, 5)); learns nothing."""
 
-    _parameter_constraints = {"scale": [Interval(Real, 0, None, closed="neither")]}
+    _parameter_constraints = {"score_range": [tuple, list]}
 
-    def __init__(self, scale: float = 5.0):
-        self.scale = scale
+    def __init__(self, score_range=(0.0, 5.0)):
+        self.score_range = score_range
+
+    def _fit(self, pairs, y) -> None:
+        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
 
     def _predict(self, pairs):
-        return token_cosine_many(pairs) * self.scale
+        return onto_score_range(token_cosine_many(pairs), self.score_range)

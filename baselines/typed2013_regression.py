@@ -45,7 +45,7 @@ class TypedRegression(TypedPairRegressor):
         if y is None or np.ndim(y) != 2 or np.shape(y)[1] != len(TYPES):
             raise InvalidValue(f"{type(self).__name__} learns from TYPED gold, y of shape (n, {len(TYPES)}): "
                                "train it on typed2013-train (sts run … --train typed2013-train)")
-        self.tfidf_ = TypedTfidf(fields=self.fields, scale=1.0).fit(pairs)
+        self.tfidf_ = TypedTfidf(fields=self.fields, score_range=(0.0, 1.0)).fit(pairs)
         X = self.features(pairs)
         base = self.estimator if self.estimator is not None else make_pipeline(StandardScaler(), SVR())
         self.models_ = [clone(base).fit(X, y[:, j]) for j in range(len(TYPES))]

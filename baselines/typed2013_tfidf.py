@@ -6,15 +6,14 @@ those of their fields; people, time, location and event compare what the extract
 """
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils._param_validation import HasMethods
 
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
 
+from .base import checked_score_range, onto_score_range
 from .typed2013 import TypedPairRegressor
 
 
@@ -23,13 +22,14 @@ def _identity(items):
 
 
 class TypedTfidf(TypedPairRegressor):
-    """Cosine of per-type TF-IDF vectors × ``scale``; ``fields`` (a TypedFields) holds the extractors."""
+    """Cosine of per-type TF-IDF vectors mapped onto ``score_range`` (× 5 for (0, 5)); ``fields`` (a TypedFields)
+    holds the extractors."""
 
-    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "scale": [Interval(Real, 0, None, closed="neither")]}
+    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "score_range": [tuple, list]}
 
-    def __init__(self, fields=None, scale: float = 5.0):
+    def __init__(self, fields=None, score_range=(0.0, 5.0)):
         self.fields = fields
-        self.scale = scale
+        self.score_range = score_range
 
     def _extractor(self) -> TypedFields:
         return self.fields if self.fields is not None else TypedFields()
@@ -40,6 +40,7 @@ class TypedTfidf(TypedPairRegressor):
         return dict(zip(distinct, self._extractor().transform(distinct)))
 
     def _fit(self, pairs, y) -> None:
+        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
         items = self.items([text for pair in pairs for text in pair])
         self.vectorizers_ = {}
         for kind in TYPES:
@@ -57,4 +58,4 @@ class TypedTfidf(TypedPairRegressor):
             a = vectorizer.transform([items[x][kind] for x, _ in pairs])
             b = vectorizer.transform([items[y][kind] for _, y in pairs])
             scores[:, j] = np.asarray(a.multiply(b).sum(axis=1)).ravel()
-        return np.clip(scores, 0.0, 1.0) * self.scale
+        return onto_score_range(np.clip(scores, 0.0, 1.0), self.score_range)

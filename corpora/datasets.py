@@ -31,7 +31,7 @@ class Subset:
     gold_path: Path | None
     ids: list = field(default_factory=list)
     output_name: str = ""
-    bounds: tuple = ()  # the gold range when it is not the kind's own (a user's file)
+    given_range: tuple = ()  # the score range when it is not the kind's own (a user's file); () for the kind's
 
     def __len__(self) -> int:
         return len(self.pairs)
@@ -42,7 +42,7 @@ class Subset:
 
     @property
     def score_range(self) -> tuple[float, float]:
-        return tuple(self.bounds) if self.bounds else self.kind.score_range
+        return tuple(self.given_range) if self.given_range else self.kind.score_range
 
     @property
     def has_gold(self) -> bool:

@@ -70,8 +70,8 @@ def check_regular(path: Path) -> None:
         raise FormatError(path, None, f"is {kind}, not a regular file")
 
 
-def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, float]) -> float:
-    """A finite number within ``bounds``, or a FormatError saying what was expected."""
+def parse_number(text: str, path, line: int, what: str, score_range: tuple[float, float]) -> float:
+    """A finite number within ``score_range``, or a FormatError saying what was expected."""
     text = text.strip()
     if not _NUMBER.fullmatch(text):
         try:
@@ -85,7 +85,7 @@ def parse_number(text: str, path, line: int, what: str, bounds: tuple[float, flo
     value = float(text)
     if not math.isfinite(value):
         raise FormatError(path, line, f"expected a finite {what}, got {quote(text)}")
-    lo, hi = bounds
+    lo, hi = score_range
     if not lo <= value <= hi:
         shown = text if len(text) <= MAX_QUOTE else quote(text)
         raise FormatError(path, line, f"{what} {shown} is outside [{lo:g}, {hi:g}]")  # as written: 5.0000001, not 5
@@ -104,7 +104,7 @@ def read_sts_input(path) -> list[tuple[str, str]]:
     return pairs
 
 
-def read_gold(path, bounds: tuple[float, float] = STS_RANGE) -> np.ndarray:
+def read_gold(path, score_range: tuple[float, float] = STS_RANGE) -> np.ndarray:
     """One score per line; an empty line (a pair not scored) becomes NaN, and only that."""
     values = []
     for number, line in enumerate(read_lines(path), 1):
@@ -115,7 +115,7 @@ def read_gold(path, bounds: tuple[float, float] = STS_RANGE) -> np.ndarray:
         fields = text.split("\t")
         if len(fields) != 1:
             raise FormatError(path, number, f"expected one score per gold line, got {len(fields)} fields")
-        values.append(parse_number(text, path, number, "gold score", bounds))
+        values.append(parse_number(text, path, number, "gold score", score_range))
     return np.asarray(values, dtype=float)
 
 
@@ -147,12 +147,12 @@ def read_clss_input(path, level: str) -> tuple[list[tuple[str, str]], list[str]]
     return pairs, ids
 
 
-def read_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE):
+def read_output(path, n_expected: int | None = None, score_range: tuple[float, float] = STS_RANGE):
     """A system output: ``score`` or ``score<TAB>confidence`` per line, every line filled.
 
     Returns ``(scores, confidences)``; confidences is None when no line carries one.
     """
-    errors = list(check_output(path, n_expected, bounds))
+    errors = list(check_output(path, n_expected, score_range))
     if errors:
         raise errors[0]
     scores, confidences = [], []
@@ -171,7 +171,7 @@ def output_lines(path) -> list[str]:
     return read_lines(path)  # a folder, FIFO, device or dangling link is refused there, saying which
 
 
-def check_output(path, n_expected: int | None = None, bounds: tuple[float, float] = STS_RANGE) -> Iterator[FormatError]:
+def check_output(path, n_expected: int | None = None, score_range: tuple[float, float] = STS_RANGE) -> Iterator[FormatError]:
     """Every problem of a system output file, one FormatError per bad line."""
     path = Path(path)
     try:
@@ -190,7 +190,7 @@ def check_output(path, n_expected: int | None = None, bounds: tuple[float, float
             yield FormatError(path, number, f"expected 'score' or 'score<TAB>confidence', got {len(fields)} fields")
             continue
         try:
-            parse_number(fields[0], path, number, "score", bounds)
+            parse_number(fields[0], path, number, "score", score_range)
             if len(fields) == 2:
                 with_conf += 1
                 parse_number(fields[1], path, number, "confidence", CONFIDENCE_RANGE)
@@ -207,12 +207,12 @@ def format_score(value: float) -> str:
 
 
 def write_output(path, scores: Sequence[float], confidences: Sequence[float] | None = None,
-                 bounds: tuple[float, float] = STS_RANGE) -> None:
+                 score_range: tuple[float, float] = STS_RANGE) -> None:
     """Write an official output file atomically; refuses NaN, inf and out-of-range scores or confidences."""
     scores = np.asarray(scores, dtype=float)
     if confidences is not None and len(confidences) != len(scores):
         raise ValueError(f"{len(scores)} scores but {len(confidences)} confidences")
-    _check_values("score", scores, bounds)
+    _check_values("score", scores, score_range)
     if confidences is not None:
         _check_values("confidence", np.asarray(confidences, dtype=float), CONFIDENCE_RANGE)
     with atomic_open(path) as handle:
@@ -223,8 +223,8 @@ def write_output(path, scores: Sequence[float], confidences: Sequence[float] | N
             handle.write(line + "\n")
 
 
-def _check_values(what: str, values: np.ndarray, bounds: tuple[float, float]) -> None:
-    lo, hi = bounds
+def _check_values(what: str, values: np.ndarray, score_range: tuple[float, float]) -> None:
+    lo, hi = score_range
     for i, value in enumerate(values, 1):
         if not math.isfinite(value) or not lo <= value <= hi:
             raise InvalidValue(f"{what} {i} is {float(value)!r}; expected a finite number in [{lo:g}, {hi:g}]")

@@ -44,11 +44,11 @@ def _refuse_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def read_jsonl(path, bounds: tuple[float, float]) -> tuple[list[tuple[str, str]], np.ndarray, list[str]]:
+def read_jsonl(path, score_range: tuple[float, float]) -> tuple[list[tuple[str, str]], np.ndarray, list[str]]:
     """``(pairs, gold, ids)`` of an MTEB JSONL export; ``ids`` are the lines' ``id`` fields when every line has one."""
     path = Path(path)
     pairs, gold, ids = [], [], []
-    lo, hi = bounds
+    lo, hi = score_range
     for number, line in enumerate(split_lines(read_bytes(path), path), 1):
         try:
             row = json.loads(line, parse_constant=_refuse_constant)

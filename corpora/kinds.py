@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,6 +25,58 @@ CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sen
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
 STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
 STS_GOLD = re.compile(r"^(STS|STS20\d\d)\.gs\.(.+)\.txt$")
+
+# --- What each task reports: one table, here because every reader may import the data layer (the scorer's tasks and
+# conventions, the published leaderboards' reader), and the data layer may not import the scorer.
+
+# How a reported measure follows from the per-part Pearsons (semsts.scoring.aggregates computes each; a published
+# table's ``given`` measure is printed by the paper, not recomputed).
+RULES = ("pooled", "normalized", "weighted", "mean", "sum", "given")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One figure a task reports: its key (a leaderboard column, a report's figure), label and rule (:data:`RULES`)."""
+
+    key: str
+    label: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Reported:
+    """What a task reports: its measures in its order, the one it is ranked by, and the paper that says so
+    (empty for the scorer's own tasks, which rank a dataset no paper ranks)."""
+
+    measures: tuple
+    primary: str
+    paper: str = ""
+
+    def rules(self) -> dict:
+        """Measure key -> rule, in order (a leaderboard's ``# aggregate:`` line)."""
+        return {m.key: m.rule for m in self.measures}
+
+    def figures(self) -> tuple:
+        """``(label, rule)`` of each measure, in order."""
+        return tuple((m.label, m.rule) for m in self.measures)
+
+
+_ALL, _ALLNORM = Measure("all", "ALL", "pooled"), Measure("allnorm", "ALLnorm", "normalized")
+_MEAN = Measure("mean", "Mean", "weighted")
+_PEARSON = Measure("pearson", "Pearson", "pooled")
+REPORTS = {
+    # the scorer's tasks (a kind's ``scored_as``): what ``compare`` ranks a dataset by when no paper ranks it
+    "sts": Reported((_ALL, _ALLNORM, _MEAN), "mean"),
+    "clss": Reported((Measure("official", "Official (sum)", "sum"),), "official"),
+    "typed": Reported((Measure("mean", "Mean", "mean"),), "mean"),
+    # the task papers (a dataset's name up to its first "-"): their own figures, in the paper's order
+    "sts2012": Reported((_ALL, _ALLNORM, _MEAN), "all", "Agirre et al. 2012, ALL, ALLnrm and Mean"),
+    **{t: Reported((_MEAN,), "mean", f"the {t[3:]} task paper: Mean (size-weighted; 2013 over the subsets present)")
+       for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
+    "sts2017": Reported((_PEARSON,), "pearson", "SemEval-2017 task 1, track 5 (en-en): Pearson over its 250 pairs"),
+    "stsb": Reported((_PEARSON,), "pearson", "Cer et al. 2017: Pearson on the test set"),
+    "sick2014": Reported((_PEARSON,), "pearson", "Marelli et al. 2014: Pearson on the test set"),
+}
 
 
 class Kind:
@@ -44,8 +97,9 @@ class Kind:
         """``(subset, input path, gold path)`` of every subset of the named dataset ``spec`` present in ``folder``."""
         raise NotImplementedError
 
-    def read(self, dataset: str, sub: str, inp: Path, gold_path: Path | None, *, split: str = "", bounds=()):
-        """The :class:`~semsts.corpora.datasets.Subset` of one input file and its gold (None: unscored)."""
+    def read(self, dataset: str, sub: str, inp: Path, gold_path: Path | None, *, split: str = "", score_range=()):
+        """The :class:`~semsts.corpora.datasets.Subset` of one input file and its gold (None: unscored); ``score_range``
+        the gold's range when it is not the kind's own (a user's file; () for the kind's)."""
         raise NotImplementedError
 
     def output_name(self, sub: str, split: str = "") -> str:
@@ -58,21 +112,21 @@ class Kind:
         """Notes on the files of a named dataset beyond its missing subsets."""
         return []
 
-    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE) -> list:
+    def check_output(self, path, n_expected=None, score_range=formats.STS_RANGE) -> list:
         """Every FormatError of one output file of this kind."""
-        return formats.check_output(path, n_expected, bounds)
+        return formats.check_output(path, n_expected, score_range)
 
-    def read_output(self, path, n_expected: int, bounds=formats.STS_RANGE):
+    def read_output(self, path, n_expected: int, score_range=formats.STS_RANGE):
         """``(scores, confidences or None)`` of a valid output file."""
-        return formats.read_output(path, n_expected, bounds)
+        return formats.read_output(path, n_expected, score_range)
 
-    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
+    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE) -> None:
         """Write an output file atomically, refusing a NaN or out-of-range score."""
-        formats.write_output(path, scores, confidences, bounds=bounds)
+        formats.write_output(path, scores, confidences, score_range=score_range)
 
-    def _subset(self, dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds):
+    def _subset(self, dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range):
         from .datasets import Subset
-        return Subset(dataset, sub, self, pairs, gold, inp, gold_path, ids, self.output_name(sub, split), tuple(bounds))
+        return Subset(dataset, sub, self, pairs, gold, inp, gold_path, ids, self.output_name(sub, split), tuple(score_range))
 
 
 def same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
@@ -113,16 +167,16 @@ class STSFolder(Kind):
         order = {n: i for i, n in enumerate(spec.expected)}
         return sorted(found, key=lambda t: (order.get(t[0], len(order)), t[0]))
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs = formats.read_sts_input(inp)
         if not pairs:
             raise FormatError(inp, None, "holds no pairs; expected one pair per line")
         if gold_path is None:
             gold = np.full(len(pairs), math.nan)
         else:
-            gold = formats.read_gold(gold_path, tuple(bounds) or self.score_range)
+            gold = formats.read_gold(gold_path, tuple(score_range) or self.score_range)
             same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, score_range)
 
     def missing_note(self, dataset, folder, sub):
         if list(folder.glob(f"STS*.input.{sub}.txt")):
@@ -147,11 +201,11 @@ class STSBenchmark(Kind):
         path = folder / f"sts-{spec.split}.csv"
         return [(f"sts-{spec.split}", path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        if tuple(bounds) not in ((), formats.STS_RANGE):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if tuple(score_range) not in ((), formats.STS_RANGE):
             raise InvalidValue(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [m["id"] for m in meta], split, score_range)
 
 
 class STSBenchmarkV2(STSBenchmark):
@@ -167,8 +221,8 @@ class STSBenchmarkV2(STSBenchmark):
         path = folder / f"sts-{spec.split}.csv"
         return [(f"sts-{spec.split}.v2", path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        if tuple(bounds) not in ((), formats.STS_RANGE):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if tuple(score_range) not in ((), formats.STS_RANGE):
             raise InvalidValue(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
         pairs, gold, meta = formats.read_stsb(inp)
         others = set()
@@ -177,7 +231,7 @@ class STSBenchmarkV2(STSBenchmark):
                 others.update(v2_key(p) for p in self._sibling(dataset, inp.parent / f"sts-{other}.csv"))
         keep = v2_keep(pairs, others)
         return self._subset(dataset, sub, [p for p, k in zip(pairs, keep) if k], gold[keep], inp, gold_path,
-                            [m["id"] for m, k in zip(meta, keep) if k], split, bounds)
+                            [m["id"] for m, k in zip(meta, keep) if k], split, score_range)
 
     @staticmethod
     def _sibling(dataset: str, path: Path) -> list:
@@ -225,11 +279,11 @@ class SICK(Kind):
         path = folder / sick.FILES[spec.split]
         return [(path.stem, path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        pairs, gold, ids = sick.read_sick(inp, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = sick.read_sick(inp, tuple(score_range) or self.score_range)
         if not pairs:
             raise FormatError(inp, 1, "a SICK header and no pairs after it; nothing to run or score")
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
 
 class CLSS(Kind):
@@ -249,11 +303,11 @@ class CLSS(Kind):
                 found.append((level, inp, gold))
         return found
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs, ids = formats.read_clss_input(inp, sub)
         gold = formats.read_gold(gold_path, self.score_range)
         same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
     def output_name(self, sub, split=""):
         return f"{sub}.{split}.output.tsv"
@@ -270,11 +324,11 @@ class Typed(Kind):
         inp, gold = folder / typed2013.INPUT_NAME, folder / typed2013.GOLD_NAME
         return [("europeana", inp, gold)] if in_place(inp) and in_place(gold) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         pairs, ids = typed2013.read_pair_records(inp)
         gold = typed2013.read_typed_gold(gold_path)
         same_length(inp, len(pairs), gold_path, len(gold))
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [f"{a} {b}" for a, b in ids], split, score_range)
 
     def output_name(self, sub, split=""):
         return typed2013.OUTPUT_NAME
@@ -282,14 +336,14 @@ class Typed(Kind):
     def notes(self, folder, spec=None):
         return typed2013.gone_notes(folder)
 
-    def check_output(self, path, n_expected=None, bounds=formats.STS_RANGE):
-        return typed2013.check_typed_output(path, n_expected, bounds=bounds)
+    def check_output(self, path, n_expected=None, score_range=formats.STS_RANGE):
+        return typed2013.check_typed_output(path, n_expected, score_range=score_range)
 
-    def read_output(self, path, n_expected, bounds=formats.STS_RANGE):
-        return typed2013.read_typed_output(path, n_expected, bounds=bounds), None
+    def read_output(self, path, n_expected, score_range=formats.STS_RANGE):
+        return typed2013.read_typed_output(path, n_expected, score_range=score_range), None
 
-    def write_output(self, path, scores, confidences=None, bounds=formats.STS_RANGE) -> None:
-        typed2013.write_typed_output(path, scores, bounds=bounds)
+    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE) -> None:
+        typed2013.write_typed_output(path, scores, score_range=score_range)
 
 
 class MTEBJsonl(Kind):
@@ -303,11 +357,11 @@ class MTEBJsonl(Kind):
         path = folder / self.file
         return [(spec.expected[0], path, path)] if in_place(path) else []
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        pairs, gold, ids = jsonl.read_jsonl(inp, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = jsonl.read_jsonl(inp, tuple(score_range) or self.score_range)
         if not pairs:
             raise FormatError(inp, None, "holds no pairs; expected one JSON object per line")
-        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, bounds)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
 
 
 class BIOSSES(MTEBJsonl):
@@ -335,14 +389,14 @@ class STS22V2(STS22):
 
     name = "sts22-v2"
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=()):
-        full = super().read(dataset, sub, inp, gold_path, split=split, bounds=bounds)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        full = super().read(dataset, sub, inp, gold_path, split=split, score_range=score_range)
         keep = np.array([bool(a.strip()) and bool(b.strip()) for a, b in full.pairs], dtype=bool)
         if not keep.any():
             raise FormatError(inp, None, "every pair has an empty text; STS22.v2 keeps none")
         ids = [i for i, k in zip(full.ids, keep) if k] if full.ids else []
         return self._subset(dataset, sub, [p for p, k in zip(full.pairs, keep) if k], full.gold[keep], inp, gold_path,
-                            ids, split, bounds)
+                            ids, split, score_range)
 
 
 class Table(Kind):
@@ -351,11 +405,11 @@ class Table(Kind):
     name = "table"
     no_gold = "score column"
 
-    def read(self, dataset, sub, inp, gold_path, *, split="", bounds=(), columns=None):
-        table = tables.read_table(inp, columns, tuple(bounds) or self.score_range)
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=(), columns=None):
+        table = tables.read_table(inp, columns, tuple(score_range) or self.score_range)
         gold = table.gold if table.gold is not None else np.full(len(table.pairs), math.nan)
         return self._subset(dataset, sub, table.pairs, gold, inp, inp if table.gold is not None else None,
-                            table.ids, split, bounds)
+                            table.ids, split, score_range)
 
 
 KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),

@@ -11,12 +11,10 @@ from pathlib import Path
 
 from .errors import DatasetNotFound, FormatError, SubsetNotFound
 from .formats import read_lines
+from .kinds import RULES  # how a measure follows from the per-subset figures: the one vocabulary of what tasks report
 
 FOLDER = Path(__file__).resolve().parent / "leaderboards"
 ROLES = ("run", "baseline", "reference", "late")
-# How a measure follows from the per-subset figures (scoring.aggregates names them): pooled, normalized and
-# given measures do not follow from them.
-RULES = ("pooled", "normalized", "weighted", "mean", "sum", "given")
 HEADER_KEYS = ("source", "dataset", "aggregate", "primary", "sizes", "labels", "marks", "text")
 FIXED_COLUMNS = ("name", "role", "marks", "notes")
 

@@ -21,7 +21,7 @@ def is_header(line: str) -> bool:
     return tuple(line.split("\t")[:len(HEADER)]) == HEADER
 
 
-def read_sick(path, bounds: tuple[float, float] = SICK_RANGE) -> tuple[list[tuple[str, str]], np.ndarray, list[str]]:
+def read_sick(path, score_range: tuple[float, float] = SICK_RANGE) -> tuple[list[tuple[str, str]], np.ndarray, list[str]]:
     """``(pairs, relatedness, pair ids)``; the header, every field, each judgment and unique ids are checked."""
     lines = read_lines(path)
     if not lines or not is_header(lines[0]):
@@ -41,7 +41,7 @@ def read_sick(path, bounds: tuple[float, float] = SICK_RANGE) -> tuple[list[tupl
         seen[ident] = number
         if not score.strip():
             raise FormatError(path, number, "expected a relatedness score, got an empty field (SICK scores every pair)")
-        gold.append(parse_number(score, path, number, "relatedness score", bounds))
+        gold.append(parse_number(score, path, number, "relatedness score", score_range))
         if judgment not in JUDGMENTS:
             raise FormatError(path, number, f"expected an entailment judgment ({', '.join(JUDGMENTS)}), got {judgment!r}")
         pairs.append((first, second))

@@ -33,7 +33,7 @@ class Table(NamedTuple):
     columns: tuple  # the header names used: (text, text) or (text, text, score)
 
 
-def read_table(path, columns: tuple | None = None, bounds: tuple[float, float] = STS_RANGE) -> Table:
+def read_table(path, columns: tuple | None = None, score_range: tuple[float, float] = STS_RANGE) -> Table:
     """Read a headed TSV (a tab in the header) or CSV; ``columns`` names (text1, text2[, score])."""
     lines = read_lines(path)
     if not lines:
@@ -52,7 +52,7 @@ def read_table(path, columns: tuple | None = None, bounds: tuple[float, float] =
         pairs.append((fields[first], fields[second]))
         if score is not None:
             text = fields[score].strip()
-            gold.append(parse_number(text, path, number, "score", bounds) if text else math.nan)
+            gold.append(parse_number(text, path, number, "score", score_range) if text else math.nan)
         if ident is not None:
             ids.append(fields[ident])
     if not pairs:

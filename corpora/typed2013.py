@@ -142,12 +142,12 @@ def read_pair_records(input_path) -> tuple[list[tuple[str, str]], list[tuple[str
     return texts, ids
 
 
-def _parse_row(line: str, path, number: int, what: str, bounds) -> list[float]:
+def _parse_row(line: str, path, number: int, what: str, score_range) -> list[float]:
     fields = line.strip().split("\t")
     if len(fields) != len(TYPES):
         raise FormatError(path, number, f"expected {len(TYPES)} tab-separated {what}s "
                           f"({', '.join(TYPES)}), got {len(fields)} fields")
-    return [parse_number(f, path, number, f"{t} {what}", bounds) for t, f in zip(TYPES, fields)]
+    return [parse_number(f, path, number, f"{t} {what}", score_range) for t, f in zip(TYPES, fields)]
 
 
 def is_typed_file(path) -> bool:
@@ -159,13 +159,13 @@ def is_typed_file(path) -> bool:
     return bool(lines) and len(lines[0].strip().split("\t")) == len(TYPES)
 
 
-def read_typed_gold(path, *, bounds=STS_RANGE) -> np.ndarray:
+def read_typed_gold(path, *, score_range=STS_RANGE) -> np.ndarray:
     """An ``(n, 8)`` array of gold scores; every line must hold eight numbers."""
-    rows = [_parse_row(line, path, number, "gold score", bounds) for number, line in enumerate(read_lines(path), 1)]
+    rows = [_parse_row(line, path, number, "gold score", score_range) for number, line in enumerate(read_lines(path), 1)]
     return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
 
 
-def check_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE) -> Iterator[FormatError]:
+def check_typed_output(path, n_expected: int | None = None, *, score_range=STS_RANGE) -> Iterator[FormatError]:
     """Every problem of an 8-column system output: columns, numbers, range, line count."""
     try:
         lines = output_lines(path)
@@ -174,28 +174,28 @@ def check_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE)
         return
     for number, line in enumerate(lines, 1):
         try:
-            _parse_row(line, path, number, "score", bounds)
+            _parse_row(line, path, number, "score", score_range)
         except FormatError as exc:
             yield exc
     if n_expected is not None and len(lines) != n_expected:
         yield FormatError(path, len(lines) or None, f"has {len(lines)} lines, the input has {n_expected} pairs")
 
 
-def read_typed_output(path, n_expected: int | None = None, *, bounds=STS_RANGE) -> np.ndarray:
+def read_typed_output(path, n_expected: int | None = None, *, score_range=STS_RANGE) -> np.ndarray:
     """An ``(n, 8)`` array of system scores, after :func:`check_typed_output` found nothing wrong."""
-    errors = list(check_typed_output(path, n_expected, bounds=bounds))
+    errors = list(check_typed_output(path, n_expected, score_range=score_range))
     if errors:
         raise errors[0]
     rows = [[float(f) for f in line.strip().split("\t")] for line in read_lines(path)]
     return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
 
 
-def write_typed_output(path, scores, *, bounds=STS_RANGE) -> None:
+def write_typed_output(path, scores, *, score_range=STS_RANGE) -> None:
     """Write an ``(n, 8)`` output file atomically; refuses other shapes, NaN, inf and out-of-range scores."""
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 2 or scores.shape[1] != len(TYPES):
         raise ValueError(f"typed scores must have shape (n, {len(TYPES)}), got {scores.shape}")
-    lo, hi = bounds
+    lo, hi = score_range
     for i, row in enumerate(scores, 1):
         for name, value in zip(TYPES, row):
             if not math.isfinite(value) or not lo <= value <= hi:

@@ -52,24 +52,24 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
     """
     path = Path(path)
     name = str(path) if name is None else name
-    bounds = _bounds(score_range) or ()
+    score_range = _checked_range(score_range) or ()
     if path.is_dir():
         _no_columns(path, columns, "an STS folder")
-        return _sts_folder(path, name, bounds)
+        return _sts_folder(path, name, score_range)
     if STS_GOLD.match(path.name):
         raise FormatError(path, None, "is a gold file; give the STS.input file beside it (its gold is found by name)")
     if STS_INPUT.match(path.name):
         _no_columns(path, columns, "an STS input file")
-        return _sts_file(path, name, bounds)
+        return _sts_file(path, name, score_range)
     first = formats.read_lines(path)[:1]
     if columns is None and first and sick.is_header(first[0]):
         kind = KINDS["sick"]
     elif columns is None and first and _looks_stsb(first[0]):
         kind = KINDS["stsb"]
     else:
-        sub = KINDS["table"].read(name, path.stem, path, path, bounds=bounds, columns=columns)
+        sub = KINDS["table"].read(name, path.stem, path, path, score_range=score_range, columns=columns)
         return Dataset(name, sub.kind, (sub,), (), path, sha256(path))
-    sub = kind.read(name, path.stem, path, path, bounds=bounds)
+    sub = kind.read(name, path.stem, path, path, score_range=score_range)
     return Dataset(name, kind, (sub,), (), path, sha256(path))
 
 
@@ -83,7 +83,7 @@ def digest(files, root) -> str:
     return hashlib.sha256("".join(f"{h}  {rel}\n" for rel, h in listing).encode("utf-8")).hexdigest()
 
 
-def _bounds(score_range) -> tuple[float, float] | None:
+def _checked_range(score_range) -> tuple[float, float] | None:
     if score_range is None:
         return None
     lo, hi = (float(v) for v in score_range)
@@ -109,23 +109,23 @@ def _looks_stsb(line: str) -> bool:
     return True
 
 
-def _sts_folder(folder: Path, name: str, bounds) -> Dataset:
+def _sts_folder(folder: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
     found = sts.scan(folder)
     if not found:
         raise FormatError(folder, None, "holds no STS.input.X.txt (or STS2016.input.X.txt) file; expected an STS "
                                         "folder of STS.input.X.txt and STS.gs.X.txt files")
-    subsets = tuple(sts.read(name, sub, inp, gold, bounds=bounds) for sub, (inp, gold) in found.items())
+    subsets = tuple(sts.read(name, sub, inp, gold, score_range=score_range) for sub, (inp, gold) in found.items())
     notes = tuple(f"{name}: {s.input_path.name} has no gold file beside it: its pairs are not scored"
                   for s in subsets if not s.has_gold)
     files = [p for s in subsets for p in (s.input_path, s.gold_path) if p is not None]
     return Dataset(name, sts, subsets, notes, folder, digest(files, folder))
 
 
-def _sts_file(path: Path, name: str, bounds) -> Dataset:
+def _sts_file(path: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
     prefix, subset = STS_INPUT.match(path.name).groups()
     gold = sts.gold_of(path.parent, prefix, subset)
-    sub = sts.read(name, subset, path, gold, bounds=bounds)
+    sub = sts.read(name, subset, path, gold, score_range=score_range)
     notes = () if gold else (f"{name}: no STS.gs.{subset}.txt beside it: its pairs are not scored",)
     return Dataset(name, sts, (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))

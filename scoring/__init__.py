@@ -12,6 +12,7 @@ from semsts.core.lazy import lazy_names
 from .signature import VERSION as __version__  # noqa: F401 - the scorer's version, in every signature
 
 _API = {  # name -> the module of this package that holds it
+    **dict.fromkeys(["SubsetScore"], "aggregates"),
     **dict.fromkeys(["Bench"], "bench_tables"),
     **dict.fromkeys(["compare_runs"], "compare"),
     **dict.fromkeys(["COMPARE_RENDERERS", "Comparison", "compare_table", "render_compare_csv", "render_compare_json",
@@ -22,7 +23,8 @@ _API = {  # name -> the module of this package that holds it
     **dict.fromkeys(["RENDERERS", "UNDEFINED", "InvalidRun", "Report", "render_csv", "render_json", "render_markdown",
                      "render_text"], "report"),
     **dict.fromkeys(["FORMATS", "Result"], "results"),
-    **dict.fromkeys(["score", "score_files", "score_run", "score_typed_files", "typed_lines", "validate_run"], "runs"),
+    **dict.fromkeys(["typed_lines"], "report_tables"),
+    **dict.fromkeys(["score", "score_files", "score_run", "score_typed_files", "validate_run"], "runs"),
     **dict.fromkeys(["Signature"], "signature"),
     **dict.fromkeys(["ALPHA", "Z95", "BootstrapResult", "aggregate_ci", "fisher_ci", "fisher_z_test",
                      "paired_bootstrap", "williams_test"], "significance"),

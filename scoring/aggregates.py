@@ -1,6 +1,6 @@
 """The aggregates that turn per-subset figures into one figure per dataset; each is computed here and nowhere else.
 
-Each has one name, the one the published tables' rules use (:data:`semsts.corpora.leaderboards.RULES`):
+Each has one name, the one the published tables' rules use (:data:`semsts.corpora.kinds.RULES`):
 
 - ``pooled``: one correlation over the scored pairs of every subset together (STS 2012's ALL, SimCSE's
   and MTEB's "all");
@@ -17,14 +17,27 @@ that needs an undefined correlation (NaN) is NaN.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
-from .correlations import least_squares_map, least_squares_map_rows, pearson
+from semsts.core.stats import pearson
+
+from .correlations import least_squares_map, least_squares_map_rows
 
 NAMES = ("pooled", "normalized", "weighted", "mean", "sum")
 Correlation = Callable[[np.ndarray, np.ndarray], float]
+
+
+@dataclass(frozen=True)
+class SubsetScore:
+    """One subset's (or TYPED type's) correlation ``r`` over its ``n`` scored pairs: the one shape per-subset scores
+    travel in through the scorer (``n`` None where it is not known: a published figure whose size is not given)."""
+
+    name: str
+    r: float
+    n: int | None = None
 
 
 def pooled(parts: Sequence[tuple], correlation: Correlation = pearson) -> float:
@@ -68,6 +81,11 @@ def of_figures(name: str, values, sizes=None) -> float:
                      f"of figures: weighted, mean, sum")
 
 
+def of_scores(name: str, scores: Sequence[SubsetScore]) -> float:
+    """:func:`of_figures` of per-subset scores: their ``r``, weighted by their ``n`` for ``weighted``."""
+    return of_figures(name, [s.r for s in scores], [s.n for s in scores] if name == "weighted" else None)
+
+
 def of_parts(name: str, parts: Sequence[tuple], correlation: Correlation = pearson) -> float:
     """The aggregate ``name`` (one of :data:`NAMES`) over ``(prediction, gold)`` scored pairs per subset."""
     if name == "pooled":
@@ -81,7 +99,7 @@ def of_parts(name: str, parts: Sequence[tuple], correlation: Correlation = pears
 
 def of_resamples(name: str, parts: Sequence[tuple], correlation) -> np.ndarray:
     """The aggregate ``name`` of many resamples at once: ``parts`` are ``(prediction, gold)`` arrays of shape
-    ``(resamples, pairs of the part)``, ``correlation`` a row-wise one (:func:`semsts.scoring.correlations.pearson_rows`);
+    ``(resamples, pairs of the part)``, ``correlation`` a row-wise one (:func:`semsts.core.stats.pearson_rows`);
     one figure per resample. A part keeps its size in every resample (resampled within itself), so its weight too."""
     if name == "pooled":
         return correlation(np.concatenate([p for p, _ in parts], axis=1), np.concatenate([g for _, g in parts], axis=1))

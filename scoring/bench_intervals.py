@@ -18,11 +18,12 @@ from itertools import combinations
 import numpy as np
 
 from semsts.core.errors import InvalidValue
+from semsts.core.stats import pearson_rows
 
 from . import aggregates
 from . import conventions as cv
 from .bench import SIMCSE_DATASETS, BenchRow, figure_values
-from .correlations import dense_codes, pearson_rows, rank_rows
+from .correlations import dense_codes, rank_rows
 from .significance import bootstrap_p, percentile_ci, resample_indices
 
 METHOD = ("paired bootstrap over pairs, resampled within each subset, the same resamples for every row; "

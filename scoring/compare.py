@@ -10,11 +10,13 @@ from itertools import combinations
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson
 from semsts.corpora import leaderboards
 
 from . import aggregates, ranking
+from .aggregates import SubsetScore
 from .compare_tables import Comparison
-from .correlations import is_finite, pearson
+from .correlations import is_finite
 from .report import InvalidRun
 from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for
@@ -30,7 +32,8 @@ def aggregate_metric(rule: str, sizes):
         if rule in ("pooled", "normalized"):
             return aggregates.of_parts(rule, [(scores, gold)] if rule == "pooled" else
                                        [(scores[ids == i], gold[ids == i]) for i in range(len(sizes))])
-        return aggregates.of_figures(rule, [pearson(scores[ids == i], gold[ids == i]) for i in range(len(sizes))], sizes)
+        return aggregates.of_scores(rule, [SubsetScore(str(i), pearson(scores[ids == i], gold[ids == i]), n)
+                                           for i, n in enumerate(sizes)])
     return metric
 
 
@@ -38,16 +41,17 @@ def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     """The layout for a dataset no task paper ranks: its task's aggregates, no published rows."""
     task = task_for(dataset)
     subs = tuple(name for name, _ in task.parts(dataset))
-    measures = dict(task.compare_measures)
+    reported = corpora.kinds.REPORTS[task.name]  # what the task reports, for a dataset no task paper ranks
+    measures = reported.rules()
     return leaderboards.Leaderboard(
         name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,
-        primary=task.compare_primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
+        primary=reported.primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
         rows=(), path=None, columns=("name", *(c for m in measures for c in (m, f"{m}_rank")), *subs), digits=4)
 
 
 def _run_as_row(board, name: str, report, present) -> leaderboards.Row:
     """Our run as a table row, its figures rounded like the paper's so that ties place as the paper's do."""
-    parts = report.task.part_pearsons(report)
+    parts = {s.name: s.r for s in report.task.part_scores(report)}
     scores = {s: round(parts[s], board.digits) for s in present}  # NaN stays unranked
     for measure in board.measures:
         value = report.figures.get(measure)
@@ -155,7 +159,7 @@ def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:
                         **{m: _ranking_value(board, r, m, present, sizes) for m in measures}},
              "ranks": {}} for r in pub]
     for name, rep in reports.items():
-        parts = rep.task.part_pearsons(rep)
+        parts = {s.name: s.r for s in rep.task.part_scores(rep)}
         rows.append({"name": name, "ours": True, "role": "ours", "marks": "", "notes": "", "run": str(runs[name]),
                      "scores": {**{s: parts[s] for s in present},
                                 **{m: rep.figures.get(m) if isinstance(rep.figures.get(m), float) else None
@@ -171,10 +175,10 @@ def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
         return None
     if rule == "pooled":
         return list(fisher_ci(value, n_total))
-    kept = [(row["scores"][s], sizes[s]) for s in present if row["scores"].get(s) is not None]
+    kept = [SubsetScore(s, row["scores"][s], sizes[s]) for s in present if row["scores"].get(s) is not None]
     if not kept or (len(kept) < len(present) and rule != "sum"):
         return None
-    return list(aggregate_ci([r for r, _ in kept], [n for _, n in kept], rule))
+    return list(aggregate_ci(kept, rule))
 
 
 def _compare_notes(dataset, board, present, missing, measures, primary, published: bool) -> list[str]:

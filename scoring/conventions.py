@@ -42,9 +42,10 @@ from typing import Callable, Mapping
 import numpy as np
 
 from semsts.core.errors import InvalidValue
+from semsts.core.stats import pearson, spearman
+from semsts.corpora.kinds import REPORTS
 
 from . import aggregates
-from .correlations import pearson, spearman
 
 Parts = Mapping[str, tuple]
 Correlation = Callable[[np.ndarray, np.ndarray], float]
@@ -74,9 +75,9 @@ def scored_parts(parts: Parts) -> dict:
     return out
 
 
-def per_subset(parts: Parts, correlation: Correlation = pearson) -> dict:
-    """Each subset's correlation over its scored pairs."""
-    return {name: correlation(p, g) for name, (g, p) in scored_parts(parts).items()}
+def subset_scores(parts: Parts, correlation: Correlation = pearson) -> list[aggregates.SubsetScore]:
+    """Each subset's correlation over its scored pairs, and their number."""
+    return [aggregates.SubsetScore(name, correlation(p, g), len(g)) for name, (g, p) in scored_parts(parts).items()]
 
 
 def sizes(parts: Parts) -> dict:
@@ -94,7 +95,8 @@ def task_of(dataset: str) -> str:
     return dataset.split("-", 1)[0]
 
 
-OFFICIAL_TASKS = ("sts2012", "sts2013", "sts2014", "sts2015", "sts2016", "sts2017", "stsb", "sick2014")
+# The tasks whose papers' figures are known: those of the table of what each task reports that a paper names.
+OFFICIAL_TASKS = tuple(task for task, reported in REPORTS.items() if reported.paper)
 # MTEB's tasks beyond the STS family (BIOSSES, STS22 en): neither SentEval, SimCSE's table nor the tasks' figures in
 # this module's official tables cover them, so only the MTEB convention scores them.
 MTEB_ONLY_TASKS = ("biosses", "sts2022")
@@ -111,19 +113,15 @@ def check_official(dataset: str) -> None:
         raise InvalidValue(f"no official convention known for {dataset!r}")
 
 
-# The task papers' figures: task -> (label, aggregate of Pearsons) in the paper's order.
-OFFICIAL_FIGURES = {"sts2012": (("ALL", "pooled"), ("ALLnorm", "normalized"), ("Mean", "weighted")),
-                    **{t: (("Mean", "weighted"),) for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
-                    # SemEval-2017 track 5 (en-en): Pearson over its 250 pairs
-                    **{t: (("Pearson", "pooled"),) for t in ("stsb", "sick2014", "sts2017")}}
 # SentEval's two figures of each correlation over the subsets, by its names.
 SENTEVAL_AGGREGATES = (("mean", "mean"), ("wmean", "weighted"))
 
 
 def official_figures(dataset: str) -> tuple:
-    """``(label, aggregate)`` of each of the task paper's figures for ``dataset``."""
+    """``(label, aggregate)`` of each of the task paper's figures for ``dataset``, in the paper's order
+    (:data:`semsts.corpora.kinds.REPORTS`)."""
     check_official(dataset)
-    return OFFICIAL_FIGURES[task_of(dataset)]
+    return REPORTS[task_of(dataset)].figures()
 
 
 def official(dataset: str, parts: Parts) -> dict:
@@ -133,8 +131,8 @@ def official(dataset: str, parts: Parts) -> dict:
 
 def senteval(parts: Parts) -> dict:
     """SentEval's STS figures: per subset and ``all`` (``mean`` and ``wmean``), Pearson and Spearman."""
-    out = {"subsets": {name: {"pearson": r, "spearman": rho, "n": n} for (name, r), rho, n in
-                       zip(per_subset(parts).items(), per_subset(parts, spearman).values(), sizes(parts).values())}}
+    out = {"subsets": {r.name: {"pearson": r.r, "spearman": rho.r, "n": r.n} for r, rho in
+                       zip(subset_scores(parts), subset_scores(parts, spearman))}}
     out["all"] = {corr: {key: aggregate(rule, parts, f) for key, rule in SENTEVAL_AGGREGATES}
                   for corr, f in (("pearson", pearson), ("spearman", spearman))}
     return out

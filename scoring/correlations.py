@@ -1,35 +1,12 @@
-"""The correlations every STS figure is made of: Pearson (optionally weighted), Spearman, the ALLnorm map."""
+"""What the scorer adds to the shared statistics (:mod:`semsts.core.stats`, re-exported here): the ALLnorm map,
+and the ranks and correlations of resamples drawn as rows (the bench's intervals)."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
-
-def pearson(x, y, *, weights=None) -> float:
-    """Pearson's r (weighted when ``weights`` is given); NaN when either side is constant.
-
-    The weighted form is the one the 2012 and 2013 task papers use for confidences
-    (weighted means, covariances and variances with the same weights).
-    """
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if len(x) != len(y):
-        raise ValueError(f"{len(x)} system scores but {len(y)} gold scores")
-    w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=float)
-    if len(x) < 2 or not np.sum(w) > 0:
-        return math.nan
-    mx, my = np.average(x, weights=w), np.average(y, weights=w)
-    dx, dy = x - mx, y - my
-    sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
-    if sxx <= 0 or syy <= 0:
-        return math.nan
-    return float(np.clip(np.sum(w * dx * dy) / math.sqrt(sxx * syy), -1.0, 1.0))
-
-
-def spearman(x, y) -> float:
-    """Spearman's rho: Pearson of average ranks."""
-    from scipy.stats import rankdata
-    return pearson(rankdata(x), rankdata(y))
+from semsts.core.stats import pearson, pearson_rows, spearman  # noqa: F401 - the scorer's API names them here
 
 
 def least_squares_map(system, gold) -> np.ndarray:
@@ -47,22 +24,6 @@ def least_squares_map(system, gold) -> np.ndarray:
 def is_finite(value) -> bool:
     """A float that is a number (not None, not NaN)."""
     return isinstance(value, float) and math.isfinite(value)
-
-
-def pearson_rows(x, y) -> np.ndarray:
-    """Pearson's r of each row of ``x`` against the same row of ``y`` (2-D arrays, one resample a row);
-    NaN for a row where either side is constant, as :func:`pearson` gives it."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if x.shape != y.shape:
-        raise ValueError(f"{x.shape} system scores but {y.shape} gold scores")
-    if x.shape[1] < 2:
-        return np.full(x.shape[0], math.nan)
-    dx, dy = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
-    sxx, syy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1)  # plain sums, not BLAS: the same bits on every CPU
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = (dx * dy).sum(axis=1) / np.sqrt(sxx * syy)
-    r[(sxx <= 0) | (syy <= 0)] = math.nan
-    return np.clip(r, -1.0, 1.0)
 
 
 def dense_codes(values) -> np.ndarray:

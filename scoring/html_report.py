@@ -11,9 +11,9 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import Unavailable
+from semsts.core.stats import pearson
 
 from .compare_tables import compare_table, compare_title, significance_table
-from .correlations import pearson
 from .results import html_table
 from .tasks import task_for
 

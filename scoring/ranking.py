@@ -41,7 +41,8 @@ def aggregate(board: Leaderboard, row: Row, measure: str, *, subsets=None, sizes
     if rule not in ("weighted", "mean") or not names or any(v is None for v in values):
         return None
     sizes = board.sizes if sizes is None else sizes
-    return aggregates.of_figures(rule, values, [sizes[name] for name in names] if rule == "weighted" else None)
+    return aggregates.of_scores(rule, [aggregates.SubsetScore(name, v, sizes[name] if rule == "weighted" else None)
+                                       for name, v in zip(names, values)])
 
 
 def value(board: Leaderboard, row: Row, measure: str) -> float | None:

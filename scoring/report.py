@@ -1,17 +1,17 @@
 """The report of one run on one dataset, a :class:`~semsts.scoring.results.Result` rendered in every form.
 
-The task kind (:mod:`semsts.scoring.tasks`) decides what the report holds and how its tables look;
-this module only lays tables out and serializes.
+The task kind (:mod:`semsts.scoring.tasks`) decides what the report holds, :mod:`semsts.scoring.report_tables`
+how its tables look; this module renders them and serializes.
 """
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
 from semsts.core.errors import STSError
 
+from . import report_tables
 from .results import FORMATS, UNDEFINED, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
 
 
@@ -21,11 +21,6 @@ class InvalidRun(ValueError, STSError):
     def __init__(self, errors):
         self.errors = list(errors)
         super().__init__("\n".join(str(e) for e in self.errors))
-
-
-def fmt_ci(pair) -> str:
-    lo, hi = pair
-    return UNDEFINED if not math.isfinite(lo) else f"[{lo:.4f}, {hi:.4f}]"
 
 
 @dataclass(frozen=True)
@@ -60,7 +55,7 @@ class Report(Result):
         return f"dataset: {self.dataset}"
 
     def tables(self):
-        return self.task.tables(self)
+        return report_tables.tables(self)
 
     def lines(self):
         return [f"note: {n}" for n in self.notes] + [f"signature: {self.signature}"]
@@ -87,7 +82,7 @@ def _need_report(report) -> None:
 def _render(report: Report, title: str, table: Callable, note: str, sig: str) -> str:
     _need_report(report)
     lines = [title, ""]
-    for header, rows in report.task.tables(report):
+    for header, rows in report_tables.tables(report):
         lines += table(header, rows) + [""]
     lines += [note.format(n) for n in report.notes]
     lines.append(sig.format(report.signature))
@@ -107,7 +102,7 @@ def render_markdown(report: Report) -> str:
 def render_csv(report: Report) -> str:
     """One row per figure; every row carries the signature so rows stay comparable."""
     _need_report(report)
-    return report.task.csv(report)
+    return report_tables.report_csv(report)
 
 
 def render_json(report: Report) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson
 from semsts.corpora import formats
 
-from .correlations import pearson
 from .report import InvalidRun, Report
 from .signature import Signature, gold_sys_signature
-from .tasks import TASKS, score_typed, task_for
+from .tasks import score_typed, task_for
 
 
 def validate_run(dataset: corpora.Dataset, run_dir) -> list:
@@ -35,13 +35,13 @@ def score(dataset, predictions, *, data_dir=None) -> Report:
     return task_for(dataset).score_predictions(dataset, predictions)
 
 
-def score_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> float:
+def score_files(gold_path, sys_path, *, score_range=formats.STS_RANGE) -> float:
     """correlation.pl: Pearson of a system file against a gold file, unscored lines dropped.
 
     Refuses an output that does not validate (raises its first FormatError).
     """
-    gold = formats.read_gold(gold_path, bounds)
-    scores, _ = formats.read_output(sys_path, len(gold), bounds)
+    gold = formats.read_gold(gold_path, score_range)
+    scores, _ = formats.read_output(sys_path, len(gold), score_range)
     keep = ~np.isnan(gold)
     return pearson(scores[keep], gold[keep])
 
@@ -52,20 +52,15 @@ def file_signature(sys_path, gold) -> Signature:
     return gold_sys_signature(sys_path, len(gold) - unscored, unscored)
 
 
-def score_typed_files(gold_path, sys_path, *, bounds=formats.STS_RANGE) -> dict:
+def score_typed_files(gold_path, sys_path, *, score_range=formats.STS_RANGE) -> dict:
     """correlation-typed.pl: the eight types' Pearsons and their mean; InvalidRun if the output is bad."""
-    gold = corpora.read_typed_gold(gold_path, bounds=bounds)
+    gold = corpora.read_typed_gold(gold_path, score_range=score_range)
     if not len(gold):
         raise corpora.FormatError(gold_path, None, "is empty; expected one line of eight gold scores per pair")
-    errors = list(corpora.check_typed_output(sys_path, len(gold), bounds=bounds))
+    errors = list(corpora.check_typed_output(sys_path, len(gold), score_range=score_range))
     if errors:
         raise InvalidRun(errors)
-    return score_typed(corpora.read_typed_output(sys_path, len(gold), bounds=bounds), gold)
-
-
-def typed_lines(figures: dict) -> list[str]:
-    """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
-    return TASKS["typed"].lines(figures)
+    return score_typed(corpora.read_typed_output(sys_path, len(gold), score_range=score_range), gold)
 
 
 def run_predictions(dataset: corpora.Dataset, run_dir) -> dict:

@@ -6,7 +6,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .correlations import pearson
+from semsts.core.stats import pearson
 
 Z95 = 1.959963984540054
 ALPHA = 0.05
@@ -146,15 +146,16 @@ def bootstrap_p(diffs, *, two_sided: bool = False) -> float:
     return float(min(1.0, 2 * min(np.mean(diffs <= 0), np.mean(diffs >= 0))))
 
 
-def aggregate_ci(rs, ns, rule: str, *, level: float = 0.95) -> tuple[float, float]:
-    """Interval of a size-weighted mean, plain mean or sum of Pearsons, always inside the figure's range.
+def aggregate_ci(scores, rule: str, *, level: float = 0.95) -> tuple[float, float]:
+    """Interval of a size-weighted mean, plain mean or sum of Pearsons (``scores``: each subset's
+    :class:`~semsts.scoring.aggregates.SubsetScore`), always inside the figure's range.
 
     The subsets are independent samples and var(r) ~ (1 - r^2)^2 / (n - 1) for each; the interval is taken
     on Fisher's z of the mean (its variance by the delta method), as Fisher's interval of one r is, so it
     stays inside [-1, 1] (a sum: inside [-k, k]) where a plain normal interval reached 1.036.
     """
     from scipy.stats import norm
-    rs, ns = np.asarray(rs, dtype=float), np.asarray(ns, dtype=float)
+    rs, ns = np.asarray([s.r for s in scores], dtype=float), np.asarray([s.n for s in scores], dtype=float)
     if len(rs) == 0 or not np.isfinite(rs).all() or (ns <= 1).any():
         return (math.nan, math.nan)
     w = {"sum": np.ones_like(rs), "weighted": ns / ns.sum()}.get(rule, np.ones_like(rs) / len(rs))

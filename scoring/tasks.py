@@ -1,12 +1,10 @@
-"""Tasks: how a dataset's outputs are scored, signed and laid out.
+"""Tasks: how a dataset's outputs are scored and signed (their tables are laid out by :mod:`.report_tables`).
 
 One small class per way of scoring (STS, CLSS, TYPED), registered by its ``name``; a dataset's kind
 (:mod:`semsts.corpora.kinds`) names the one it is scored by (``scored_as``) and owns its files.
 """
 from __future__ import annotations
 
-import csv
-import io
 import math
 from pathlib import Path
 from typing import ClassVar
@@ -14,10 +12,11 @@ from typing import ClassVar
 import numpy as np
 
 from semsts import corpora
+from semsts.core.stats import pearson, spearman
 
 from . import aggregates
-from .correlations import pearson, spearman
-from .report import InvalidRun, Report, fmt, fmt_ci
+from .aggregates import SubsetScore
+from .report import InvalidRun, Report
 from .signature import Signature
 from .significance import fisher_ci
 
@@ -57,13 +56,13 @@ def score_subsets(parts) -> dict:
         ys.append(y)
         ws.append(None if conf is None else np.asarray(conf, float)[keep])
     parts = list(zip(xs, ys))
-    rs = [s["pearson"] for s in subsets.values()]
+    scores = [SubsetScore(name, s["pearson"], s["n"]) for name, s in subsets.items()]
     return {
         "subsets": subsets,
         "all": aggregates.pooled(parts),
         "allnorm": aggregates.normalized(parts),
-        "mean": aggregates.weighted(rs, [s["n"] for s in subsets.values()]),
-        "unweighted_mean": aggregates.mean(rs),
+        "mean": aggregates.of_scores("weighted", scores),
+        "unweighted_mean": aggregates.of_scores("mean", scores),
         "all_weighted": None if any(w is None for w in ws) else pearson(np.concatenate(xs), np.concatenate(ys),
                                                                          weights=np.concatenate(ws)),
     }
@@ -74,8 +73,8 @@ def score_typed(system, gold) -> dict:
     system, gold = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)
     if system.shape != gold.shape or gold.ndim != 2 or gold.shape[1] != len(corpora.TYPES):
         raise ValueError(f"typed scores must both be (n, {len(corpora.TYPES)}), got {system.shape} and {gold.shape}")
-    types = {t: pearson(system[:, j], gold[:, j]) for j, t in enumerate(corpora.TYPES)}
-    return {"n": len(gold), "types": types, "mean": aggregates.mean(list(types.values()))}
+    scores = [SubsetScore(t, pearson(system[:, j], gold[:, j]), len(gold)) for j, t in enumerate(corpora.TYPES)]
+    return {"n": len(gold), "types": {s.name: s.r for s in scores}, "mean": aggregates.of_scores("mean", scores)}
 
 
 def missing_subsets(dataset: corpora.Dataset) -> list[str]:
@@ -127,8 +126,6 @@ class TaskKind:
 
     name: ClassVar[str] = ""
     json_keys: ClassVar[tuple] = ()
-    compare_measures: ClassVar[dict] = {}  # measure -> rule, for a dataset no task paper ranks
-    compare_primary: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -174,13 +171,6 @@ class TaskKind:
                              + (f"; not in the dataset: {', '.join(map(str, unknown))}" if unknown else ""))
         return self.report(dataset, {sub.name: (check_predictions(sub, predictions[sub.name]), None) for sub in dataset})
 
-    # --- layout
-    def tables(self, report: Report) -> list[tuple[list[str], list[list[str]]]]:
-        raise NotImplementedError
-
-    def csv(self, report: Report) -> str:
-        raise NotImplementedError
-
     # --- compare: the parts a dataset's figures are made of (subsets, or TYPED's types)
     def parts(self, dataset: corpora.Dataset) -> list[tuple[str, int]]:
         """``(name, scored pairs)`` of each part, in order."""
@@ -193,7 +183,8 @@ class TaskKind:
         """How many scored pairs the parts present stand on (their sum: each pair is in one subset)."""
         return sum(sizes[s] for s in present)
 
-    def part_pearsons(self, report: Report) -> dict:
+    def part_scores(self, report: Report) -> tuple[SubsetScore, ...]:
+        """Each part's Pearson and scored pairs in ``report``, in order."""
         raise NotImplementedError
 
     def stacked(self, dataset: corpora.Dataset, runs: dict, present):
@@ -207,8 +198,6 @@ class STS(TaskKind):
     name = "sts"
     json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
                  "signature")
-    compare_measures = {"all": "pooled", "allnorm": "normalized", "mean": "weighted"}
-    compare_primary = "mean"
     aggregates = "all=pooled,allnorm=lsq-per-subset,mean=size-weighted,umean=plain"
 
     def figures(self, parts) -> dict:
@@ -242,58 +231,8 @@ class STS(TaskKind):
             ("unscored", f"dropped({unscored})"), ("conf", conf), ("nan", "error"), ("ci", "fisher-z95"),
             ("boot", boot)])
 
-    def aggregate_rows(self, report: Report) -> list[tuple[str, float]]:
-        f = report.figures
-        rows = [("ALL", f["all"]), ("ALLnorm", f["allnorm"]),
-                ("Mean (size-weighted)", f["mean"]), ("Mean (unweighted)", f["unweighted_mean"])]
-        if f.get("all_weighted") is not None:
-            rows.append(("ALLw (confidence-weighted)", f["all_weighted"]))
-        return rows
-
-    def subset_table(self, report: Report) -> tuple[list[str], list[list[str]]]:
-        subs = report.figures["subsets"]
-        with_conf = any(s["weighted_pearson"] is not None for s in subs.values())
-        with_unscored = any(s["n_unscored"] for s in subs.values())
-        header = (["subset", "n"] + (["unscored (dropped)"] if with_unscored else [])
-                  + ["Pearson", "Spearman", "95% CI"] + (["weighted Pearson"] if with_conf else []))
-        rows = []
-        for name, s in subs.items():
-            row = ([name, str(s["n"])] + ([str(s["n_unscored"])] if with_unscored else [])
-                   + [fmt(s["pearson"]), fmt(s["spearman"]), fmt_ci(s["ci95"])])
-            if with_conf:
-                row.append(fmt(s["weighted_pearson"]))
-            rows.append(row)
-        return header, rows
-
-    def tables(self, report):
-        n_all = sum(s["n"] for s in report.figures["subsets"].values())
-        return [self.subset_table(report),
-                (["aggregate", "n", "Pearson"], [[name, str(n_all), fmt(v)] for name, v in self.aggregate_rows(report)])]
-
-    def csv_totals(self, report: Report) -> list[tuple[str, float]]:
-        return self.aggregate_rows(report)
-
-    def csv(self, report):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi",
-                         "weighted_pearson", "signature"])
-        sig, ds, subs = str(report.signature), report.dataset, report.figures["subsets"]
-
-        def num(v):
-            return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
-
-        for name, s in subs.items():
-            writer.writerow([ds, name, s["n"], s["n_unscored"], num(s["pearson"]), num(s["spearman"]),
-                             num(s["ci95"][0]), num(s["ci95"][1]), num(s["weighted_pearson"]), sig])
-        n_all = sum(s["n"] for s in subs.values())
-        unscored = sum(s["n_unscored"] for s in subs.values())
-        for name, v in self.csv_totals(report):
-            writer.writerow([ds, name, n_all, unscored, num(v), "", "", "", "", sig])
-        return out.getvalue()
-
-    def part_pearsons(self, report):
-        return {name: s["pearson"] for name, s in report.figures["subsets"].items()}
+    def part_scores(self, report):
+        return tuple(SubsetScore(name, s["pearson"], s["n"]) for name, s in report.figures["subsets"].items())
 
     def stacked(self, dataset, runs, present):
         golds, ids, scores = [], [], {name: [] for name in runs}
@@ -308,38 +247,21 @@ class STS(TaskKind):
         return np.concatenate(golds), np.concatenate(ids), {k: np.concatenate(v) for k, v in scores.items()}
 
 
-CLSS_HEADS = {"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr",
-              "phrase2word": "Phr-2-Word", "word2sense": "Word-2-Sense"}
-
-
 class CLSS(STS):
     """SemEval-2014 Task 3, cross-level semantic similarity: four levels, ranked by the sum of their Pearsons."""
 
     name = "clss"
     json_keys = ("subsets", "all", "allnorm", "mean", "unweighted_mean", "all_weighted", "missing", "notes",
                  "official", "spearman_sum", "signature")
-    compare_measures = {"official": "sum"}
-    compare_primary = "official"
     aggregates = STS.aggregates + ",official=sum-pearson"
 
     def figures(self, parts) -> dict:
         """The STS figures plus the official ranking score (sum of the four levels' Pearsons) and the Spearman sum."""
         result = score_subsets(parts)
-        levels = [result["subsets"][lvl] for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
-        return {**result, "official": aggregates.total(s["pearson"] for s in levels),
-                "spearman_sum": aggregates.total(s["spearman"] for s in levels)}
+        levels = [(lvl, result["subsets"][lvl]) for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
+        return {**result, "official": aggregates.of_scores("sum", [SubsetScore(n, s["pearson"], s["n"]) for n, s in levels]),
+                "spearman_sum": aggregates.of_scores("sum", [SubsetScore(n, s["spearman"], s["n"]) for n, s in levels])}
 
-    def tables(self, report):
-        """The CLSS paper's Table 5 layout first: one column per level, then the sum of the four."""
-        f = report.figures
-        levels = [lvl for lvl in corpora.CLSS_LEVELS if lvl in f["subsets"]]
-        header = [""] + [CLSS_HEADS[lvl] for lvl in levels] + ["Official (sum)"]
-        rows = [[label] + [fmt(f["subsets"][lvl][key]) for lvl in levels] + [fmt(f[total])]
-                for label, key, total in (("Pearson", "pearson", "official"), ("Spearman", "spearman", "spearman_sum"))]
-        return [(header, rows), *super().tables(report)]
-
-    def csv_totals(self, report):
-        return [*self.aggregate_rows(report), ("official", report.figures["official"])]
 
 
 class TYPED(TaskKind):
@@ -347,8 +269,6 @@ class TYPED(TaskKind):
 
     name = "typed"
     json_keys = ("n", "types", "mean", "notes", "signature")
-    compare_measures = {"mean": "mean"}
-    compare_primary = "mean"
 
     def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
         dataset.require_gold()
@@ -365,26 +285,6 @@ class TYPED(TaskKind):
                                ("agg", "mean=plain-of-types"), ("corr", "pearson"), ("nan", "error")])
         return Report(dataset.name, self, figures, signature, tuple(dataset.notes), (), dataset.kind.name)
 
-    def lines(self, figures: dict) -> list[str]:
-        """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
-        return ([f"Pearson ({label}): {fmt(figures['types'][t])}" for t, label in zip(corpora.TYPES, corpora.TYPE_LABELS)]
-                + [f"Pearson mean: {fmt(figures['mean'])}"])
-
-    def tables(self, report):
-        f = report.figures
-        header = ["", *corpora.TYPE_LABELS, "Mean"]
-        return [(header, [["Pearson", *(fmt(f["types"][t]) for t in corpora.TYPES), fmt(f["mean"])]])]
-
-    def csv(self, report):
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["dataset", "type", "n", "pearson", "signature"])
-        f = report.figures
-        for name, r in [*f["types"].items(), ("mean", f["mean"])]:
-            writer.writerow([report.dataset, name, f["n"], "" if not math.isfinite(r) else f"{r:.5f}",
-                             str(report.signature)])
-        return out.getvalue()
-
     def parts(self, dataset):
         (sub,) = dataset.subsets
         return [(t, sub.n_scored) for t in corpora.TYPES]
@@ -392,8 +292,8 @@ class TYPED(TaskKind):
     def part_labels(self):
         return {**dict(zip(corpora.TYPES, corpora.TYPE_LABELS)), "mean": "Mean"}
 
-    def part_pearsons(self, report):
-        return dict(report.figures["types"])
+    def part_scores(self, report):
+        return tuple(SubsetScore(t, r, report.figures["n"]) for t, r in report.figures["types"].items())
 
     def pairs_behind(self, sizes, present):
         """Every type scores the same record pairs."""

@@ -6,14 +6,14 @@ import math
 import sys
 from typing import Callable
 
-from semsts.scoring.gold_sys import score_plain_files
+from semsts.scoring.plain_files import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
 from .streams import stand_in_for_closed, stdout_to_stderr
 
 DESCRIPTION = "The shared scorer: official STS/CLSS correlations, aggregates, statistics and validation."
 # The rest of the scorer (numpy, the datasets) is imported where it is used: `python evaluate.py GOLD SYS` on plain
-# files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.gold_sys).
+# files needs none of it and starts as fast as the organizers' correlation.pl (semsts.scoring.plain_files).
 
 
 def _significance_bar(pairs: list, desc: str):
@@ -89,14 +89,14 @@ def _print_errors(errors, limit: int = 20) -> None:
 def _cmd_check(args) -> int:
     from semsts import corpora
     from semsts.corpora import formats
-    n_expected, bounds = None, args.range or formats.STS_RANGE
+    n_expected, score_range = None, args.range or formats.STS_RANGE
     with stdout_to_stderr():  # only the verdict reaches stdout
         if args.dataset:
             sub = _dataset(args).subset(args.subset)
-            n_expected, bounds, kind = len(sub), sub.score_range, sub.kind
+            n_expected, score_range, kind = len(sub), sub.score_range, sub.kind
         else:
             kind = corpora.kinds.output_kind(args.check)
-        errors = list(kind.check_output(args.check, n_expected, bounds))
+        errors = list(kind.check_output(args.check, n_expected, score_range))
     if errors:
         _print_errors(errors)
         print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
@@ -131,22 +131,23 @@ def _cmd_files(args) -> int:
     from semsts import corpora
     from semsts.corpora import formats
     from semsts.scoring.report import InvalidRun
-    from semsts.scoring.runs import file_signature, score_files, score_typed_files, typed_lines
+    from semsts.scoring.report_tables import typed_lines
+    from semsts.scoring.runs import file_signature, score_files, score_typed_files
     gold_path, sys_path = args.files
-    bounds = args.range or formats.STS_RANGE
+    score_range = args.range or formats.STS_RANGE
     try:
         with stdout_to_stderr():  # only the figures reach stdout
             if corpora.typed2013.is_typed_file(gold_path):
-                lines = typed_lines(score_typed_files(gold_path, sys_path, bounds=bounds))
+                lines = typed_lines(score_typed_files(gold_path, sys_path, score_range=score_range))
             else:
                 lines = None
-                gold = formats.read_gold(gold_path, bounds)
+                gold = formats.read_gold(gold_path, score_range)
                 if not len(gold):
                     raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
-                errors = list(formats.check_output(sys_path, len(gold), bounds))
+                errors = list(formats.check_output(sys_path, len(gold), score_range))
                 if errors:
                     raise InvalidRun(errors)
-                r, signature = score_files(gold_path, sys_path, bounds=bounds), file_signature(sys_path, gold)
+                r, signature = score_files(gold_path, sys_path, score_range=score_range), file_signature(sys_path, gold)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         return 1

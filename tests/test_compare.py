@@ -224,19 +224,19 @@ def test_dataset_without_a_published_table_ranks_our_runs(tmp_path):
 
 def test_aggregate_ci_by_hand():
     # one subset: Fisher's interval, tanh(atanh(r) +- 1.96 / sqrt(n - 1)) (the delta method gives var z = 1 / (n - 1))
-    lo, hi = evaluate.aggregate_ci([.5], [101], "weighted")
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore("a", .5, 101)], "weighted")
     assert (lo, hi) == pytest.approx((np.tanh(np.arctanh(.5) - evaluate.Z95 / 10), np.tanh(np.arctanh(.5) + evaluate.Z95 / 10)))
     # a sum of two independent Pearsons: variances add, the interval of their mean times two
-    lo, hi = evaluate.aggregate_ci([.5, .5], [101, 101], "sum")
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(s, .5, 101) for s in "ab"], "sum")
     half = evaluate.Z95 * (.75 / 10 * 2 ** .5 / 2) / .75
     assert (lo, hi) == pytest.approx((2 * np.tanh(np.arctanh(.5) - half), 2 * np.tanh(np.arctanh(.5) + half)))
     # high correlations on few pairs: the plain normal interval passed 1; this one stays inside [-1, 1]
     rs, ns = np.asarray([.99, .99, .3]), np.asarray([5, 5, 5])
     plain_half = evaluate.Z95 * np.sqrt(np.sum((1 - rs ** 2) ** 2 / (ns - 1))) / 3
     assert rs.mean() + plain_half > 1
-    lo, hi = evaluate.aggregate_ci(rs, ns, "mean")
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(str(i), r, n) for i, (r, n) in enumerate(zip(rs, ns))], "mean")
     assert -1 < lo < rs.mean() < hi < 1
-    assert all(np.isnan(evaluate.aggregate_ci([float("nan")], [10], "sum")))
+    assert all(np.isnan(evaluate.aggregate_ci([evaluate.SubsetScore("a", float("nan"), 10)], "sum")))
 
 
 def test_latex_escapes_names():
@@ -251,7 +251,7 @@ def test_a_strong_run_is_placed_where_its_figures_put_it(data_dir, tmp_path):
     rng = np.random.default_rng(3)
     for sub in ds:
         noisy = np.clip(sub.gold + rng.normal(0, 1.2, len(sub)), 0, 5)
-        corpora.write_output(tmp_path / "strong" / sub.output_name, noisy, bounds=sub.score_range)
+        corpora.write_output(tmp_path / "strong" / sub.output_name, noisy, score_range=sub.score_range)
     cmp = evaluate.compare_runs(ds, {"strong": tmp_path / "strong"}, resamples=50)
     ours = next(r for r in cmp["rows"] if r["ours"])
     board = leaderboards.for_dataset("sts2012-test")

@@ -18,8 +18,9 @@ POOLED_RHO = 12.5 / math.sqrt(27 * 26.5)  # Pearson of average ranks [1,2.5,4.5,
 
 def test_per_subset_and_sizes_drop_unscored_pairs():
     assert cv.sizes(PARTS) == {"A": 4, "B": 3}
-    assert cv.per_subset(PARTS) == pytest.approx({"A": R_A, "B": R_B})
-    assert cv.per_subset(PARTS, cv.spearman) == pytest.approx({"A": 1.0, "B": -1.0})
+    assert [(s.name, s.n) for s in cv.subset_scores(PARTS)] == [("A", 4), ("B", 3)]
+    assert {s.name: s.r for s in cv.subset_scores(PARTS)} == pytest.approx({"A": R_A, "B": R_B})
+    assert {s.name: s.r for s in cv.subset_scores(PARTS, cv.spearman)} == pytest.approx({"A": 1.0, "B": -1.0})
 
 
 def test_pooled_mean_and_size_weighted_mean():
@@ -71,7 +72,7 @@ def test_simcse_average_is_the_mean_of_the_printed_figures():
 
 def test_undefined_correlations_and_bad_input():
     constant = {"A": ([0, 1, 2], [1, 1, 1]), "B": ([0, 1, 2], [0, 1, 2])}
-    assert math.isnan(cv.per_subset(constant)["A"]) and math.isnan(cv.aggregate("mean", constant))
+    assert math.isnan(cv.subset_scores(constant)[0].r) and math.isnan(cv.aggregate("mean", constant))
     assert math.isnan(cv.aggregate("weighted", constant)) and cv.aggregate("pooled", constant) == pytest.approx(np.corrcoef([1, 1, 1, 0, 1, 2], [0, 1, 2] * 2)[0, 1])
     assert math.isnan(cv.aggregate("pooled", {"A": ([1.0, NAN], [1.0, 2.0])}))  # one scored pair: no correlation
     with pytest.raises(ValueError, match="subset B: 3 predictions but 4 gold"):
@@ -93,6 +94,6 @@ def test_official_figures_reproduce_the_published_token_cosine_baseline(data_dir
         {"ALL": .3110, "ALLnorm": .6732, "Mean": .4356}, abs=5e-5)  # STS 2012 Table 1, baseline row
     p2013 = parts("sts2013-test")
     assert list(p2013) == ["headlines", "OnWN", "FNWN"]  # SMT is LDC-licensed, not in the data root
-    assert cv.per_subset(p2013) == pytest.approx({"headlines": .5399, "OnWN": .2828, "FNWN": .2146}, abs=5e-5)
+    assert {s.name: s.r for s in cv.subset_scores(p2013)} == pytest.approx({"headlines": .5399, "OnWN": .2828, "FNWN": .2146}, abs=5e-5)
     assert cv.official("sts2013-test", p2013)["Mean"] == pytest.approx(
         (750 * .5399 + 561 * .2828 + 189 * .2146) / 1500, abs=5e-5)  # over the three subsets present

@@ -127,7 +127,7 @@ def test_write_output_refuses_nan_and_out_of_range(tmp_path):
     with pytest.raises(ValueError, match="score 2 is nan"):
         formats.write_output(tmp_path / "o.txt", [1.0, math.nan])
     with pytest.raises(ValueError, match="score 1"):
-        formats.write_output(tmp_path / "o.txt", [4.5], bounds=formats.CLSS_RANGE)
+        formats.write_output(tmp_path / "o.txt", [4.5], score_range=formats.CLSS_RANGE)
     assert not (tmp_path / "o.txt").exists()
     formats.write_output(tmp_path / "o.txt", [0, 5])
     assert (tmp_path / "o.txt").read_text() == "0.000000\n5.000000\n"

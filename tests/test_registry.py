@@ -106,12 +106,13 @@ def test_score_leaves_unscored_pairs_out(demo):
 
 
 def test_grid_search_over_a_cosine_system_prefers_no_scale(demo):
-    """A cosine times 1 or times 5 correlates alike with the gold: by R² the search would pick 5 (the gold's scale)."""
+    """A cosine on (0, 1) or on (0, 5) correlates alike with the gold: by R² the search would pick (0, 5) (the gold's
+    range)."""
     from scipy.stats import pearsonr
     from sklearn.model_selection import GridSearchCV
     pairs, gold = demo
     folds = KFold(3)
-    search = GridSearchCV(make_system("token-cosine"), {"scale": [1.0, 5.0]}, cv=folds).fit(pairs, gold)
+    search = GridSearchCV(make_system("token-cosine"), {"score_range": [(0.0, 1.0), (0.0, 5.0)]}, cv=folds).fit(pairs, gold)
     one, five = search.cv_results_["mean_test_score"]
     assert one == pytest.approx(five, abs=1e-12)
     system = make_system("token-cosine")
@@ -124,7 +125,7 @@ def test_grid_search_over_a_cosine_system_prefers_no_scale(demo):
 # mechanism (``_parameter_constraints``), and the invariances a pair system owes its input.
 
 BAD_VALUES = {  # system -> (parameter, a value it must refuse at fit)
-    "token-cosine": ("scale", "x"), "random": ("seed", -1), "typed-tfidf": ("scale", 0),
+    "token-cosine": ("score_range", "x"), "random": ("seed", -1), "typed-tfidf": ("score_range", 0),
     "typed-regression": ("estimator", "svr"), "lcs": None, "gst": ("min_match", 0), "glove-mean": ("batch_size", 0),
     "sif": ("batch_size", 1.5), "wordllama": ("batch_size", "512"), "regression": ("feature_set", "nope"),
 }

@@ -22,17 +22,17 @@ def scaled_table(path, n, seed, scale, shift=0.0):
     return path
 
 
-@pytest.mark.parametrize("scale, shift, bounds", [(2.0, 0.0, (0.0, 10.0)), (0.8, 1.0, (1.0, 5.0))])
-def test_the_regression_writes_the_gold_units(tmp_path, scale, shift, bounds):
-    train = corpora.load_path(scaled_table(tmp_path / "train.tsv", 120, 1, scale, shift), score_range=bounds)
-    test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, scale, shift), score_range=bounds)
+@pytest.mark.parametrize("scale, shift, score_range", [(2.0, 0.0, (0.0, 10.0)), (0.8, 1.0, (1.0, 5.0))])
+def test_the_regression_writes_the_gold_units(tmp_path, scale, shift, score_range):
+    train = corpora.load_path(scaled_table(tmp_path / "train.tsv", 120, 1, scale, shift), score_range=score_range)
+    test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, scale, shift), score_range=score_range)
     system = FeatureRegression(param_grid={"C": [8.0]}, **SMALL_PARAMS)
     (path,) = run_system(system, test, tmp_path / "out", train=[train])
-    written, _ = corpora.read_output(path, len(test.pairs), bounds=bounds)
+    written, _ = corpora.read_output(path, len(test.pairs), score_range=score_range)
     expected = system.predict(test.pairs)
     assert np.allclose(written, expected, atol=1e-6)  # the estimator's own predictions, in the gold's units
-    assert expected.min() >= bounds[0] and expected.max() <= bounds[1]
-    if bounds == (0.0, 10.0):
+    assert expected.min() >= score_range[0] and expected.max() <= score_range[1]
+    if score_range == (0.0, 10.0):
         assert expected.max() > 6  # not clipped at 5
     assert np.corrcoef(written, [g for sub in test for g in sub.gold])[0, 1] > 0.8
 
@@ -41,8 +41,23 @@ def test_a_cosine_system_is_still_mapped_onto_the_task_range(tmp_path):
     test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, 2.0), score_range=(0.0, 10.0))
     system = TokenCosine()
     (path,) = run_system(system, test, tmp_path / "out")
-    written, _ = corpora.read_output(path, len(test.pairs), bounds=(0.0, 10.0))
+    written, _ = corpora.read_output(path, len(test.pairs), score_range=(0.0, 10.0))
     assert np.allclose(written, np.clip(2 * system.predict(test.pairs), 0, 10), atol=1e-6)
+
+
+def test_a_cosine_system_takes_its_score_range(tmp_path):
+    """TokenCosine's ``score_range`` (once a ``scale`` multiplier): (0, 5) is cosine x 5 to the bit, and a run reads
+    the system's own range from it, so a cosine on (0, 10) written for a (0, 10) task is not mapped again."""
+    from semsts.baselines.token_cosine import token_cosine_many
+    test = corpora.load_path(scaled_table(tmp_path / "test.tsv", 40, 2, 2.0), score_range=(0.0, 10.0))
+    cosines = token_cosine_many(test.pairs)
+    assert np.array_equal(TokenCosine().fit(test.pairs).predict(test.pairs), cosines * 5.0)
+    wide = TokenCosine(score_range=(0.0, 10.0))
+    (path,) = run_system(wide, test, tmp_path / "out")
+    written, _ = corpora.read_output(path, len(test.pairs), score_range=(0.0, 10.0))
+    assert np.allclose(written, cosines * 10.0, atol=1e-6)
+    with pytest.raises(ValueError, match="score_range must be two finite numbers, low < high"):
+        TokenCosine(score_range=(5.0, 0.0)).fit(test.pairs)
 
 
 def test_training_data_of_two_scales_is_refused(tmp_path):
@@ -79,7 +94,7 @@ def test_sts_train_records_the_scale_and_sts_run_writes_it(tmp_path, capsys):
                      "--out", str(tmp_path / "out"), "--quiet"]) == 0
     (written,) = (tmp_path / "out").glob("*.txt")
     test = corpora.load_path(tmp_path / "test.txt")
-    scores, _ = corpora.read_output(written, len(test.pairs), bounds=(1.0, 5.0))
+    scores, _ = corpora.read_output(written, len(test.pairs), score_range=(1.0, 5.0))
     from semsts.baselines.model_file import load_model
     models, _ = load_model(tmp_path / "m.skops")
     expected = np.clip(models.models["all"].predict(test.pairs), 1.0, 5.0)

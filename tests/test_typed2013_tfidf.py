@@ -78,7 +78,7 @@ def test_extractors_are_swappable_and_params_clone():
     model = TypedTfidf(fields=fields)
     copy = clone(model)
     assert copy.get_params()["fields__places"].names == ["Atlantis"]
-    assert copy.set_params(scale=4.0).scale == 4.0
+    assert copy.set_params(score_range=(0.0, 4.0)).score_range == (0.0, 4.0)
 
 
 def test_predict_shape_refusals_and_registry():
@@ -90,3 +90,11 @@ def test_predict_shape_refusals_and_registry():
         model.predict([("A man is playing a guitar.", "A man plays.")])
     y = np.ones((1, 8))
     assert TypedTfidf().fit([(rec(dcTitle="a"), rec(dcTitle="b"))], y).n_pairs_fit_ == 1
+
+
+def test_score_range_maps_the_cosines_and_a_bad_one_is_refused_at_fit():
+    pairs = [(rec(dcTitle="Ruins of Atlantis"), rec(dcTitle="Atlantis ruins")), (rec(dcTitle="a"), rec(dcTitle="b"))]
+    five = TypedTfidf().fit(pairs).predict(pairs)
+    assert np.array_equal(TypedTfidf(score_range=(0.0, 1.0)).fit(pairs).predict(pairs) * 5.0, five)
+    with pytest.raises(ValueError, match="score_range must be two finite numbers, low < high"):
+        TypedTfidf(score_range=(1.0, 1.0)).fit(pairs)

@@ -11,6 +11,8 @@ import os
 import re
 import stat
 
+from semsts.core.stats import pearson_plain
+
 from .signature import gold_sys_signature
 
 # The number syntax of semsts.corpora.formats (a plain ASCII decimal); tests check that the two agree.
@@ -41,25 +43,12 @@ def _score(line: str, lo: float, hi: float) -> float | None:
     return value if math.isfinite(value) and lo <= value <= hi else None
 
 
-def pearson_plain(x: list[float], y: list[float]) -> float:
-    """Pearson's r in exactly rounded sums (``math.fsum``); NaN when a side is constant."""
-    n = len(x)
-    if n < 2:
-        return math.nan
-    mx, my = math.fsum(x) / n, math.fsum(y) / n
-    dx, dy = [v - mx for v in x], [v - my for v in y]
-    sxx, syy = math.fsum(d * d for d in dx), math.fsum(d * d for d in dy)
-    if sxx <= 0 or syy <= 0:
-        return math.nan
-    return max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dy)) / math.sqrt(sxx * syy)))
-
-
-def score_plain_files(gold_path, sys_path, bounds=(0.0, 5.0)) -> tuple[float, object] | None:
+def score_plain_files(gold_path, sys_path, score_range=(0.0, 5.0)) -> tuple[float, object] | None:
     """``(r, signature)`` of a plain GOLD SYS pair of files, or None when they need the full scorer."""
     gold_lines, sys_lines = _lines(gold_path), _lines(sys_path)
     if not gold_lines or sys_lines is None or len(gold_lines) != len(sys_lines):
         return None
-    lo, hi = bounds
+    lo, hi = score_range
     gold, scores = [], []
     for g, s in zip(gold_lines, sys_lines):
         score = _score(s, lo, hi)

@@ -1,4 +1,4 @@
-"""Tests of ``GOLD SYS`` without numpy (semsts.scoring.gold_sys): on every file it takes, the same figure and
+"""Tests of ``GOLD SYS`` without numpy (semsts.scoring.plain_files): on every file it takes, the same figure and
 signature as the full scorer; every file the full scorer refuses, it hands over; and it starts without numpy."""
 from __future__ import annotations
 
@@ -9,14 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from semsts import corpora, evaluate
 from semsts.corpora import formats
-from semsts.scoring.correlations import pearson
-from semsts.scoring.gold_sys import _NUMBER, pearson_plain, score_plain_files
+from semsts.scoring.plain_files import _NUMBER, score_plain_files
 from semsts.scoring.runs import file_signature, score_files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,15 +33,6 @@ def full_way(gold_path, sys_path) -> tuple[float, str] | None:
 
 def test_the_number_syntax_is_the_formats_one():
     assert _NUMBER.pattern == formats._NUMBER.pattern
-
-
-def test_pearson_plain_against_numpy_and_by_hand():
-    assert pearson_plain([1.5, 2, 3.5, 5], [1, 2, 4, 5]) == pytest.approx(8.5 / math.sqrt(75), abs=1e-15)
-    rng = np.random.default_rng(0)
-    for _ in range(200):
-        x, y = rng.uniform(0, 5, 50), rng.uniform(0, 5, 50)
-        assert pearson_plain(list(x), list(y)) == pytest.approx(pearson(x, y), abs=1e-13)
-    assert math.isnan(pearson_plain([1, 1, 1], [1, 2, 3])) and math.isnan(pearson_plain([1], [2]))
 
 
 def gold_files():
