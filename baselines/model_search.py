@@ -1,5 +1,6 @@
 """The candidate regressors of the feature regression, their grids and the search among them: k-fold CV on the
-training pairs only (mean held-out Pearson r), an RBF SVR's grid on kernels computed once per fold and gamma.
+training pairs only (mean held-out Pearson r, :func:`semsts.core.stats.pearson`: a fold with a constant
+prediction has none, and its grid point ranks last), an RBF SVR's grid on kernels computed once per fold and gamma.
 """
 from __future__ import annotations
 
@@ -12,16 +13,10 @@ from sklearn.model_selection import KFold, ParameterGrid
 from sklearn.svm import SVR
 
 from semsts.core.progress import announce, tracked
+from semsts.core.stats import pearson
 from semsts.features.featurizer import PairFeaturizer
 
 from .monotone import MonotoneGBR
-
-
-def pearson_score(y_true, y_pred) -> float:
-    """Pearson r as a CV score; a constant prediction scores 0 instead of NaN."""
-    if np.std(y_pred) == 0 or np.std(y_true) == 0:
-        return 0.0
-    return float(np.corrcoef(y_true, y_pred)[0, 1])
 
 
 def _svr(**params):
@@ -103,7 +98,7 @@ def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
                 means[i] = np.mean(_fold_scores(model, [points[i]], fold_data, y))
     else:
         means = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), len(fold_data)).mean(axis=1)
-    best = int(np.argmax(means))
+    best = int(np.argmax(np.where(np.isnan(means), -np.inf, means)))  # a point with an undefined fold ranks last
     return points[best], float(means[best])
 
 
@@ -119,7 +114,7 @@ def _fold_scores(model, points, fold_data, y) -> list:
 
 def _fold_score(model, train, held_out, matrix, y) -> float:
     model.fit(matrix[train], y[train])
-    return pearson_score(y[held_out], model.predict(matrix[held_out]))
+    return pearson(model.predict(matrix[held_out]), y[held_out])
 
 
 def _rbf_svr_grid(model, grid: dict) -> bool:
@@ -170,4 +165,4 @@ def _svr_score(fit_k, held_k, y_fit, y_held, params) -> float:
     """The held-out Pearson of an SVR of ``params`` fitted on the precomputed kernel ``fit_k``."""
     svr = SVR(kernel="precomputed", C=params["C"], epsilon=params["epsilon"], tol=params["tol"],
               shrinking=params["shrinking"], cache_size=params["cache_size"], max_iter=params["max_iter"])
-    return pearson_score(y_held, svr.fit(fit_k, y_fit).predict(held_k))
+    return pearson(svr.fit(fit_k, y_fit).predict(held_k), y_held)

@@ -74,3 +74,24 @@ def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
     shifted = PredefinedSplit(np.r_[np.full(len(pairs) - 1, -1), np.zeros(len(dev) + 1)])  # other training pairs
     (_, _, other), = fold_matrices(featurizer, both, features, shifted, fitted_on=np.arange(len(pairs)))
     assert other is not features
+
+
+def test_a_grid_point_with_a_constant_fold_ranks_last():
+    """Issue 33: the search scores folds with the one Pearson (semsts.core.stats), which has no r for a constant
+    prediction; such a point ranks below every point that has one, though listed first."""
+    from sklearn.dummy import DummyRegressor
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import KFold
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from semsts.baselines.model_search import search
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(60, 3))
+    y = x[:, 0] + rng.normal(scale=0.5, size=60)
+    model = Pipeline([("scale", StandardScaler()), ("regress", Ridge())])
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    best, score = search(model, {"regress": [DummyRegressor(), Ridge()]}, fold_data, y)
+    assert isinstance(best["regress"], Ridge) and 0.5 < score < 1
+    only, undefined = search(model, {"regress": [DummyRegressor()]}, fold_data, y)
+    assert isinstance(only["regress"], DummyRegressor) and np.isnan(undefined)
