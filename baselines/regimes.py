@@ -18,7 +18,7 @@ from semsts.core.progress import announce
 
 from .model_search import fold_matrices, search
 from .regression import FeatureRegression
-from .run import training_pairs, training_units
+from .run import training_pairs, training_score_range
 from .subset_models import SubsetModels
 
 
@@ -90,7 +90,7 @@ def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tu
         ds.require_gold()
     params = {**regime.params, **params}
     if params.get("score_range") is None:  # the models predict on their training gold's scale
-        params["score_range"] = training_units(datasets)
+        params["score_range"] = training_score_range(datasets)
     models, info = {}, {}
     for name, subsets in regime.sub_models.items():
         pairs, gold, domains = select(datasets, subsets)

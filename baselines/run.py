@@ -20,7 +20,7 @@ def learns_from_gold(system) -> bool:
     return bool(tags and tags().target_tags.required)
 
 
-def system_units(system) -> tuple[float, float] | None:
+def system_score_range(system) -> tuple[float, float] | None:
     """The range a system's scores are in: its ``score_range`` (a system fitted on gold: the gold's scale,
     set from its training data), else ``None`` for one fitted on gold of no declared scale (its scores
     are already in the gold's units), else [0, 5]."""
@@ -30,7 +30,7 @@ def system_units(system) -> tuple[float, float] | None:
     return tuple(float(v) for v in own)
 
 
-def training_units(datasets) -> tuple[float, float] | None:
+def training_score_range(datasets) -> tuple[float, float] | None:
     """The one score range of the training datasets (``None`` for none); two scales mixed are refused."""
     ranges = sorted({tuple(sub.score_range) for ds in datasets for sub in ds})
     if len(ranges) > 1:
@@ -39,16 +39,16 @@ def training_units(datasets) -> tuple[float, float] | None:
     return ranges[0] if ranges else None
 
 
-def with_training_units(system, datasets):
+def with_training_score_range(system, datasets):
     """``system`` told its training data's scale, where it takes one and was given none."""
     if "score_range" in system.get_params() and system.get_params()["score_range"] is None:
-        units = training_units(datasets)
+        units = training_score_range(datasets)
         if units is not None:
             system.set_params(score_range=units)
     return system
 
 
-def scale_for(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:
+def onto_score_range(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:
     """Map scores from the system's own range (``None``: the gold's units, as a system fitted on gold
     predicts) onto the subset's task range, clipped into it."""
     lo, hi = subset.score_range
@@ -77,7 +77,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
     if isinstance(system, str):
         name, system = name or system, make_system(system)
     check_kinds(system, [test, *train])
-    with_training_units(system, train)
+    with_training_score_range(system, train)
     pairs, gold = training_pairs(train)
     system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
     return write_outputs(test, out_dir, lambda sub: predict_subset(system, sub), name=name or name_of(system))
@@ -86,7 +86,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
 def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:
     """Scores on the subset's task range, and confidences where the system gives them."""
     try:
-        scores = scale_for(sub, system.predict(sub.pairs), system_units(system))
+        scores = onto_score_range(sub, system.predict(sub.pairs), system_score_range(system))
         confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
     except PairError as exc:
         raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None

@@ -10,7 +10,7 @@ from semsts import corpora
 
 from . import run
 from .base import PairError
-from .run import scale_for, system_units
+from .run import onto_score_range, system_score_range
 
 
 def pick_model(subset: str, names, mapping: dict, fallback: str) -> str:
@@ -76,7 +76,7 @@ def predict_all(models: SubsetModels, subsets) -> dict:
         scores = scores[[row[p] for p in pairs]] if pairs else scores
         start = 0
         for sub in group:
-            out[id(sub)] = scale_for(sub, scores[start:start + len(sub.pairs)], system_units(model))
+            out[id(sub)] = onto_score_range(sub, scores[start:start + len(sub.pairs)], system_score_range(model))
             start += len(sub.pairs)
     return out
 

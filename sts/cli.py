@@ -164,8 +164,8 @@ def main(argv=None) -> int:
 def run_command(command, *args) -> int:
     """The command line's one error boundary (``sts …`` and ``python evaluate.py …``): ``command(*args)``'s exit
     code, its output flushed. An error a user can act on (:class:`semsts.core.errors.STSError`, whichever layer
-    raised it) or a system error is one ``error:`` line and exit 1, never a traceback; a reader gone away
-    (``| head -1``) ends the command quietly with 0."""
+    raised it), a system error, or a ValueError/RuntimeError from a library below us is one ``error:`` line and
+    exit 1, never a traceback; a reader gone away (``| head -1``) ends the command quietly with 0."""
     from semsts.core.errors import STSError
 
     from .streams import end_progress_lines, quiet_closed_stdout, write_error
@@ -187,4 +187,8 @@ def run_command(command, *args) -> int:
             print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
             if output:
                 quiet_closed_stdout()
+        return 1
+    except (ValueError, RuntimeError) as exc:  # raised below us (numpy, scikit-learn, an encoder) on input no check
+        end_progress_lines()                   # of ours refused: one line too, as the commands printed it before
+        print(f"error: {exc}", file=sys.stderr)
         return 1

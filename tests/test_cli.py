@@ -281,3 +281,14 @@ def test_the_form_before_issue_33_of_sts_train_gets_one_line_with_the_new_form(t
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: ") and "`sts train --regime stsb --save" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("error", [ValueError("a numpy complaint"), RuntimeError("an encoder gave up")])
+def test_an_error_from_a_library_below_us_is_one_line_too(error, capsys):
+    """The boundary's net: what numpy, scikit-learn or a user's encoder raise on input no check of ours refused."""
+    from semsts.cli import run_command
+
+    def command():
+        raise error
+    assert run_command(command) == 1
+    assert capsys.readouterr().err == f"error: {error}\n"
