@@ -64,7 +64,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
-    form = parser.add_mutually_exclusive_group(required=True)  # GOLD SYS, --run DIR or --check SYS: one of them
+    form = parser.add_mutually_exclusive_group()  # GOLD SYS, --run DIR or --check SYS: at most one (none: _cmd_eval says)
     form.add_argument("files", nargs="*", default=[], metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
     parser.add_argument("--dataset", type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")

@@ -485,3 +485,14 @@ def test_rendering_figures_without_a_report_says_what_is_needed():
 
 def test_load_model_is_public():
     assert baselines.load_model is baselines.model_file.load_model
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["--version"]])
+def test_an_unknown_option_is_named_before_a_missing_form(argv, capsys):
+    """An option the scorer does not know is what argparse reports, not that no form was given (issue 33's
+    command tree first said "one of the arguments GOLD SYS --run --check is required" here)."""
+    from semsts.evaluate import main
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"evaluate.py: error: unrecognized arguments: {argv[0]}"
