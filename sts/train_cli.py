@@ -31,7 +31,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--feature-set", choices=set_names(), default="all")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
-    p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif or "
+    p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama or "
                    "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
