@@ -1,7 +1,7 @@
 """Systems as scikit-learn regressors over text pairs, and the runner that writes official outputs.
 
 Each name is imported from its module on first use, so that importing a light module of this package
-(``semsts.baselines.parallel``, ``semsts.baselines.registry``) does not import scikit-learn: ``sts bench`` and
+(``semsts.baselines.registry``) does not import scikit-learn: ``sts bench`` and
 ``sts run`` start their workers before that second of imports.
 """
 from __future__ import annotations

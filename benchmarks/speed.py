@@ -198,7 +198,7 @@ def main(argv=None) -> int:
             jobs = {n: jobs_cases(Path(sys.executable).parent, tmp, n) for n in ("1", "default")}
         finally:
             shutil.rmtree(tmp)
-        from semsts.baselines.parallel import available_cores
+        from semsts.core.run_settings import available_cores
         print(f"\n--n-jobs 1 against the default ({available_cores()} here), load {os.getloadavg()[0]:.1f} at the end:\n")
         print_table({"--n-jobs 1": jobs["1"], "default": jobs["default"]}, ["--n-jobs 1", "default"])
     return 0

@@ -103,7 +103,7 @@ def _bench_tables(args, conventions) -> tuple:
         from semsts.scoring.html_report import pyplot
         pyplot()
     rows, absent = bench_rows(args)
-    from semsts.baselines.parallel import available_cores
+    from semsts.core.run_settings import available_cores
     from semsts.options import progress_bar
     from semsts.scoring.bench_intervals import bootstrap_rows
     bar = progress_bar(args) if args.resamples else None

@@ -26,7 +26,7 @@ def demo_command(args) -> int:
     if unknown:
         args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     from semsts.baselines.demo import demo_scoreboard
-    from semsts.baselines.parallel import run_settings
+    from semsts.core.run_settings import run_settings
     from semsts.options import progress_bar
 
     from .notes import note

@@ -10,7 +10,7 @@ import threading
 import time
 
 from semsts import argtypes, corpora
-from semsts.baselines.parallel import BACKENDS, available_cores, run_settings
+from semsts.core.run_settings import BACKENDS, available_cores, run_settings
 from semsts.streams import in_a_log as _kept
 
 

@@ -197,8 +197,8 @@ def test_run_settings_change_neither_the_model_nor_its_predictions(demo, fitted,
     """Workers and progress are set around a call, never stored: predicting and saving mutate nothing."""
     import pickle
 
-    from semsts.baselines.parallel import run_settings
     from semsts.core import workers
+    from semsts.core.run_settings import run_settings
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)  # workers even for 80 pairs
     _, _, test, _ = demo
     before = pickle.dumps(fitted)
@@ -219,8 +219,8 @@ def test_a_model_fitted_on_two_workers_pickles_to_the_same_bytes(demo, fitted, m
     """No part of a model is fitted in a worker (a worker's copy pickles differently): same file whatever --n-jobs."""
     import pickle
 
-    from semsts.baselines.parallel import run_settings
     from semsts.core import workers
+    from semsts.core.run_settings import run_settings
     monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
     pairs, gold, _, _ = demo
     with run_settings(n_jobs=2):

@@ -1,4 +1,4 @@
-"""Tests of semsts.baselines.parallel: featurization on a dask.distributed cluster gives identical results."""
+"""Tests of semsts.core.run_settings: featurization on a dask.distributed cluster gives identical results."""
 import sys
 from pathlib import Path
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from semsts import corpora
-from semsts.baselines.parallel import run_settings
 from semsts.baselines.regression import FeatureRegression
+from semsts.core.run_settings import run_settings
 
 # --- Featurization on a dask.distributed cluster (joblib's dask backend) gives identical results.
 
@@ -58,8 +58,8 @@ def test_chunks_run_here_below_the_threshold_and_through_joblib_above(monkeypatc
 def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
     import os
 
-    from semsts.baselines import parallel
     from semsts.cli import build_parser
+    from semsts.core import run_settings as parallel
     cores = len(os.sched_getaffinity(0))
     assert parallel.available_cores() == cores
     parsers = {"bench": (build_parser(), ["bench", "token-cosine"]), "run": (build_parser(), ["run", "token-cosine", "--test", "t",
@@ -117,8 +117,8 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note():
 
     import joblib
 
-    from semsts.baselines.parallel import available_cores
     from semsts.core.errors import Note
+    from semsts.core.run_settings import available_cores
     from semsts.options import settings
     args = argparse.Namespace(n_jobs=available_cores() + 7, backend="loky", scheduler=None)
     with pytest.warns(Note, match=f"--n-jobs {available_cores() + 7}: this process may use {available_cores()}"):
