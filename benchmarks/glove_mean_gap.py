@@ -27,7 +27,7 @@ DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts
 def load(name: str, data_dir):
     """``[(subset name, pairs, gold)]`` of a dataset's gold-scored pairs, as ``sts bench`` predicts them."""
     from semsts import corpora
-    from semsts.baselines.bench import scored_subset
+    from semsts.baselines.bench_predictions import scored_subset
     return [(part.name, part.pairs, part.gold) for part in (scored_subset(sub)[0] for sub in corpora.load(name, data_dir))]
 
 
@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
     args = parser.parse_args(argv)
-    from semsts.baselines.bench import as_written  # six decimals, as sts bench scores them
+    from semsts.baselines.bench_predictions import as_written  # six decimals, as sts bench scores them
     from semsts.baselines.encoder import cosine_scores
     from semsts.corpora.published_encoders import contenders, labels
     from semsts.scoring.conventions import simcse, simcse_average

@@ -1,6 +1,6 @@
 """``sts bench``: systems, saved models, encoders or runs over the STS family, under every convention.
 
-The predictions come from :mod:`semsts.baselines.bench`, the figures and tables from :mod:`semsts.scoring.bench` and
+The predictions come from :mod:`semsts.baselines.bench_predictions`, the figures and tables from :mod:`semsts.scoring.bench` and
 :mod:`semsts.scoring.bench_tables`; this module joins them and is the only one that prints.
 """
 from __future__ import annotations
@@ -122,7 +122,7 @@ def _bench_tables(args, conventions) -> tuple:
 def bench_rows(args) -> tuple[list, list]:
     """The rows the command line asks for, and the family's absent datasets with how to get them."""
     from semsts import corpora
-    from semsts.baselines import bench
+    from semsts.baselines import bench_predictions as bench
     from semsts.options import progress_bar
     from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL, SUITES
     unknown = [n for n in args.datasets or () if n not in FAMILY]
@@ -191,7 +191,7 @@ def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tupl
     A model card's training data is read only where it names a registered dataset: a path in a card is the
     card's word, not a file this command was asked to open."""
     from semsts import corpora
-    from semsts.baselines.bench import seen_shares
+    from semsts.baselines.bench_predictions import seen_shares
     unnamed = [ds for ds in training if from_card and ds not in corpora.dataset_names()]
     training = [ds for ds in training if ds not in unnamed]
     loaded = [ds if isinstance(ds, corpora.Dataset) else corpora.resolve(ds, data_dir) for ds in training]
@@ -207,7 +207,7 @@ def _seen_note(training, datasets, data_dir, *, from_card: bool = False) -> tupl
 
 
 def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, source, notes=()):
-    from semsts.baselines.bench import predict_family
+    from semsts.baselines.bench_predictions import predict_family
     from semsts.options import settings
     from semsts.scoring.bench import bench_row
     if bar:

@@ -25,7 +25,7 @@ def demo_command(args) -> int:
     unknown = sorted(set(args.system or ()) - set(system_names()))
     if unknown:
         args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
-    from semsts.baselines.demo import demo_scoreboard
+    from semsts.baselines.demo_scoreboard import demo_scoreboard
     from semsts.core.run_settings import run_settings
     from semsts.options import progress_bar
 

@@ -200,7 +200,7 @@ def test_the_html_report_holds_every_convention_asked_for_with_its_signature(tmp
 
 
 def test_a_report_without_matplotlib_is_refused_before_predicting(tmp_path, data_dir, capsys, monkeypatch):
-    from semsts.baselines import bench as predictions
+    from semsts.baselines import bench_predictions as predictions
     from semsts.core.errors import Unavailable
     from semsts.scoring import html_report
 
@@ -311,7 +311,7 @@ def test_stsb_v2_works_in_every_command(data_dir, tmp_path, capsys):
 def test_a_saved_model_predicts_its_subsets_at_once_as_one_by_one():
     from pathlib import Path
 
-    from semsts.baselines.bench import predict_family, predict_scored
+    from semsts.baselines.bench_predictions import predict_family, predict_scored
     from semsts.baselines.model_file import load_model
     models, _ = load_model(Path(__file__).resolve().parents[1] / "models" / "sts2012.skops")
     dataset = corpora.load("sts2012-test")
@@ -325,7 +325,7 @@ def test_a_saved_model_predicts_its_subsets_at_once_as_one_by_one():
 
 def test_a_bad_pair_in_a_batch_is_named_at_its_subsets_file_line(tmp_path):
     from semsts.baselines.base import PairError
-    from semsts.baselines.bench import predict_family
+    from semsts.baselines.bench_predictions import predict_family
     from semsts.baselines.subset_models import SubsetModels
 
     class Refuses:
@@ -350,7 +350,7 @@ def test_a_bad_pair_in_a_batch_is_named_at_its_subsets_file_line(tmp_path):
 
 
 def test_pairs_shared_between_subsets_are_predicted_once_each_where_it_stands(tmp_path):
-    from semsts.baselines.bench import predict_family, predict_scored
+    from semsts.baselines.bench_predictions import predict_family, predict_scored
     from semsts.baselines.subset_models import SubsetModels
 
     class Counts:

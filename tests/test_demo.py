@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from semsts import cli, corpora, evaluate
-from semsts.baselines import demo, registry
+from semsts.baselines import demo_scoreboard as demo
+from semsts.baselines import registry
 from semsts.corpora import demo_build, paths
 from semsts.demo import demo_correlations
 

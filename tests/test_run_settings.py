@@ -292,7 +292,7 @@ def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(
     """Issue 22: ``sts bench --model`` starts its workers after reading its datasets and the model's card, before
     the second this process spends importing scikit-learn (its workers start on the core it leaves idle)."""
     import subprocess
-    code = ("import sys; from semsts import bench, options; from semsts.baselines import bench as b, registry; "
+    code = ("import sys; from semsts import bench, options; from semsts.baselines import bench_predictions as b, registry; "
             "from semsts.baselines.model_card import read_card; from semsts.core import workers; "
             "from semsts.scoring import conventions; from semsts.scoring.bench import FAMILY; "
             "ds, _ = b.present_datasets(['stsb-test'], sys.argv[1]); registry.system_names(); "

@@ -33,7 +33,7 @@ def test_sts2017_loads_runs_scores_and_benches(root, tmp_path, capsys):
 
 
 def test_a_bench_refuses_an_unknown_convention_before_predicting(root, monkeypatch, capsys):
-    from semsts.baselines import bench
+    from semsts.baselines import bench_predictions as bench
     from semsts.scoring import conventions
     monkeypatch.setattr(conventions, "OFFICIAL_TASKS", tuple(t for t in conventions.OFFICIAL_TASKS if t != "sts2017"))
     monkeypatch.setattr(bench, "predict_family", lambda *a, **k: pytest.fail("predicted before checking"))

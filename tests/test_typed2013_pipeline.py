@@ -5,7 +5,7 @@ import pytest
 
 from semsts import cli, corpora, evaluate
 from semsts.baselines import make_system, run_system
-from semsts.baselines.demo import demo_scoreboard
+from semsts.baselines.demo_scoreboard import demo_scoreboard
 from semsts.corpora import typed2013
 from semsts.demo import demo_correlations
 from tests.conftest import GOLD, write
