@@ -173,9 +173,12 @@ def test_workers_started_ahead_are_the_ones_the_work_then_runs_on():
     import os
 
     import joblib
+    from joblib.externals.loky import reusable_executor
 
     from semsts.core.workers import start_workers
     from semsts.features.featurizer import warm_worker
+    if reusable_executor._executor is not None:  # workers an earlier test left warm would take both warm-ups at once;
+        reusable_executor._executor.shutdown(wait=True)  # the command's start with none, as `sts bench` does
     with joblib.parallel_config(backend="loky", n_jobs=2):
         warm = sorted(start_workers(warm_worker))
         later = set(joblib.Parallel()(joblib.delayed(os.getpid)() for _ in range(8)))
