@@ -58,6 +58,19 @@ def end_worker_unfreed() -> None:
     atexit.register(_end_now)
 
 
+# bytes a loky worker may grow by after its first task before loky calls it a leak and restarts it (loky: 300 MB)
+TABLES_ALLOWANCE = 8 << 30
+
+
+def keep_tables_as_no_leak() -> None:
+    """In a loky worker: the tables featurizing loads (WordNet, GloVe, the gloss space, WordLlama's rows: hundreds of
+    MB) are kept on purpose. Loky would call that growth a leak and restart the worker mid-run, cold, and before its
+    first chunk the new worker answers Ctrl-C with a traceback."""
+    executor = sys.modules.get("joblib.externals.loky.process_executor")
+    if in_loky_worker() and executor is not None and getattr(executor, "_MAX_MEMORY_LEAK_SIZE", 0) < TABLES_ALLOWANCE:
+        executor._MAX_MEMORY_LEAK_SIZE = TABLES_ALLOWANCE
+
+
 def leave_ctrl_c_to_the_caller() -> None:
     """In a loky worker: ignore Ctrl-C, which a terminal sends to the whole process group. The process that started
     the worker answers it and ends its workers (joblib aborts them); a worker would only print a traceback."""

@@ -27,7 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from semsts.core import COLLECTIONS
 from semsts.core.errors import Note
-from semsts.core.process_exit import end_worker_unfreed, leave_ctrl_c_to_the_caller
+from semsts.core.process_exit import end_worker_unfreed, keep_tables_as_no_leak, leave_ctrl_c_to_the_caller
 from semsts.core.progress import hook
 from semsts.core.workers import worth_workers
 
@@ -111,6 +111,7 @@ def _received(token: str, blob: bytes):
     if token not in _RECEIVED:
         end_worker_unfreed()
         leave_ctrl_c_to_the_caller()
+        keep_tables_as_no_leak()
         if len(_RECEIVED) >= 4:  # bounded: a worker serves one call after another
             _RECEIVED.clear()
         _RECEIVED[token] = pickle.loads(blob)
@@ -231,4 +232,5 @@ def warm_worker() -> int:
     from .sets import FAMILIES  # noqa: F401
     wordnet(), glove(), gloss_space(), word_frequency("the", "en")
     end_worker_unfreed()
+    keep_tables_as_no_leak()
     return os.getpid()

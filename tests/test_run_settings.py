@@ -305,3 +305,26 @@ def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(
     done = subprocess.run([sys.executable, "-c", code, str(data_dir), str(ROOT / "models" / "stsb.skops")],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "[]", (done.stdout, done.stderr)
+
+
+def _leak_allowance() -> int:
+    from joblib.externals.loky import process_executor
+    return process_executor._MAX_MEMORY_LEAK_SIZE
+
+
+def test_a_worker_keeps_its_tables_without_loky_calling_them_a_leak():
+    """Loky restarts a worker whose memory grew 300 MB after its first task; featurizing's tables are that big by
+    design, and the restarted worker came up cold, mid-run (the README bench's "A worker stopped" warning), and
+    deaf to the command's Ctrl-C handling. A featurizing worker raises the allowance as it loads them."""
+    import joblib
+    from joblib.externals.loky import reusable_executor
+
+    from semsts.core.process_exit import TABLES_ALLOWANCE
+    from semsts.features.featurizer import warm_worker
+    if reusable_executor._executor is not None:
+        reusable_executor._executor.shutdown(wait=True)
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        assert set(joblib.Parallel()(joblib.delayed(_leak_allowance)() for _ in range(2))) == {300_000_000}
+        joblib.Parallel()(joblib.delayed(warm_worker)() for _ in range(2))
+        assert set(joblib.Parallel()(joblib.delayed(_leak_allowance)() for _ in range(4))) == {TABLES_ALLOWANCE}
+    assert _leak_allowance() == 300_000_000  # the calling process is no worker: untouched
