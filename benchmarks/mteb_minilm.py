@@ -19,9 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import results  # benchmarks/results.py: --write
-
 HERE = Path(__file__).resolve().parent
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -29,13 +26,7 @@ MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write our bench row and the comparison here")
-    results.add_write_flag(parser, "mteb-minilm")
     args = parser.parse_args(argv)
-    with results.recording(args.write, __file__, argv):
-        return measure(args)
-
-
-def measure(args) -> int:
     from semsts.corpora.leaderboards import load_leaderboard
     board = load_leaderboard("mteb-sts")
     published = board.row(MODEL)

@@ -136,9 +136,10 @@ def command_line(script: str, argv: list[str]) -> str:
     return f"{data}python benchmarks/{Path(script).name} {shlex.join(args)}".rstrip()
 
 
-def header(command: str, load_start: float, load_end: float, started: float) -> str:
+def header(command: str, load_start: float, load_end: float, started: float, code: str | None = None) -> str:
+    """The lines above a written table: command, machine, Python, code (as it was at the start), date, load."""
     return (f"Command: `{command}`  \n"
-            f"Machine: {machine()}; Python {platform.python_version()}; code {code_version()}  \n"
+            f"Machine: {machine()}; Python {platform.python_version()}; code {code or code_version()}  \n"
             f"Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}; load average (1 min) "
             f"{load_start:.1f} at the start and {load_end:.1f} at the end; {time.time() - started:.0f} s in all  \n"
             f"Written by the script (`{WRITE_FLAG}`).")
@@ -158,12 +159,12 @@ def section_body(printed: str) -> str:
 
 
 def write_section(name: str, printed: str, command: str, load_start: float, started: float,
-                  path: Path | None = None) -> None:
+                  path: Path | None = None, code: str | None = None) -> None:
     """Replace the section ``name`` of ``path`` (RESULTS.md) with ``printed`` under the header."""
     path = path or RESULTS
-    text = path.read_text(encoding="utf-8")
-    body = header(command, load_start, os.getloadavg()[0], started) + "\n\n" + section_body(printed)
-    path.write_text(replace_section(text, name, body, str(path)), encoding="utf-8", newline="")
+    text = path.read_bytes().decode("utf-8")  # as it is: no newline translated
+    body = header(command, load_start, os.getloadavg()[0], started, code) + "\n\n" + section_body(printed)
+    path.write_bytes(replace_section(text, name, body, str(path)).encode("utf-8"))
 
 
 def add_write_flag(parser, section: str) -> None:
@@ -192,12 +193,12 @@ def recording(section: str | None, script: str, argv: list[str] | None = None):
     if not section:
         yield
         return
-    if section not in sections(RESULTS.read_text(encoding="utf-8")):  # refused before the measurement, not after
+    if section not in sections(RESULTS.read_bytes().decode("utf-8")):  # refused before the measurement, not after
         raise ResultsFileError(f"benchmarks/RESULTS.md: no section {section!r}")
-    started, load = time.time(), os.getloadavg()[0]
+    started, load, code = time.time(), os.getloadavg()[0], code_version()
     tee = _Tee(sys.stdout)
     with contextlib.redirect_stdout(tee):
         yield
     write_section(section, tee.kept.getvalue(), command_line(script, sys.argv[1:] if argv is None else argv),
-                  load, started, RESULTS)
+                  load, started, RESULTS, code)
     print(f"wrote the section {section!r} of {RESULTS}", file=sys.stderr)
