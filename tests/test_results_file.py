@@ -161,3 +161,11 @@ def test_the_glove_gap_tables_come_from_their_script(data_dir, capsys):
     assert len(rows) == 2 + 7 + 6  # two headers, seven datasets, five variants and the published row
     missing = [line for line in rows if line not in section.splitlines()]
     assert not missing, f"RESULTS.md rows that the script no longer gives: {missing}"
+
+
+def test_every_link_within_the_file_names_one_of_its_headings():
+    """The anchors the documentation links to are the headings' (lower case, punctuation dropped, spaces to -)."""
+    slugs = {re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", line.lstrip("#").strip().lower()))
+             for line in TEXT.splitlines() if line.startswith("## ")}
+    broken = sorted({a for a in re.findall(r"\]\(#([^)]+)\)", TEXT) if a not in slugs})
+    assert not broken, f"links to no heading: {broken}; headings: {sorted(slugs)}"
