@@ -2,7 +2,7 @@
 
 Runs the command with stderr on a pipe, timestamps every chunk it writes (a tqdm redraw, which ends in
 a carriage return, counts) and prints the longest gaps with the text written just before each, then
-the command's own exit code. Stdout passes through.
+the command's own exit code. The command's stdout goes to this script's stderr, so that its stdout is the report alone.
 
     python benchmarks/stderr_gaps.py [--top N] [--write [SECTION]] -- sts train --regime stsb --save /tmp/m.skops [-- COMMAND …]
 """
@@ -41,7 +41,7 @@ def main(argv=None) -> int:
 def gaps_of(command: list[str], top: int) -> int:
     """Run ``command``, print its longest still stretches of stderr; its exit code."""
     start = time.monotonic()
-    proc = subprocess.Popen(command, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(command, stdout=sys.stderr, stderr=subprocess.PIPE)  # our stdout: the report alone
     last, last_text, gaps = start, "(start)", []
     while True:
         chunk = os.read(proc.stderr.fileno(), 65536)
