@@ -4,7 +4,7 @@ Cold starts: imports, model and GloVe loading, data reading and all four convent
 SICK's train and trial sets are predicted too, for MTEB's SICK-R). Prints a Markdown table: command,
 wall seconds, peak resident memory, pairs predicted.
 
-    python benchmarks/bench_speed.py [--data-dir DIR] [--repeat N]
+    python benchmarks/bench_speed.py [--data-dir DIR] [--repeat N] [--write [SECTION]]
 """
 from __future__ import annotations
 
@@ -17,6 +17,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import results  # noqa: E402  (benchmarks/results.py: --write)
+
 COMMANDS = (["--model", "models/stsb.skops"], ["glove-mean"], ["sif"], ["token-cosine"], ["lcs"], ["gst"])
 # One child process per command, so that RUSAGE_CHILDREN's peak is that command's own.
 TIMED = ("import resource, subprocess, sys, time\n"
@@ -41,11 +44,18 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
     parser.add_argument("--repeat", type=int, default=1, help="runs per command; the fastest is reported")
+    results.add_write_flag(parser, "bench-speed")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     sts = [sys.executable, "-m", "semsts"]
     n = pairs_predicted(args.data_dir)
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}; {n:,} scored pairs predicted per command")
+    print(f"# {time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}")
+    print(f"{n:,} scored pairs predicted per command (SICK's train and trial sets among them, for MTEB).\n")
     print("| command | wall s | peak RSS MB |\n|---|---|---|")
     for extra in COMMANDS:
         command = [*sts, "bench", *extra, "--quiet"] + (["--data-dir", args.data_dir] if args.data_dir else [])

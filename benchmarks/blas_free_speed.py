@@ -18,6 +18,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import results  # noqa: E402  (benchmarks/results.py: --write)
+
 RUN = """
 import time, corpora
 from semsts.features.featurizer import PairFeaturizer
@@ -44,7 +47,13 @@ def main(argv=None) -> int:
     parser.add_argument("--base", default="ec4121e", help="the revision to compare against")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"))
+    results.add_write_flag(parser, "blas-free-speed")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     env = {**os.environ, **({"STS_DATA": str(Path(args.data_dir).resolve())} if args.data_dir else {})}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"

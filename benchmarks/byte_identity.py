@@ -18,6 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 
@@ -147,7 +150,13 @@ def main(argv=None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--save", metavar="DIR", help="write the outputs and SHA256SUMS to DIR (must not exist)")
     mode.add_argument("--compare", metavar="DIR", help="compare with a DIR written by --save")
+    results.add_write_flag(parser, "byte-identity")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     if args.save:
         out = Path(args.save)
         produce(out)

@@ -15,6 +15,10 @@ import resource
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
 
 
 def one(size: int) -> dict:
@@ -36,7 +40,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 64_000])
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    results.add_write_flag(parser, "featurize-memory")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     if args.one:
         print(json.dumps(one(args.one)))
         return 0

@@ -10,7 +10,7 @@ the seven test sets of SimCSE Table 5 (SimCSE convention: Spearman x 100, STS12-
    tokens keep them), with SIF's word weights, with the first component removed, and with both
    (= ``sif``).
 
-    python benchmarks/glove_mean_gap.py [--data-dir DIR]
+    python benchmarks/glove_mean_gap.py [--data-dir DIR] [--write [SECTION]]
 """
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's packages (not yet installed)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
 
 DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test", "sick2014-test")
 
@@ -83,7 +85,13 @@ def oov(data) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-dir", default=os.environ.get("STS_DATA"), help="data root (default: $STS_DATA)")
+    results.add_write_flag(parser, "glove-mean-gap")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     from semsts.baselines.bench_predictions import as_written  # six decimals, as sts bench scores them
     from semsts.baselines.encoder import cosine_scores
     from semsts.corpora.published_encoders import contenders, labels

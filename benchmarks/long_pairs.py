@@ -14,6 +14,10 @@ import platform
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
 
 
 def make_pair(kind: str, chars: int) -> tuple[str, str]:
@@ -60,7 +64,13 @@ def main(argv=None) -> int:
     parser.add_argument("--kinds", nargs="+", default=["captions", "lemmas"], choices=["captions", "lemmas"])
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    results.add_write_flag(parser, "long-pairs")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     if args.one:
         print(json.dumps(one(args.one[0], int(args.one[1]))))
         return 0

@@ -22,6 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
 ROOT = Path(__file__).resolve().parents[1]
 MODEL = ROOT / "models" / "stsb.skops"
 
@@ -113,7 +116,13 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", type=int, default=10_000, help="extrapolate the total to this many pairs")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--one", nargs=2, type=int, help=argparse.SUPPRESS)
+    results.add_write_flag(parser, "long-texts")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     if args.one:
         print(json.dumps(one(*args.one)))
         return 0

@@ -14,6 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [("8 words x 90,000", "lcs"), ("8 words x 90,000", "gst6"), ("8 words x 90,000", "gst3"),
          ("52 KB pair", "lcs"), ("52 KB pair", "gst6"), ("52 KB pair", "gst3"), ("52 KB pair", "substrings")]
@@ -61,7 +64,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cap-gb", type=float, default=6.0, help="address-space cap per case (default 6 GB)")
     parser.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    results.add_write_flag(parser, "pathological-pairs")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     if args.one:
         cap = int(args.cap_gb * (1 << 30))
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 from joblib import parallel_config
@@ -23,6 +24,9 @@ from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import pick_model
 from semsts.features.featurizer import PairFeaturizer
 from semsts.features.sets import FAMILIES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
 
 WORDLLAMA = tuple(f for f in FAMILIES if f.startswith("wordllama_"))
 
@@ -63,7 +67,13 @@ class Prepared:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
+    results.add_write_flag(parser, "regression-ablation")
     args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     regime = REGIMES["sts2012"]
     train = [corpora.load(n, args.data_dir) for n in regime.train]
     test = corpora.load(regime.test, args.data_dir)

@@ -26,6 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
 HERE = Path(__file__).resolve().parents[1]
 GOLD = "sts2012/test/STS.gs.MSRpar.txt"
 SYS = "sts2012/test/STS.gs.MSRvid.txt"  # any 750 scores in [0, 5] make a system file
@@ -168,9 +171,15 @@ def main(argv=None) -> int:
     parser.add_argument("--perl", help="the organizers' correlation.pl, timed on the same files")
     parser.add_argument("--skip", nargs="*", default=[], choices=["train", "bench", "demo", "run", "evaluate"])
     parser.add_argument("--jobs", action="store_true", help="also time --n-jobs 1 against the default, here")
+    results.add_write_flag(parser, "speed-wordllama")
     args = parser.parse_args(argv)
     if "STS_DATA" not in os.environ:
         parser.error("set STS_DATA to the data root")
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
     sides = [("after", Path(sys.executable).parent, HERE)]
     if args.before:
         sides.insert(0, ("before", Path(args.before[0]), Path(args.before[1]).resolve()))

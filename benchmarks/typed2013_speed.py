@@ -1,14 +1,15 @@
 """Speed of typed-tfidf and typed-regression on 750 synthetic TYPED record pairs (the size of the test set).
 
-Run: ``python benchmarks/typed2013_speed.py`` (well under a minute on 2 cores). No TYPED data is on this
+Run: ``python benchmarks/typed2013_speed.py [--write [SECTION]]`` (well under a minute on 2 cores). No TYPED data is on this
 machine, so the records are generated from templates (titles, creators, dates, places, subjects,
 descriptions) with a fixed seed; WordNet and GeoNames loading is timed apart from the systems.
 """
 from __future__ import annotations
 
-import platform
+import argparse
+import sys
 import time
-from datetime import datetime, timezone
+from pathlib import Path
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from semsts.baselines.typed2013_tfidf import TypedTfidf
 from semsts.corpora import wordnet
 from semsts.corpora.typed2013 import format_record
 from semsts.features.typed2013 import geonames_places
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
 
 PLACES = ["Leeds", "York", "Bradford", "Halifax", "Paris", "London", "Saltaire", "Whitby", "Yorkshire", "Kent"]
 PEOPLE = ["SUTCLIFFE; Frank Meadow (1853-1941)", "TAUNT; Henry (1842-1922)", "Unknown", "ATGET; Eugène (1857-1927)"]
@@ -43,7 +47,16 @@ def timed(function):
     return result, time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    results.add_write_flag(parser, "typed2013-speed")
+    args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        measure()
+    return 0
+
+
+def measure() -> None:
     rng = np.random.default_rng(0)
     pairs = [(record(rng), record(rng)) for _ in range(750)]
     gold = rng.uniform(0, 5, (750, 8))
@@ -53,12 +66,14 @@ def main() -> None:
     _, t_predict = timed(lambda: model.predict(pairs))
     regression, t_rfit = timed(lambda: TypedRegression().fit(pairs, gold))
     _, t_rpredict = timed(lambda: regression.predict(pairs))
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}; "
-          f"date: {datetime.now(timezone.utc):%Y-%m-%d}")
-    print(f"load WordNet {t_wordnet:.2f} s, GeoNames places {t_places:.2f} s")
-    print(f"typed-tfidf: fit (1500 records) {t_fit:.2f} s, predict 750 pairs {t_predict:.2f} s")
-    print(f"typed-regression: fit {t_rfit:.2f} s, predict {t_rpredict:.2f} s")
+    print("| step (750 synthetic record pairs) | seconds |\n|---|---:|")
+    print(f"| load WordNet (once per process) | {t_wordnet:.2f} |")
+    print(f"| load the GeoNames place names (once per process) | {t_places:.2f} |")
+    print(f"| typed-tfidf: fit (1,500 records) | {t_fit:.2f} |")
+    print(f"| typed-tfidf: predict 750 pairs | {t_predict:.2f} |")
+    print(f"| typed-regression: fit | {t_rfit:.2f} |")
+    print(f"| typed-regression: predict 750 pairs | {t_rpredict:.2f} |")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
