@@ -212,3 +212,28 @@ def test_a_fetch_block_names_only_releases_the_mirror_serves():
     for block in (b for b in BLOCKS if "fetch" in b.how):
         named = set(re.findall(r"sts data fetch ([\w-]+)", block.text))
         assert named and named <= set(RELEASES), f"{block.where}: the mirror serves {sorted(RELEASES)}, not {named}"
+
+
+def _card_row(regime: str) -> list[float]:
+    """The figures docs/figures.md shows for a committed model, from its card, in the page's column order."""
+    import json
+    card = json.loads((CHECKOUT / "models" / f"{regime}.json").read_text(encoding="utf-8"))
+    test = card["scores"]["test"]
+    subsets = {name: entry["pearson"] for name, entry in test["subsets"].items()}
+    if regime == "sts2012":
+        return [*(subsets[n] for n in ("MSRpar", "MSRvid", "SMTeuroparl", "surprise.OnWN", "surprise.SMTnews")),
+                test["all"], test["allnorm"], test["mean"]]
+    if regime == "sts2013":
+        return [*(subsets[n] for n in ("headlines", "OnWN", "FNWN")), test["mean"]]
+    dev = re.search(r'"dev_pearson": ([0-9.]+)', json.dumps(card))
+    return [float(dev.group(1)), subsets["sts-test"]]
+
+
+@pytest.mark.parametrize("regime", ["sts2012", "sts2013", "stsb"])
+def test_the_reference_figures_are_the_cards(regime):
+    """The page shows each committed model's card, rounded as the papers print; tests/test_regression.py holds the
+    cards to the models' predictions."""
+    page = (CHECKOUT / "docs" / "figures.md").read_text(encoding="utf-8")
+    (row,) = [line for line in page.splitlines() if line.startswith(f"| regression, `{regime}` regime")]
+    shown = [cell.strip() for cell in row.strip("|").split("|")[1:]]
+    assert shown == [f"{value:.4f}".lstrip("0") for value in _card_row(regime)], row
