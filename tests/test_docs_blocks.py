@@ -7,7 +7,7 @@ The line before each block says how, as an HTML comment that neither GitHub nor 
   build on each other, as a reader's do). ``bash`` blocks run as one script; ``console`` blocks run each ``$ `` line
   and compare what it prints on stdout with the lines shown under it (only the folder's path is normalised);
   ``python`` blocks run in one namespace per page.
-- ``slow``: the same, alone in a fresh folder, in a test marked ``slow``.
+- ``slow``: the same, alone in a fresh folder, in a test marked ``slow`` (a block shown on two pages runs once).
 - ``fetch``: a session block whose data root starts empty, with ``STS_MIRROR`` pointing at a local server that
   serves the official files of the releases it fetches (built from the data root the tests use): ``sts data
   fetch`` as written, with no internet.
@@ -41,6 +41,7 @@ KINDS = {"session", "slow", "fetch", "hub", "file", "tested-by", "diagram"}
 BLOCKS = [block for page in DOC_PAGES for block in doc_blocks(page)]
 SESSION_PAGES = sorted({b.page for b in BLOCKS if {"session", "fetch"} & set(b.how) and "slow" not in b.how})
 SLOW = [b for b in BLOCKS if "slow" in b.how]
+SLOW = [b for i, b in enumerate(SLOW) if b.text not in [a.text for a in SLOW[:i]]]  # a command shown twice runs once
 
 # What the stand-in for sentence-transformers gives: character trigrams hashed into 32 dimensions, so that similar
 # texts get similar vectors, and the same vectors on every run.
