@@ -238,3 +238,14 @@ def test_the_reference_figures_are_the_cards(regime):
     (row,) = [line for line in page.splitlines() if line.startswith(f"| regression, `{regime}` regime")]
     shown = [cell.strip() for cell in row.strip("|").split("|")[1:]]
     assert shown == [f"{value:.4f}".lstrip("0") for value in _card_row(regime)], row
+
+
+def test_the_readme_is_a_front_door_and_no_page_is_a_log():
+    """Issue 34: the README under 300 lines; no dated line in it or the docs (measurements live in
+    benchmarks/RESULTS.md, with their dates), and every test file or script they name exists."""
+    assert len((CHECKOUT / "README.md").read_text(encoding="utf-8").splitlines()) < 300
+    for page in DOC_PAGES:
+        text = (CHECKOUT / page).read_text(encoding="utf-8")
+        assert not re.findall(r"\b20\d\d-\d\d-\d\d\b", text), f"{page} holds a dated line"
+        for named in re.findall(r"\b(?:tests|benchmarks)/[\w/]+\.(?:py|md)\b", text):
+            assert (CHECKOUT / named).is_file(), f"{page} names {named}, which does not exist"
