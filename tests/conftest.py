@@ -10,6 +10,7 @@ import re
 import threading
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -218,14 +219,50 @@ def cli_error(capsys, path) -> str:
     return lines[0]
 
 
-# The README's Python API section (tests/test_readme_python.py, test_install.py).
-README_PATH = Path(__file__).resolve().parents[1] / "README.md"
+# The fenced blocks of the README and the documentation (tests/test_docs_blocks.py runs them or finds the test that
+# does; tests/test_readme_python.py, test_readme_demo.py, test_readme_bench.py and test_install.py read theirs here).
+CHECKOUT = Path(__file__).resolve().parents[1]
+DOC_PAGES = ("README.md", *sorted(f"docs/{p.name}" for p in (CHECKOUT / "docs").glob("*.md")))
+_FENCE = re.compile(r"^( *)(```+|~~~+)\s*([^`\s]*)[^`]*$")
+_HOW = re.compile(r"^\s*<!-- docs-test: (.+?) -->\s*$")
+
+
+class DocBlock(NamedTuple):
+    """One fenced block: its page, the line of its opening fence, its language, its text, and the words of the
+    ``<!-- docs-test: … -->`` comment on the line before it (how it is tested; empty when there is none)."""
+    page: str
+    line: int
+    lang: str
+    text: str
+    how: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return f"{self.page}:{self.line}"
+
+
+def doc_blocks(page: str) -> list[DocBlock]:
+    """Every fenced block of ``page`` (a path from the checkout's top folder), in order."""
+    lines = (CHECKOUT / page).read_text(encoding="utf-8").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        match = _FENCE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        indent, fence, lang = len(match.group(1)), match.group(2), match.group(3)
+        end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == fence), None)
+        assert end is not None, f"{page}:{i + 1}: a fenced block that never closes"
+        how = _HOW.match(lines[i - 1]) if i else None
+        text = "".join(line[indent:] + "\n" for line in lines[i + 1:end])
+        blocks.append(DocBlock(page, i + 1, lang, text, tuple(how.group(1).split()) if how else ()))
+        i = end + 1
+    return blocks
 
 
 def python_api_blocks() -> list[str]:
-    text = README_PATH.read_text(encoding="utf-8")
-    section = text.split("\n## Python API\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    """The Python API page's examples (docs/api.md), in order: one namespace runs them."""
+    return [b.text for b in doc_blocks("docs/api.md") if b.lang == "python"]
 
 
 # A dozen TYPED pairs of Europeana records with their gold (tests/test_typed2013_pipeline.py, test_typed2013_regression.py,

@@ -1,4 +1,4 @@
-"""The README's `sts demo` scoreboard comes from its command: same systems in the same order, same pair
+"""The `sts demo` scoreboard of docs/systems.md comes from its command: same systems in the same order, same pair
 counts, and each correlation within 1.5e-4 (the regression's fourth decimal moves with numpy's version)."""
 from pathlib import Path
 
@@ -6,7 +6,7 @@ import pytest
 
 from semsts import cli
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+PAGE = (Path(__file__).resolve().parents[1] / "docs" / "systems.md").read_text(encoding="utf-8")
 
 
 def scoreboard(text: str) -> list[tuple[str, float, float, int]]:
@@ -19,14 +19,14 @@ def scoreboard(text: str) -> list[tuple[str, float, float, int]]:
 
 
 @pytest.mark.slow  # about 14 s: reruns sts demo
-def test_the_readme_demo_scoreboard_comes_from_sts_demo(capsys):
-    block = README.split("$ sts demo --quiet\n", 1)[1].split("```", 1)[0]
+def test_the_demo_scoreboard_comes_from_sts_demo(capsys):
+    block = PAGE.split("$ sts demo --quiet\n", 1)[1].split("```", 1)[0]
     expected = scoreboard(block)
-    assert len(expected) == 8, "the README's demo block no longer lists the eight systems"
+    assert len(expected) == 8, "the page's demo block no longer lists the eight systems"
     assert cli.main(["demo", "--quiet"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[:2] == block.splitlines()[:2]
     got = scoreboard(out)
     assert [(name, n) for name, _, _, n in got] == [(name, n) for name, _, _, n in expected]
     for (name, r, rho, _), (_, r0, rho0, _) in zip(got, expected):
-        assert abs(r - r0) <= 1.5e-4 and abs(rho - rho0) <= 1.5e-4, f"{name}: {r} {rho}, README {r0} {rho0}"
+        assert abs(r - r0) <= 1.5e-4 and abs(rho - rho0) <= 1.5e-4, f"{name}: {r} {rho}, the page {r0} {rho0}"
