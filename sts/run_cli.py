@@ -9,6 +9,7 @@ from semsts.baselines.registry import describe, make_system, needs_training, sys
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import require
 from semsts.corpora import runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
@@ -75,6 +76,7 @@ def _run(args) -> list:
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
+    require("reference", "a model file")  # before workers warm up for it
     start_warming(args, sum(len(sub.pairs) for sub in test), [args.model])  # while this process loads the model
     try:
         if bar:
