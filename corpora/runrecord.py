@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from semsts.core.errors import STSError
-from semsts.core.files import is_regular, tagged_temps, write_text_atomic
+from semsts.core.files import is_regular, missing_folders, remove_empty, tagged_temps, write_text_atomic
 
 from .errors import FormatError, RefusedFile
 from .manifest import sha256
@@ -98,7 +98,7 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, d
     On a failure, a folder that was there before keeps the incomplete record (the scorer refuses it, the next run
     cleans it); a folder this run created is removed with what the run wrote in it, and the parents it created."""
     out_dir = Path(out_dir)
-    created = _missing(out_dir)
+    created = missing_folders(out_dir)
     try:
         with _locked(out_dir):
             run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
@@ -112,21 +112,8 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, d
                     _remove_written(run)
                 raise
     except BaseException:
-        for folder in created:  # deepest first; one that holds anything else stays
-            try:
-                folder.rmdir()
-            except OSError:
-                break
+        remove_empty(created)
         raise
-
-
-def _missing(folder: Path) -> list[Path]:
-    """The folders that creating ``folder`` (with its parents) would create, deepest first."""
-    missing = []
-    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    return missing
 
 
 def _remove_written(run: RunDir) -> None:
