@@ -123,5 +123,7 @@ def remove_empty(folders) -> None:
     for folder in folders:
         try:
             folder.rmdir()
+        except FileNotFoundError:  # gone already
+            continue
         except OSError:
             return

@@ -4,6 +4,7 @@ import os
 import pytest
 
 from semsts.core import files
+from semsts.core.files import missing_folders, remove_empty
 
 
 def test_is_regular_follows_no_link(tmp_path):
@@ -88,7 +89,6 @@ def test_open_unfollowed_refuses_a_link_and_waits_on_no_fifo(tmp_path):
 
 
 def test_missing_folders_are_listed_deepest_first_and_removed_while_empty(tmp_path):
-    from semsts.core.files import missing_folders, remove_empty
     target = tmp_path / "a" / "b" / "c"
     assert missing_folders(tmp_path) == [] and missing_folders(target) == [target, target.parent, tmp_path / "a"]
     created = missing_folders(target)
