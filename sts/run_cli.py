@@ -5,7 +5,7 @@ import argparse
 
 from semsts import argtypes, corpora
 from semsts.baselines.model_file import load_model
-from semsts.baselines.registry import describe, make_system, needs_training, system_names
+from semsts.baselines.registry import describe, make_system, needs_training, require_extra, system_names
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.core.errors import InvalidValue
@@ -34,6 +34,8 @@ def _run(args) -> list:
              f"{', '.join(p.name for p in stale)}", even_quiet=True)
     if args.system is None and not args.encoder:
         raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+    if args.system is not None:  # before the data is read
+        require_extra(args.system)
     if args.encoder and not args.model and (args.train if args.system is None
                                             else "encoder" not in make_system(args.system).get_params()):
         raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "

