@@ -78,6 +78,9 @@ def test_the_extras_of_pyproject_are_those_the_code_names():
     assert set(EXTRAS) | {"all", "dev"} == set(optional)
     assert optional["all"] == [f"semsts[{','.join(EXTRAS)}]"]
     assert "semsts[all]" in optional["dev"]
+    for extra, (_, names) in EXTRAS.items():  # each import name the code checks is a package the extra installs
+        installs = {re.split(r"[<>=\[ ]", r)[0].lower().replace("-", "_") for r in optional[extra]}
+        assert set(names) <= installs | {"distributed"}, (extra, set(names) - installs)  # dask[distributed] brings it
     plain = " ".join(project["dependencies"])
     for names in (optional[e] for e in EXTRAS):  # nothing an extra brings is in the plain install
         for requirement in names:
