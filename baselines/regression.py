@@ -14,6 +14,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from semsts.core.extras import require
 from semsts.core.progress import announce
 from semsts.features.featurizer import PairFeaturizer, map_chunks
 from semsts.features.sets import set_names
@@ -58,6 +59,7 @@ class FeatureRegression(PairRegressor):
         """The unfitted first step of the fitted pipeline: the featurizer of ``feature_set``, ``exclude`` and
         ``encoder``. With :meth:`build_model` it lets a caller featurize the pairs once for its own tuning
         (as :func:`semsts.baselines.regimes.tune_on_dev` does), then fit with :meth:`fit_featurized`."""
+        require("reference", "the reference system (regression)")
         return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder)
 
     def build_model(self) -> tuple[Pipeline, dict]:
@@ -74,6 +76,7 @@ class FeatureRegression(PairRegressor):
     def _fit(self, pairs, y):
         if y is None:
             raise ValueError("FeatureRegression needs gold scores to fit")
+        require("reference", "the reference system (regression)")
         announce(f"fitting the {self.feature_set} features on {len(pairs)} pairs (loads WordNet, word vectors, gloss space)")
         featurizer = self.build_featurizer().fit(pairs)
         announce(f"featurizing {len(pairs)} pairs")

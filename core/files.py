@@ -106,3 +106,24 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: 
 def write_text_atomic(path, text: str) -> None:
     with atomic_open(path) as handle:
         handle.write(text)
+
+
+def missing_folders(folder) -> list[Path]:
+    """The folders that making ``folder`` with its parents would create, deepest first (none if it exists)."""
+    folder, missing = Path(folder), []
+    while not folder.exists() and not folder.is_symlink() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
+def remove_empty(folders) -> None:
+    """Remove ``folders`` (deepest first, as :func:`missing_folders` lists them) while they are empty: a command that
+    created them and failed leaves nothing behind; one that now holds anything stays, and so do its parents."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except FileNotFoundError:  # gone already
+            continue
+        except OSError:
+            return

@@ -12,6 +12,7 @@ from joblib import parallel_config
 from threadpoolctl import threadpool_limits
 
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import need
 from semsts.core.progress import reporting
 
 BACKENDS = ("loky", "threading", "dask")
@@ -28,10 +29,7 @@ def available_cores() -> int:
 @contextmanager
 def dask_client(scheduler):
     """A dask.distributed client on ``scheduler`` for the duration of the block."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise InvalidValue("--backend dask needs dask[distributed]: pip install 'semsts[dask]'") from None
+    Client = need("dask.distributed", "dask", "--backend dask").Client
     client = Client(scheduler, set_as_default=False)
     try:
         with client.as_current():

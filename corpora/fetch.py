@@ -14,6 +14,8 @@ import tempfile
 import time
 from pathlib import Path, PurePosixPath
 
+from semsts.core.files import missing_folders, remove_empty
+
 from . import content_pins, datasets, manifest
 from .archives import extract
 from .download import Progress, download, mirror_address
@@ -53,7 +55,17 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
         raise FetchError(
             f"{source.name}: the organizers publish no fixed archive address; download the data by hand "
             f"from {source.page} and run `sts data fetch {name} --archive FILE`")
+    created = missing_folders(root)  # a failed fetch leaves no empty data root of its making
     root.mkdir(parents=True, exist_ok=True)
+    try:
+        return _fetch_into(source, root, final, archives, mirror, progress, unverified)
+    except BaseException:
+        remove_empty(created)
+        raise
+
+
+def _fetch_into(source: Source, root: Path, final: Path, archives, mirror: str | None, progress: Progress | None,
+                unverified: bool) -> Path:
     budget = size_budget(source)
     with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp, open(Path(tmp) / LOCK_NAME, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # held while this fetch works: clean_stale leaves the folder alone

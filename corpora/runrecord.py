@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from semsts.core.errors import STSError
-from semsts.core.files import is_regular, tagged_temps, write_text_atomic
+from semsts.core.files import is_regular, missing_folders, remove_empty, tagged_temps, write_text_atomic
 
 from .errors import FormatError, RefusedFile
 from .manifest import sha256
@@ -93,14 +93,39 @@ def _locked(out_dir: Path):
 
 @contextmanager
 def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, dataset_sha256: str = ""):
-    """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record."""
+    """Lock ``out_dir``, mark it incomplete, yield a RunDir; on success write the complete record.
+
+    On a failure, a folder that was there before keeps the incomplete record (the scorer refuses it, the next run
+    cleans it); a folder this run created is removed with what the run wrote in it, and the parents it created."""
     out_dir = Path(out_dir)
-    with _locked(out_dir):
-        run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
-        run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
-        with tagged_temps(run.temp_tag):
-            yield run
-            run._write(complete=True)
+    created = missing_folders(out_dir)
+    try:
+        with _locked(out_dir):
+            run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
+            try:
+                run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
+                with tagged_temps(run.temp_tag):
+                    yield run
+                    run._write(complete=True)
+            except BaseException:
+                if created:
+                    _remove_written(run)
+                raise
+    except BaseException:
+        remove_empty(created)
+        raise
+
+
+def _remove_written(run: RunDir) -> None:
+    """The files a failed run wrote in the folder it created: its outputs, its temporaries and its record."""
+    names = [*run.files, RECORD_NAME]
+    for path in run.path.iterdir():
+        if path.name.startswith(".") and path.name.endswith(f".{run.temp_tag}.tmp"):
+            names.append(path.name)
+    for name in names:
+        path = run.path / name
+        if is_regular(path):
+            path.unlink()
 
 
 def clean_stale(out_dir) -> list[Path]:

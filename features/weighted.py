@@ -8,12 +8,22 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from wordfreq import word_frequency
+from semsts.core.extras import need
 
 from .base import PairFeatures
 from .similarity import ratio
 
 RARE = 1e-8
+
+
+def word_frequency(word: str, lang: str = "en") -> float:
+    """``wordfreq``'s frequency of ``word`` (imported on first use: it comes with the ``reference`` extra)."""
+    return _wordfreq().word_frequency(word, lang)
+
+
+@lru_cache(maxsize=1)
+def _wordfreq():
+    return need("wordfreq", "reference", "the reference system's and SIF's word frequencies")
 
 
 @lru_cache(maxsize=1 << 17)  # per word, bounded

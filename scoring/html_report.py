@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from semsts import corpora
-from semsts.core.errors import Unavailable
+from semsts.core.extras import need
 from semsts.core.stats import pearson
 
 from .compare_tables import compare_table, compare_title, significance_table
@@ -19,12 +19,8 @@ from .tasks import task_for
 
 
 def pyplot():
-    """matplotlib's pyplot on the Agg backend; a RuntimeError saying how to install it when it is absent."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise Unavailable("the HTML report draws its plots with matplotlib, which is not installed: "
-                          "pip install 'semsts[plots]'") from None
+    """matplotlib's pyplot on the Agg backend; a :class:`MissingExtra` naming the ``plots`` extra when it is absent."""
+    matplotlib = need("matplotlib", "plots", "the HTML report (its charts)")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt

@@ -142,7 +142,15 @@ def bench_rows(args) -> tuple[list, list]:
         names = [p for ds in datasets for p in MTEB_POOLS.get(ds.name, ())]
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
+    from semsts.baselines.registry import require_extra
+    from semsts.features.encoders import check_installed
+    for name in args.system:  # before minutes of predicting
+        require_extra(name)
+    for spec in args.encoder:
+        check_installed(spec)
     if args.model:  # the workers start while this process loads the models, if they will get the scored pairs
+        from semsts.core.extras import require
+        require("reference", "a model file")
         from semsts.options import start_warming
         scored = sum(len(bench.scored_subset(sub)[0].pairs) for ds in (*datasets, *pools) for sub in ds)
         start_warming(args, scored, args.model)

@@ -31,12 +31,13 @@ def demo_command(args) -> int:
 
     from .notes import note
     from .streams import stdout_to_stderr
+    systems = args.system or available_systems(note)
     bar = progress_bar(args)  # a bar over the systems; inside one, over its featurization chunks and CV fits
     if bar and gloss_space_missing():
         note("the first demo builds the WordNet gloss space (about 30 s, then cached)")
     try:
         with run_settings(progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
-            rows = demo_scoreboard(args.system, scorer=demo_correlations,
+            rows = demo_scoreboard(systems, scorer=demo_correlations,
                                    progress=(lambda names: bar.over(names, "systems")) if bar else None)
     finally:
         if bar:
@@ -52,6 +53,24 @@ def demo_command(args) -> int:
     for error in dict.fromkeys(r.error for r in rows if r.error and "\n" in r.error):  # e.g. WordNet's install guidance
         print(f"\n{error}")
     return 0
+
+
+def available_systems(note) -> list[str]:
+    """The demo's systems whose extras are installed; one note per missing extra names the systems left out."""
+    from semsts.baselines.demo_scoreboard import demo_systems
+    from semsts.baselines.registry import missing_extra
+    from semsts.core.extras import how_to_install
+    names, left_out = [], {}
+    for name in demo_systems():
+        extra = missing_extra(name)
+        if extra:
+            left_out.setdefault(extra, []).append(name)
+        else:
+            names.append(name)
+    for extra, systems in left_out.items():
+        note(f"left out {', '.join(systems)}: {'they need' if len(systems) > 1 else 'it needs'} the '{extra}' extra, "
+             f"{how_to_install(extra)}")
+    return names
 
 
 def gloss_space_missing() -> bool:

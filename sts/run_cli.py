@@ -5,10 +5,11 @@ import argparse
 
 from semsts import argtypes, corpora
 from semsts.baselines.model_file import load_model
-from semsts.baselines.registry import describe, make_system, needs_training, system_names
+from semsts.baselines.registry import describe, make_system, needs_training, require_extra, system_names
 from semsts.baselines.run import run_system
 from semsts.baselines.subset_models import write_outputs
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import require
 from semsts.corpora import runrecord
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
@@ -33,6 +34,8 @@ def _run(args) -> list:
              f"{', '.join(p.name for p in stale)}", even_quiet=True)
     if args.system is None and not args.encoder:
         raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+    if args.system is not None:  # before the data is read
+        require_extra(args.system)
     if args.encoder and not args.model and (args.train if args.system is None
                                             else "encoder" not in make_system(args.system).get_params()):
         raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
@@ -75,6 +78,7 @@ def _run(args) -> list:
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
+    require("reference", "a model file")  # before workers warm up for it
     start_warming(args, sum(len(sub.pairs) for sub in test), [args.model])  # while this process loads the model
     try:
         if bar:

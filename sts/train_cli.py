@@ -13,6 +13,7 @@ from semsts.baselines.model_search import regressor_names
 from semsts.baselines.regimes import REGIMES, custom_regime, regime_names, train_regime
 from semsts.baselines.subset_models import predict_subsets
 from semsts.core.errors import InvalidValue
+from semsts.core.extras import require
 from semsts.features.sets import FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
@@ -49,6 +50,7 @@ def cmd_train(args) -> int:
     if bool(args.regime) == bool(args.train):
         raise InvalidValue("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
+    require("reference", "`sts train` (the reference system)")
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}

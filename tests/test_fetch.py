@@ -379,7 +379,13 @@ def test_an_incomplete_archive_is_not_installed(data_dir, tmp_path, capsys):
     assert ("error: sts2013-test: the archive lacks 4 input or gold file(s) of the official release: "
             "sts2013/test/STS.gs.OnWN.txt, sts2013/test/STS.gs.headlines.txt, sts2013/test/STS.input.OnWN.txt, "
             "sts2013/test/STS.input.headlines.txt; an incomplete archive? refused") in err
-    assert not (root / "sts2013").exists() and leftovers(root) == []
+    assert not root.exists()  # the data root this failed fetch created is removed, not left empty
+    root = tmp_path / "new" / "deeper" / "root"
+    assert data_main("--data-dir", root, "fetch", "sts2013-test", "--archive", tmp_path / "a.zip", "--quiet") == 1
+    assert not (tmp_path / "new").exists()  # with the parents it created
+    root.mkdir(parents=True)
+    assert data_main("--data-dir", root, "fetch", "sts2013-test", "--archive", tmp_path / "a.zip", "--quiet") == 1
+    assert root.is_dir() and list(root.iterdir()) == []  # a data root that was there stays
 
 
 def test_a_clss_package_must_hold_its_parts_whole(data_dir, tmp_path):

@@ -4,6 +4,7 @@ import os
 import pytest
 
 from semsts.core import files
+from semsts.core.files import missing_folders, remove_empty
 
 
 def test_is_regular_follows_no_link(tmp_path):
@@ -85,3 +86,16 @@ def test_open_unfollowed_refuses_a_link_and_waits_on_no_fifo(tmp_path):
         os.close(fd)
     with os.fdopen(files.open_unfollowed(tmp_path / "f"), "rb") as handle:
         assert handle.read() == b"x"
+
+
+def test_missing_folders_are_listed_deepest_first_and_removed_while_empty(tmp_path):
+    target = tmp_path / "a" / "b" / "c"
+    assert missing_folders(tmp_path) == [] and missing_folders(target) == [target, target.parent, tmp_path / "a"]
+    created = missing_folders(target)
+    target.mkdir(parents=True)
+    (target.parent / "kept.txt").write_text("x")  # b/ now holds a file: b/ and a/ stay
+    remove_empty(created)
+    assert not target.exists() and (target.parent / "kept.txt").is_file()
+    (target.parent / "kept.txt").unlink()
+    remove_empty(created)
+    assert list(tmp_path.iterdir()) == []

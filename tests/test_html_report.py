@@ -66,7 +66,7 @@ def test_report_is_deterministic(report):
 def test_missing_matplotlib_is_a_clear_error(report, monkeypatch, capsys):
     out, cmp, dataset, runs = report
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    with pytest.raises(RuntimeError, match=r"matplotlib, which is not installed: pip install 'semsts\[plots\]'"):
+    with pytest.raises(RuntimeError, match=r"the 'plots' extra \(matplotlib: not installed\): pip install 'semsts\[plots\]'$"):
         evaluate.write_compare_report(cmp, dataset, runs, out)
 
 

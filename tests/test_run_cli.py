@@ -63,11 +63,11 @@ def test_an_interrupted_write_leaves_no_partial_file(data_dir, tmp_path, monkeyp
     assert set(after) == set(before)  # no temporary file left behind
     assert after["STS.output.MSRvid.txt"] == before["STS.output.MSRvid.txt"]  # the old file, whole
     assert after["STS.output.MSRpar.txt"] != before["STS.output.MSRpar.txt"]  # the first one was replaced whole
-    fresh = tmp_path / "fresh"
+    fresh = tmp_path / "fresh" / "run"
     calls["n"] = 0
     with pytest.raises(KeyboardInterrupt):
         run("run", "random", "--test", "sts2012-test", "--out", fresh, "--data-dir", data_dir, "--quiet")
-    assert sorted(p.name for p in fresh.iterdir()) == ["STS.output.MSRpar.txt", "sts-run.json"]  # the record: incomplete
+    assert list(tmp_path.iterdir()) == [out]  # the folders the run created are gone, with the file it wrote and its record
 
 
 def test_sts_run_on_an_absent_dataset_says_how_to_get_it(tmp_path, capsys):

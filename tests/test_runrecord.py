@@ -8,6 +8,7 @@ import pytest
 
 from semsts import cli, evaluate
 from semsts.baselines import run as run_module
+from semsts.corpora.wordnet import WordNetNotFound
 from tests.conftest import pairs_tsv
 
 # --- Issue 12, defect 4: a run owns its output directory; the scorer refuses a mixture of runs.
@@ -32,7 +33,6 @@ def test_a_complete_run_scores_and_records_what_it_wrote(data_dir, tmp_path, cap
 
 
 def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_path, monkeypatch, capsys):
-    from semsts.corpora.wordnet import WordNetNotFound
     out = tmp_path / "mixed"
     assert main("run", "token-cosine", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
     real, calls = run_module.predict_subset, []
@@ -50,6 +50,40 @@ def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_
     err = capsys.readouterr().err
     assert (f"{out}/sts-run.json: the run of random on sts2012-test did not complete (interrupted, failed or "
             "still writing); its files may mix with older ones: rerun it") in err
+
+
+def test_a_failed_run_removes_the_folders_it_created_and_only_what_it_wrote_there(data_dir, tmp_path, monkeypatch,
+                                                                                    capsys):
+    real, calls = run_module.predict_subset, []
+
+    def dies_on_the_third(system, sub):
+        calls.append(sub.name)
+        if len(calls) == 3:
+            raise WordNetNotFound("WordNet is not installed")
+        return real(system, sub)
+
+    monkeypatch.setattr(run_module, "predict_subset", dies_on_the_third)
+    out = tmp_path / "new" / "deeper" / "run"
+    assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
+    assert capsys.readouterr().err == "error: WordNet is not installed\n"
+    assert list(tmp_path.iterdir()) == []  # run/, deeper/ and new/ were made by the run: all gone
+    (tmp_path / "new").mkdir()  # a parent that was there stays
+    calls.clear()
+    assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
+    assert list(tmp_path.iterdir()) == [tmp_path / "new"] and list((tmp_path / "new").iterdir()) == []
+
+    def writes_beside_then_dies(system, sub):  # a file another program put in the new folder meanwhile is kept
+        calls.append(sub.name)
+        if len(calls) == 2:
+            (out / "notes.txt").write_text("mine")
+            raise WordNetNotFound("WordNet is not installed")
+        return real(system, sub)
+
+    calls.clear()
+    monkeypatch.setattr(run_module, "predict_subset", writes_beside_then_dies)
+    assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]  # its own output file and record removed, the folder kept
+    assert not (tmp_path / "new" / "deeper" / "run" / "sts-run.json").exists()
 
 
 def test_a_file_from_another_run_is_named(data_dir, tmp_path, capsys):
