@@ -199,6 +199,7 @@ CROSS_CUTTING = {
     "readme_demo": "the demo scoreboard of the docs reruns from its command",
     "readme_python": "the Python API page of the docs runs as written",
     "docs_blocks": "every fenced block of the README and the docs is run by a test",
+    "results_file": "benchmarks/RESULTS.md: each section written by the script it names (benchmarks/results.py)",
     "features_sklearn": "every feature family against scikit-learn's estimator checks",
     "safety_model": "issue 32: what a model file and its card can make us do (model_file, model_card, model_checks, model_archive)",
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
