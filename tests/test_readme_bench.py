@@ -1,6 +1,7 @@
 """The bench tables reproduce: rerun their command and find each of our rows, verbatim, where they are shown: the
 SimCSE-convention table in README.md (its headline results, with four published rows, each checked too), the
-official-convention table in docs/figures.md, the glove-mean gap tables in docs/encoders.md."""
+official-convention table in docs/figures.md. (The glove-mean gap tables live in benchmarks/RESULTS.md, checked by
+tests/test_results_file.py.)"""
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,6 @@ from semsts import cli
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIGURES = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
-ENCODERS = (ROOT / "docs" / "encoders.md").read_text(encoding="utf-8")
 COMMAND = ("bench token-cosine lcs gst glove-mean sif wordllama --model models/stsb.skops --published --convention simcse "
            "--convention official --format markdown")
 
@@ -36,17 +36,3 @@ def test_the_readme_bench_tables_come_from_their_command(data_dir, capsys, monke
     assert len(shown) == 1 + 4 + 7  # the header, four published rows, ours
     assert not [line for line in shown if line not in out.splitlines()], "README headline rows the command does not print"
 
-
-def test_the_glove_gap_tables_come_from_their_script(data_dir, capsys):
-    """`python benchmarks/glove_mean_gap.py`: the vocabulary table and the variants' table, every row in docs/encoders.md."""
-    import importlib.util
-    script = Path(__file__).resolve().parents[1] / "benchmarks" / "glove_mean_gap.py"
-    assert "`python benchmarks/glove_mean_gap.py`" in ENCODERS, "docs/encoders.md no longer names this script"
-    spec = importlib.util.spec_from_file_location("glove_mean_gap", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert module.main(["--data-dir", str(data_dir)]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
-    assert len(rows) == 2 + 7 + 6  # two headers, seven datasets, five variants and the published row
-    missing = [line for line in rows if line not in ENCODERS.splitlines()]
-    assert not missing, f"docs/encoders.md rows that the script no longer gives: {missing}"
