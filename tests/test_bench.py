@@ -179,8 +179,8 @@ def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_
     assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
                      "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "data:image/png;base64," in page and "<tr class=ours><td>token-cosine</td>" in page
+    assert (out / "bench.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert (out / "bench.svg").read_text(encoding="utf-8") in page and "data:image" not in page and "<tr class=ours><td>token-cosine</td>" in page
     assert "sup-SimCSE-RoBERTa-large" in page and "74.89 *" in page
     assert "signature: <code>convention:simcse|" in page and "official:" not in page  # only what was asked
     assert "token-cosine: system token-cosine" in page  # how the row was made
