@@ -67,17 +67,19 @@ def _ranking_value(board, row, measure: str, present, sizes) -> float | None:
     return ranking.aggregate(board, row, measure, subsets=present, sizes=sizes)
 
 
-def _table_columns(board, present, measures) -> list[str]:
-    """The paper's column order for the subsets and measures shown; a measure it only ranks goes before its rank."""
+def _table_columns(board, present, measures, ranked: bool = True) -> list[str]:
+    """The paper's column order for the subsets and measures shown; a measure it only ranks goes before its rank.
+    Not ``ranked`` (no published row: a rank among our runs alone says nothing their figures do not), no ranks."""
     cols = []
     for col in board.columns:
         base = col[:-5] if col.endswith("_rank") else col
         if col == "name" or col in present or col in measures:
             cols.append(col)
         elif col.endswith("_rank") and base in measures:
-            if base not in cols and board.measures[base] != "given":
+            if base not in cols and (board.measures[base] != "given" or not ranked):
                 cols.append(base)
-            cols.append(col)
+            if ranked:
+                cols.append(col)
     return cols
 
 
@@ -145,7 +147,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
         "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
-        "columns": _table_columns(board, present, measures), "marks": board.marks,
+        "columns": _table_columns(board, present, measures, ranked=bool(pub)), "marks": board.marks,
         "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),

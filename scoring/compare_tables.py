@@ -69,8 +69,56 @@ def compare_title(cmp: dict) -> str:
     return f"{cmp['dataset']}: {cmp['title'].rstrip('.')}"
 
 
-def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -> str:
-    lines = [title, ""] + table(*compare_table(cmp, mark=mark)) + [""]
+TOP, AROUND = 3, 2  # the rows a readable table keeps beside ours: the top ones, and those on each side of ours
+
+
+def kept_rows(rows, *, top: int = TOP, around: int = AROUND) -> list:
+    """The rows a readable table shows: every row of ours, the ``top`` first rows and ``around`` rows on each side of
+    each of ours; each run of rows left out is one ``None``. Every row when no published row is left out."""
+    keep = set(range(min(top, len(rows))))
+    for i, row in enumerate(rows):
+        if row["ours"]:
+            keep.update(range(max(0, i - around), min(len(rows), i + around + 1)))
+    out = []
+    for i in range(len(rows)):
+        if i in keep:
+            out.append(i)
+        elif out[-1:] != [None]:
+            out.append(None)
+    return out
+
+
+def _gap(cmp: dict, left_out: list, width: int, table: Callable) -> str:
+    """The line standing for the rows ``left_out``: how many, their ranks, how to see them."""
+    ranks = [r for r in (row["ranks"].get(cmp["primary"]) for row in left_out) if r is not None]
+    span = f" (ranks {min(ranks)}-{max(ranks)})" if len(set(ranks)) > 1 else f" (rank {ranks[0]})" if ranks else ""
+    text = f"… {len(left_out)} row{'s' if len(left_out) > 1 else ''} left out{span}; --all shows every row"
+    return f"| {text} |" + " |" * (width - 1) if table is markdown else text
+
+
+def _table_lines(cmp: dict, table: Callable, mark: Callable, every_row: bool) -> list:
+    """The ranked table laid out by ``table``; unless ``every_row``, only :func:`kept_rows`, each run of rows left
+    out a line ``… N rows left out (ranks A-B); --all shows every row``."""
+    header, body = compare_table(cmp, mark=mark)
+    if every_row:
+        return table(header, body)
+    rows = cmp["rows"]
+    kept = kept_rows(rows)
+    shown = [i for i in kept if i is not None]
+    lines = table(header, [body[i] for i in shown])
+    at = len(lines) - len(shown)
+    out, previous = lines[:at], -1
+    for i in [*shown, len(rows)]:
+        if i > previous + 1:
+            out.append(_gap(cmp, rows[previous + 1:i], len(header), table))
+        if i < len(rows):
+            out.append(lines[at])
+            at, previous = at + 1, i
+    return out
+
+
+def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable, every_row: bool = True) -> str:
+    lines = [title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
     lines += [note.format(n) for n in cmp["notes"]]
     if cmp["significance"]:
         lines += ["", f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
@@ -80,12 +128,14 @@ def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -
     return "\n".join(lines) + "\n"
 
 
-def render_compare_text(cmp: dict) -> str:
-    return _render(cmp, aligned, compare_title(cmp), "note: {}", _star)
+def render_compare_text(cmp: dict, *, every_row: bool = True) -> str:
+    """The comparison as aligned text; with ``every_row`` False, only :func:`kept_rows` of a long published table."""
+    return _render(cmp, aligned, compare_title(cmp), "note: {}", _star, every_row)
 
 
-def render_compare_markdown(cmp: dict) -> str:
-    return _render(cmp, markdown, f"**{compare_title(cmp)}**", "{}  ", lambda n, o: f"**{n}** (ours)" if o else n)
+def render_compare_markdown(cmp: dict, *, every_row: bool = True) -> str:
+    return _render(cmp, markdown, f"**{compare_title(cmp)}**", "{}  ", lambda n, o: f"**{n}** (ours)" if o else n,
+                   every_row)
 
 
 def render_compare_csv(cmp: dict) -> str:
@@ -132,6 +182,7 @@ class Comparison(Result):
     """
 
     data: dict = field(default_factory=dict)
+    every_row: bool = True  # text and Markdown: every published row; False: ours, the top ones and those around ours
 
     def __getitem__(self, key):
         return self.data[key]
@@ -155,10 +206,10 @@ class Comparison(Result):
         return [*self.data["notes"], *(f"signature {r['name']}: {r['signature']}" for r in self.data["rows"] if r["ours"])]
 
     def to_text(self):
-        return render_compare_text(self.data)
+        return render_compare_text(self.data, every_row=self.every_row)
 
     def to_markdown(self):
-        return render_compare_markdown(self.data)
+        return render_compare_markdown(self.data, every_row=self.every_row)
 
     def to_csv(self):
         return render_compare_csv(self.data)
@@ -168,8 +219,9 @@ class Comparison(Result):
 
 
 def _compare_renderer(form: str) -> Callable:
-    def render(cmp) -> str:
-        return (cmp if isinstance(cmp, Comparison) else Comparison(cmp)).render(form)
+    def render(cmp, *, every_row: bool = True) -> str:
+        data = cmp.data if isinstance(cmp, Comparison) else cmp
+        return Comparison(data, every_row=every_row).render(form)
     return render
 
 

@@ -238,7 +238,10 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
     parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
                         help="a run directory of official output files, named (repeatable)")
-    parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
+    parser.add_argument("--published", action="store_true",
+                        help="place the runs in the task paper's table: text and markdown show our runs with their "
+                             "rank, the top rows and the rows around ours (csv, latex, json and html: every row)")
+    parser.add_argument("--all", action="store_true", help="with --published: every row of the paper's table")
     parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
     parser.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path, help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
@@ -261,13 +264,16 @@ def _cmd_compare(args) -> int:
             dataset = _dataset(args)
             cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples,
                                progress=_significance_bar)
-            text = COMPARE_RENDERERS[args.format](cmp)
+            text = COMPARE_RENDERERS[args.format](cmp, every_row=args.all)
             if args.report:
                 path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
         return 1
+    if args.published and not cmp["leaderboard"]:
+        from .notes import note
+        note(f"--published: no published table ranks {cmp['dataset']}; the table holds our runs alone")
     sys.stdout.write(text)
     if args.report:
         print(f"report: {path}", file=sys.stderr)

@@ -178,6 +178,59 @@ def test_every_format_is_deterministic_and_marks_ours(tiny, capsys, fmt):
         assert "good (ours)" in out and "* good" not in out and "Significance of Mean" in out
 
 
+def test_published_text_shows_ours_the_top_and_the_rows_around_ours(tiny, capsys):
+    """Text and Markdown keep the top three rows, ours and two rows on each side of ours, each run of rows left
+    out one line saying how many and their ranks; --all, CSV and JSON hold every row."""
+    root, runs = tiny
+    argv = ["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published", "--resamples", "5",
+            "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"]
+    code, full, _ = _cli([*argv, "--format", "json"], capsys)
+    rows = json.loads(full)["rows"]
+    names = [r["name"] for r in rows]
+    ours = [i for i, r in enumerate(rows) if r["ours"]]
+    kept = set(range(3)) | {j for i in ours for j in range(i - 2, i + 3) if 0 <= j < len(rows)}
+    assert len(rows) == 95 and len(kept) < 20
+    for form, marker in (("text", "{} (ours)"), ("markdown", "**{}** (ours)")):
+        code, out, _ = _cli([*argv, "--format", form], capsys)
+        table = out.split("\n\n")[1].splitlines()
+        gaps = [line for line in table if "left out" in line]
+        assert code == 0 and all("--all shows every row" in g for g in gaps) and gaps
+        assert sum(int(g.split("… ")[1].split(" ")[0]) for g in gaps) == len(rows) - len(kept)
+        for i, name in enumerate(names):
+            shown = any(marker.format(name) in line if rows[i]["ours"] else line.startswith((name + " ", f"| {name} "))
+                        for line in table)
+            assert shown == (i in kept), (form, name)
+        first_gap = gaps[0]
+        skipped = [r["ranks"]["mean"] for r in rows[3:min(kept - set(range(3)))] if r["ranks"]["mean"]]
+        assert f"(ranks {min(skipped)}-{max(skipped)})" in first_gap
+    code, everything, _ = _cli([*argv, "--all"], capsys)
+    assert "left out" not in everything and all(name in everything for name in names)
+    code, table, _ = _cli([*argv, "--format", "csv"], capsys)
+    assert [r["name"] for r in csv.DictReader(io.StringIO(table))] == names
+
+
+def test_without_published_rows_no_rank_column(tiny, capsys):
+    root, runs = tiny
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
+                         "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"], capsys)
+    header = out.splitlines()[2]
+    assert code == 0 and header.split()[:2] == ["Run", "Head."] and "Rank" not in header
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
+                         "--published", "--run", f"good={runs['good']}"], capsys)
+    assert "Rank" in out.splitlines()[2]
+
+
+def test_published_on_a_dataset_no_paper_ranks_says_so(tmp_path, capsys):
+    ds = corpora.load("demo-test")
+    run = tmp_path / "run"
+    corpora.write_output(run / ds.subsets[0].output_name, np.clip(ds.gold[::-1], 0, 5))
+    code, out, err = _cli(["compare", "--dataset", "demo-test", "--run", f"mine={run}", "--published"], capsys)
+    assert code == 0 and "mine (ours)" in out
+    assert err.count("note: --published: no published table ranks demo-test; the table holds our runs alone") == 1
+    code, out, err = _cli(["compare", "--dataset", "demo-test", "--run", f"mine={run}"], capsys)
+    assert "--published" not in err
+
+
 def test_sts_compare_is_evaluate_compare(tiny, capsys):
     root, runs = tiny
     argv = ["--dataset", "sts2013-test", "--data-dir", str(root), "--run", f"good={runs['good']}", "--resamples", "5"]
