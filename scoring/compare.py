@@ -5,6 +5,7 @@ The published tables are data (:mod:`semsts.corpora.leaderboards`); the ranking 
 from __future__ import annotations
 
 import math
+import re
 from itertools import combinations
 
 import numpy as np
@@ -13,12 +14,12 @@ from semsts import corpora
 from semsts.core.stats import pearson
 from semsts.corpora import leaderboards
 
-from . import aggregates, ranking
+from . import aggregates, intervals, ranking
 from .aggregates import SubsetScore
 from .compare_tables import Comparison
 from .correlations import is_finite
 from .report import InvalidRun
-from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
+from .significance import ALPHA, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for
 
 
@@ -171,16 +172,13 @@ def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:
 
 
 def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
-    """95% interval of the primary measure: Fisher z for a pooled Pearson, else over the subset figures."""
+    """95% interval of the primary measure, by the method :mod:`semsts.scoring.intervals` gives its rule."""
     value = row["scores"].get(primary)
-    if value is None:
-        return None
-    if rule == "pooled":
-        return list(fisher_ci(value, n_total))
     kept = [SubsetScore(s, row["scores"][s], sizes[s]) for s in present if row["scores"].get(s) is not None]
-    if not kept or (len(kept) < len(present) and rule != "sum"):
+    if rule != "pooled" and (not kept or (len(kept) < len(present) and rule != "sum")):
         return None
-    return list(aggregate_ci(kept, rule))
+    interval = intervals.figure_interval(rule, value, kept, n_total)
+    return None if interval is None else list(interval)
 
 
 def _compare_notes(dataset, board, present, missing, measures, primary, published: bool) -> list[str]:
@@ -197,14 +195,14 @@ def _compare_notes(dataset, board, present, missing, measures, primary, publishe
     if published and board.rows:
         notes.append("our runs, marked (ours), take the rank their figures, rounded like the paper's, would have among the "
                      "published ranked runs, which keep their ranks; '-': a published row the paper does not rank")
-        notes.append(f"published: {board.source}")
-        if "seed" in board.source:
-            notes.append("seed NNN: the project's copy of the paper's text the figures were transcribed from "
-                         "(a plain-text extraction; marks it lost are said so in 'marks')")
+        source = re.sub(r"\s*\(seed \d+\)", "", board.source)  # which of our transcriptions: no news to a reader
+        notes.append(f"published: {source}")
+        if source != board.source:
+            notes.append("the published figures were transcribed from a plain-text copy of the paper; a mark that "
+                         "copy lost is said so under 'marks'")
     if board.marks and published:
         notes.append("marks: " + "; ".join(f"{k} {v}" for k, v in board.marks.items()))
-    notes.append(f"95% CI of {label}: " + ("Fisher z over all pairs" if board.measures[primary] == "pooled" else
-                 "normal approximation over the subsets, var(r) = (1 - r^2)^2 / (n - 1)"))
+    notes.append(f"95% CI of {label}: {intervals.method(board.measures[primary], len(present))}")
     return notes
 
 

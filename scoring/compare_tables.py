@@ -11,7 +11,7 @@ from typing import Callable
 
 from .correlations import is_finite
 from .report import UNDEFINED
-from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown
+from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, wrapped
 
 
 def _rank_head(cmp: dict, col: str, previous: str) -> str:
@@ -66,7 +66,9 @@ def significance_table(cmp: dict) -> tuple[list, list]:
 
 
 def compare_title(cmp: dict) -> str:
-    return f"{cmp['dataset']}: {cmp['title'].rstrip('.')}"
+    """The dataset and the published table's title (a dataset no paper ranks is its own title: said once)."""
+    title = cmp["title"].rstrip(".")
+    return cmp["dataset"] if title in ("", cmp["dataset"]) else f"{cmp['dataset']}: {title}"
 
 
 TOP, AROUND = 3, 2  # the rows a readable table keeps beside ours: the top ones, and those on each side of ours
@@ -119,10 +121,11 @@ def _table_lines(cmp: dict, table: Callable, mark: Callable, every_row: bool) ->
 
 def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable, every_row: bool = True) -> str:
     lines = [title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
-    lines += [note.format(n) for n in cmp["notes"]]
+    lines += [wrapped(note.format(n)) if table is aligned else note.format(n) for n in cmp["notes"]]
     if cmp["significance"]:
-        lines += ["", f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
-                      "Williams on the pooled pairs; significant when every test has p < .05):", ""]
+        heading = (f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
+                   "Williams on the pooled pairs; significant when every test has p < .05):")
+        lines += ["", wrapped(heading) if table is aligned else heading, ""]
         lines += table(*significance_table(cmp))
     lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
     return "\n".join(lines) + "\n"

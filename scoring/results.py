@@ -23,10 +23,20 @@ def fmt(value) -> str:
     return UNDEFINED if value is None or not math.isfinite(value) else f"{value:.5f}"
 
 
-def aligned(header, rows) -> list[str]:
-    """A plain-text table: first column left-aligned, the others right-aligned."""
+WIDTH = 120  # the widest line of text output: prose is wrapped, a wider table comes in blocks of columns
+
+
+def wrapped(text: str, indent: str = "") -> str:
+    """A line of prose no wider than :data:`WIDTH`, its continuation lines indented two more spaces."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                                    break_long_words=False, break_on_hyphens=False)) or indent.rstrip()
+
+
+def aligned(header, rows, *, left: int = 1) -> list[str]:
+    """A plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+    return ["  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
             for r in [header, *rows]]
 
 

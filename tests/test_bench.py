@@ -372,3 +372,32 @@ def test_pairs_shared_between_subsets_are_predicted_once_each_where_it_stands(tm
     assert model.seen == [4]  # six scored pairs, four distinct
     for sub in dataset:
         assert np.array_equal(batched[dataset.name][sub.name][1], predict_scored(model, sub)[1]), sub.name
+
+
+def test_published_text_keeps_the_top_rows_and_those_around_ours(data_dir, capsys):
+    """--published: text shows SimCSE's rows ranked by Avg., the top three, ours at its rank and two rows on each side
+    of it, one line for each run of rows left out; --all the paper's layout; JSON every figure either way. No line
+    but a signature is wider than 120 characters."""
+    from semsts.corpora.published_encoders import contenders
+    argv = ["bench", "token-cosine", "--convention", "simcse", "--published", "--resamples", "20", "--quiet",
+            "--data-dir", str(data_dir)]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert all(len(line) <= 120 for line in text.splitlines() if not line.startswith("signature: "))
+    published = sorted(contenders(), key=lambda c: -c.average)
+    lines = text.splitlines()
+    last_block = max(i for i, line in enumerate(lines) if line.startswith("rank ") and line.endswith("Avg."))
+    mine = next(line for line in lines[last_block:] if line.split()[1:2] == ["token-cosine"])
+    rank, avg = int(mine.split()[0]), float(mine.split()[-1])
+    assert rank == 1 + sum(c.average > avg for c in published) and 10 < rank
+    shown = [c.name for c in published if any(line.split()[1:2] and " ".join(line.split()[1:]).startswith(c.name + " ")
+                                              for line in text.splitlines())]
+    assert shown[:3] == [c.name for c in published[:3]]
+    assert [c.name for c in published[rank - 3:rank - 1]] == shown[-2:] and len(shown) == 5
+    gaps = [line for line in text.splitlines() if "left out" in line]
+    assert gaps and all(line.startswith("… ") and line.endswith("--all shows every row") for line in gaps)
+    assert sum(int(g.split()[1]) for g in gaps) == 2 * (len(published) - 5)  # the table comes in two blocks
+    assert cli.main([*argv, "--all"]) == 0
+    everything = capsys.readouterr().out
+    assert "left out" not in everything and all(c.name in everything for c in published)
+    assert "(unsupervised, as published)" in everything and "(unsupervised, as published)" not in text

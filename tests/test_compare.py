@@ -276,16 +276,17 @@ def test_dataset_without_a_published_table_ranks_our_runs(tmp_path):
 
 
 def test_aggregate_ci_by_hand():
-    # one subset: Fisher's interval, tanh(atanh(r) +- 1.96 / sqrt(n - 1)) (the delta method gives var z = 1 / (n - 1))
-    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore("a", .5, 101)], "weighted")
+    # one subset: Fisher's interval, tanh(atanh(r) +- 1.96 / sqrt(n - 3)), exactly as fisher_ci gives it
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore("a", .5, 103)], "weighted")
     assert (lo, hi) == pytest.approx((np.tanh(np.arctanh(.5) - evaluate.Z95 / 10), np.tanh(np.arctanh(.5) + evaluate.Z95 / 10)))
+    assert (lo, hi) == pytest.approx(evaluate.fisher_ci(.5, 103), abs=1e-12)
     # a sum of two independent Pearsons: variances add, the interval of their mean times two
-    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(s, .5, 101) for s in "ab"], "sum")
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(s, .5, 103) for s in "ab"], "sum")
     half = evaluate.Z95 * (.75 / 10 * 2 ** .5 / 2) / .75
     assert (lo, hi) == pytest.approx((2 * np.tanh(np.arctanh(.5) - half), 2 * np.tanh(np.arctanh(.5) + half)))
     # high correlations on few pairs: the plain normal interval passed 1; this one stays inside [-1, 1]
     rs, ns = np.asarray([.99, .99, .3]), np.asarray([5, 5, 5])
-    plain_half = evaluate.Z95 * np.sqrt(np.sum((1 - rs ** 2) ** 2 / (ns - 1))) / 3
+    plain_half = evaluate.Z95 * np.sqrt(np.sum((1 - rs ** 2) ** 2 / (ns - 3))) / 3
     assert rs.mean() + plain_half > 1
     lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(str(i), r, n) for i, (r, n) in enumerate(zip(rs, ns))], "mean")
     assert -1 < lo < rs.mean() < hi < 1
@@ -312,3 +313,30 @@ def test_a_strong_run_is_placed_where_its_figures_put_it(data_dir, tmp_path):
         better = [r for r in board.rows if measure in r.ranks and r.scores[measure] > round(ours["scores"][measure], 4)]
         assert ours["ranks"][measure] == (max(r.ranks[measure] for r in better) + 1 if better else 1), measure
     assert ours["ranks"] == {"all": 10, "allnorm": 10, "mean": 7}  # among the strong runs, not at an end
+
+
+def test_eval_compare_and_bench_print_one_interval_for_one_figure(data_dir, tmp_path, capsys):
+    """STS-B's Pearson (one subset: its Mean is that Pearson) on one run: eval, compare and bench give the same
+    interval (Fisher z), and each says which method made it."""
+    run = tmp_path / "run"
+    assert cli.main(["run", "token-cosine", "--test", "stsb-test", "--out", str(run), "--quiet",
+                     "--data-dir", str(data_dir)]) == 0
+    capsys.readouterr()
+    assert cli.main(["eval", "--dataset", "stsb-test", "--run", str(run), "--data-dir", str(data_dir)]) == 0
+    shown = capsys.readouterr().out
+    row = next(line for line in shown.splitlines() if line.startswith("sts-test "))
+    r, interval = float(row.split()[2]), row.split("[")[1].rstrip("]")
+    lo, hi = evaluate.fisher_ci(r, 1379)
+    assert interval == f"{lo:.4f}, {hi:.4f}" and "note: 95% CI: Fisher z, tanh(atanh(r) ± 1.96 / sqrt(n - 3))" in shown
+    assert cli.main(["compare", "--dataset", "stsb-test", "--run", f"t={run}", "--data-dir", str(data_dir)]) == 0
+    compared = capsys.readouterr().out
+    assert f"[{lo:.4f}, {hi:.4f}]".replace("0.", ".") in compared.splitlines()[3]
+    assert "note: 95% CI of mean: Fisher z, tanh(atanh(r) ± 1.96 / sqrt(n - 3))" in compared
+    assert cli.main(["bench", "--runs", str(run), "--convention", "official", "--format", "json", "--resamples", "20",
+                     "--quiet", "--data-dir", str(data_dir)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    figures = doc["rows"][0]["datasets"]["stsb-test"]
+    assert round(figures["official"]["Pearson"], 5) == r
+    assert figures["ci"]["official"]["Pearson"] == pytest.approx(evaluate.fisher_ci(figures["official"]["Pearson"], 1379),
+                                                                abs=1e-8)
+    assert figures["ci"]["official"]["Pearson"] == pytest.approx([lo, hi], abs=1e-4)
