@@ -124,6 +124,15 @@ def _bench_tables(args, conventions) -> tuple:
                                       every_row=args.all).render(args.format)
 
 
+def _none_present(names, data_dir) -> str:
+    """One line: which datasets are missing, where they were looked for, and the advice once."""
+    from semsts.corpora.paths import data_root, root_rule
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    how = "" if data_dir else f" ({root_rule(data_dir)})"  # --data-dir: the user just said which
+    return (f"none of the bench datasets is under the data root {data_root(data_dir)}{how}: missing {shown}; "
+            "fetch them with `sts data fetch NAME …` or point --data-dir / STS_DATA at a data root holding them")
+
+
 def bench_rows(args) -> tuple[list, list]:
     """The rows the command line asks for, and the family's absent datasets with how to get them."""
     from semsts import corpora
@@ -137,7 +146,7 @@ def bench_rows(args) -> tuple[list, list]:
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
-        raise InvalidValue("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+        raise InvalidValue(_none_present([name for name, _ in absent], args.data_dir))
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):

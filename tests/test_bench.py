@@ -401,3 +401,15 @@ def test_published_text_keeps_the_top_rows_and_those_around_ours(data_dir, capsy
     everything = capsys.readouterr().out
     assert "left out" not in everything and all(c.name in everything for c in published)
     assert "(unsupervised, as published)" in everything and "(unsupervised, as published)" not in text
+
+
+def test_no_dataset_under_the_data_root_is_one_short_line(tmp_path, capsys, monkeypatch):
+    """Every bench dataset absent: one line naming the root, the missing datasets once each, and the advice once."""
+    from semsts.scoring.bench import SUITES
+    monkeypatch.delenv("STS_DATA", raising=False)
+    assert cli.main(["bench", "token-cosine", "--quiet", "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    (line,) = err.splitlines()
+    assert line.startswith(f"error: none of the bench datasets is under the data root {tmp_path}: missing ")
+    assert all(line.count(name) == 1 for name in SUITES["classic"] if name != "sts2017-test")
+    assert line.count("sts data fetch") == 1 and line.count("STS_DATA") == 1 and len(line) < 350
