@@ -73,17 +73,19 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     form.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run "
                       "(with --dataset)")
     form.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
-    parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
-    parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
+    parser.add_argument("--subset", help="with --check and --dataset: the subset whose input SYS answers")
+    parser.add_argument("--format", choices=list(FORMATS), default="text",
+                        help="format of the --run report (default text)")
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     parser.set_defaults(func=_cmd_eval, usage_error=parser.error)
 
 
 def _print_errors(errors, limit: int = 20) -> None:
+    """Each error an ``error:`` line (at most ``limit``, then how many more)."""
     for exc in errors[:limit]:
-        print(exc, file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
     if len(errors) > limit:
-        print(f"… and {len(errors) - limit} more errors", file=sys.stderr)
+        print(f"error: … and {len(errors) - limit} more errors", file=sys.stderr)
 
 
 def _cmd_check(args) -> int:
@@ -97,9 +99,10 @@ def _cmd_check(args) -> int:
         else:
             kind = corpora.kinds.output_kind(args.check)
         errors = list(kind.check_output(args.check, n_expected, score_range))
-    if errors:
+    if errors:  # one error, one line; more: each, then how many
         _print_errors(errors)
-        print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
+        if len(errors) > 1:
+            print(f"error: {args.check}: {len(errors)} errors; the output file is not valid", file=sys.stderr)
         return 1
     print(f"{args.check}: Output file is OK!")
     return 0
@@ -196,6 +199,12 @@ def _cmd_eval(args) -> int:
     """One of the scorer's three forms, as the arguments say."""
     if _plain_files(args.argv):
         return 0
+    if args.subset and not args.check:  # said, not ignored
+        args.usage_error("--subset goes with --check SYS --dataset NAME; --run DIR scores every subset of the "
+                         "dataset, GOLD SYS its two files")
+    if args.format != "text" and not args.run:
+        args.usage_error("--format goes with --dataset NAME --run DIR; GOLD SYS prints one Pearson as correlation.pl "
+                         "does, --check SYS a verdict")
     if args.check:  # argparse lets one of GOLD SYS, --run and --check through; what goes with each is said here
         if bool(args.dataset) != bool(args.subset):
             args.usage_error("--check SYS takes --dataset and --subset together (or neither)")

@@ -224,11 +224,12 @@ def test_published_on_a_dataset_no_paper_ranks_says_so(tmp_path, capsys):
     ds = corpora.load("demo-test")
     run = tmp_path / "run"
     corpora.write_output(run / ds.subsets[0].output_name, np.clip(ds.gold[::-1], 0, 5))
-    code, out, err = _cli(["compare", "--dataset", "demo-test", "--run", f"mine={run}", "--published"], capsys)
+    code = cli.main(["compare", "--dataset", "demo-test", "--run", f"mine={run}", "--published"])  # sts's notes
+    out, err = capsys.readouterr()
     assert code == 0 and "mine (ours)" in out
     assert err.count("note: --published: no published table ranks demo-test; the table holds our runs alone") == 1
-    code, out, err = _cli(["compare", "--dataset", "demo-test", "--run", f"mine={run}"], capsys)
-    assert "--published" not in err
+    assert cli.main(["compare", "--dataset", "demo-test", "--run", f"mine={run}"]) == 0
+    assert "--published" not in capsys.readouterr().err
 
 
 def test_sts_compare_is_evaluate_compare(tiny, capsys):
