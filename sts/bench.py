@@ -59,7 +59,8 @@ def add_bench_arguments(p) -> None:
                         "scores: text and markdown show the top rows and those around ours, ranked (csv, latex, json "
                         "and the --report page: every row)")
     p.add_argument("--all", action="store_true", help="with --published: every published row, in the paper's layout")
-    p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text",
+                   help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
@@ -70,7 +71,7 @@ def add_bench_arguments(p) -> None:
                    help="bootstrap resamples of the pairs for the 95%% intervals and paired tests of our rows "
                         f"(default 1000, at most {MAX_RESAMPLES:,}; 0: no intervals, no tests)")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    add_n_jobs(p)
+    add_n_jobs(p, threads="the bootstrap's resamples")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
     p.set_defaults(func=bench_command, usage_error=p.error)
 

@@ -251,7 +251,8 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
                         help="place the runs in the task paper's table: text and markdown show our runs with their "
                              "rank, the top rows and the rows around ours (csv, latex, json and html: every row)")
     parser.add_argument("--all", action="store_true", help="with --published: every row of the paper's table")
-    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
+    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text",
+                        help="format of the tables (default text)")
     parser.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path, help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
