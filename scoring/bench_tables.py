@@ -481,6 +481,8 @@ def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
     if bootstrap is not None:
         doc["bootstrap"] = {"seed": bootstrap.seed, "resamples": bootstrap.resamples, "method": bootstrap.method,
                             "level": 0.95}
+        doc["intervals"] = {"pearson_pooled": intervals.FISHER, "pearson_mean_of_subsets": intervals.DELTA,
+                            "other": intervals.BOOTSTRAP}
         doc["paired_tests"] = [dict(t) for t in bootstrap.tests]
     return doc
 

@@ -170,6 +170,7 @@ def test_sts_bench_prints_intervals_and_tests_and_keeps_its_json_figures(data_di
                      "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     figures = doc["rows"][0]["datasets"]["stsb-test"]
+    assert doc["intervals"]["pearson_pooled"].startswith("Fisher z") and "bootstrap" in doc["intervals"]["other"]
     assert isinstance(figures["mteb"], float) and isinstance(figures["official"]["Pearson"], float)
     lo, hi = figures["ci"]["simcse"]
     assert lo < figures["simcse"] < hi
