@@ -46,7 +46,7 @@ def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     measures = reported.rules()
     return leaderboards.Leaderboard(
         name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,
-        primary=reported.primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
+        primary=reported.primary, subsets=subs, sizes=dict(task.parts(dataset)), labels=task.part_labels(), marks={},
         rows=(), path=None, columns=("name", *(c for m in measures for c in (m, f"{m}_rank")), *subs), digits=4)
 
 

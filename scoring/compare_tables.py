@@ -11,7 +11,7 @@ from typing import Callable
 
 from .correlations import is_finite
 from .report import UNDEFINED
-from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, wrapped
+from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, text_blocks, wrapped
 
 
 def _rank_head(cmp: dict, col: str, previous: str) -> str:
@@ -30,8 +30,8 @@ def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:
     header = [("Run" if c == "name" else _rank_head(cmp, c, cols[i - 1]) if c.endswith("_rank")
                else cmp["labels"].get(c, c)) for i, c in enumerate(cols)] + [f"95% CI ({cmp['labels'][cmp['primary']]})"]
 
-    def num(v):
-        return "" if v is None or not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
+    def num(v):  # None: not in the table; NaN: undefined (a constant side)
+        return "" if v is None else UNDEFINED if not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
 
     out = []
     for row in cmp["rows"]:
@@ -99,34 +99,34 @@ def _gap(cmp: dict, left_out: list, width: int, table: Callable) -> str:
 
 
 def _table_lines(cmp: dict, table: Callable, mark: Callable, every_row: bool) -> list:
-    """The ranked table laid out by ``table``; unless ``every_row``, only :func:`kept_rows`, each run of rows left
-    out a line ``… N rows left out (ranks A-B); --all shows every row``."""
+    """The ranked table laid out by ``table`` (aligned text in blocks of columns no wider than the output's width);
+    unless ``every_row``, only :func:`kept_rows`, each run of rows left out a line
+    ``… N rows left out (ranks A-B); --all shows every row``."""
     header, body = compare_table(cmp, mark=mark)
-    if every_row:
-        return table(header, body)
-    rows = cmp["rows"]
-    kept = kept_rows(rows)
-    shown = [i for i in kept if i is not None]
-    lines = table(header, [body[i] for i in shown])
-    at = len(lines) - len(shown)
-    out, previous = lines[:at], -1
-    for i in [*shown, len(rows)]:
-        if i > previous + 1:
-            out.append(_gap(cmp, rows[previous + 1:i], len(header), table))
-        if i < len(rows):
-            out.append(lines[at])
-            at, previous = at + 1, i
-    return out
+    rows, gaps, shown = cmp["rows"], {}, list(range(len(body)))
+    if not every_row:
+        shown, previous = [i for i in kept_rows(rows) if i is not None], -1
+        for position, i in enumerate([*shown, len(rows)]):
+            if i > previous + 1:
+                gaps[position] = _gap(cmp, rows[previous + 1:i], len(header), table)
+            previous = i
+    body = [body[i] for i in shown]
+    if table is aligned:
+        return text_blocks(header, body, gaps)
+    lines = table(header, body)
+    for position in sorted(gaps, reverse=True):
+        lines.insert(2 + position, gaps[position])
+    return lines
 
 
 def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable, every_row: bool = True) -> str:
-    lines = [title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
+    lines = [wrapped(title) if table is aligned else title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
     lines += [wrapped(note.format(n)) if table is aligned else note.format(n) for n in cmp["notes"]]
     if cmp["significance"]:
         heading = (f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
                    "Williams on the pooled pairs; significant when every test has p < .05):")
         lines += ["", wrapped(heading) if table is aligned else heading, ""]
-        lines += table(*significance_table(cmp))
+        lines += text_blocks(*significance_table(cmp)) if table is aligned else table(*significance_table(cmp))
     lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
     return "\n".join(lines) + "\n"
 

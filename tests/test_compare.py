@@ -209,15 +209,43 @@ def test_published_text_shows_ours_the_top_and_the_rows_around_ours(tiny, capsys
     assert [r["name"] for r in csv.DictReader(io.StringIO(table))] == names
 
 
+def test_the_text_speaks_to_a_user_and_stays_narrow(tiny, tmp_path, capsys):
+    """No word of how the project keeps its tables ('seed NNN', 'the project's copy'), a user file's path said once
+    in the title, and no line but a signature wider than 120 characters."""
+    root, runs = tiny
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published",
+                         "--resamples", "5", "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"], capsys)
+    prose = [line for line in out.splitlines() if "signature" not in line]
+    assert code == 0 and not [line for line in prose if "seed" in line or "project's" in line]
+    assert "transcribed from a plain-text copy of the paper" in " ".join(out.split())
+    assert max(len(line) for line in prose) <= 120
+    mine = write(tmp_path / "mine.tsv", "s1\ts2\tscore\n" + "".join(f"a{i} b{i % 3}\tb{i} a\t{i % 5}\n" for i in range(20)))
+    run = tmp_path / "mine-run"
+    assert cli.main(["run", "token-cosine", "--test", str(mine), "--out", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    code, out, _ = _cli(["compare", "--dataset", str(mine), "--run", f"m={run}"], capsys)
+    assert code == 0 and out.splitlines()[0] == str(mine)
+
+
+def test_a_constant_run_on_a_users_file_is_undefined_not_a_traceback(tmp_path, capsys):
+    """Every prediction the same: each figure undefined (n/a), no interval; it used to end in a KeyError."""
+    mine = write(tmp_path / "mine.tsv", "s1\ts2\tscore\n" + "".join(f"a{i}\tb{i}\t{i % 5}\n" for i in range(20)))
+    corpora.write_output(tmp_path / "run" / corpora.resolve(str(mine)).subsets[0].output_name, np.full(20, 2.5))
+    code, out, err = _cli(["compare", "--dataset", str(mine), "--run", f"c={tmp_path / 'run'}"], capsys)
+    assert code == 0 and "Traceback" not in err
+    row = next(line for line in out.splitlines() if line.startswith("c (ours)"))
+    assert row.split()[2:] == ["n/a"] * 4
+
+
 def test_without_published_rows_no_rank_column(tiny, capsys):
     root, runs = tiny
     code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
                          "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"], capsys)
-    header = out.splitlines()[2]
+    header = next(line for line in out.splitlines() if line.startswith("Run "))
     assert code == 0 and header.split()[:2] == ["Run", "Head."] and "Rank" not in header
     code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
                          "--published", "--run", f"good={runs['good']}"], capsys)
-    assert "Rank" in out.splitlines()[2]
+    assert "Rank" in next(line for line in out.splitlines() if line.startswith("Run "))
 
 
 def test_published_on_a_dataset_no_paper_ranks_says_so(tmp_path, capsys):
