@@ -30,8 +30,11 @@ def resolve(spec, data_dir=None, *, columns=None, score_range=None) -> Dataset:
         return datasets.load(spec, data_dir)
     path = Path(spec).expanduser()
     if not path.exists():
-        raise DatasetNotFound(f"{str(spec)!r} is neither a known dataset nor an existing file or folder; "
-                              f"known datasets: {', '.join(datasets.dataset_names())}")
+        import difflib
+        close = difflib.get_close_matches(str(spec), datasets.dataset_names(), n=3)
+        raise DatasetNotFound(f"{str(spec)!r} is neither a known dataset nor an existing file or folder"
+                              + (f"; the closest known: {', '.join(close)}" if close else "")
+                              + "; `sts data list` lists every known dataset")
     return load_path(path, columns=columns, score_range=score_range, name=str(spec))
 
 

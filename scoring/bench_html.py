@@ -1,7 +1,6 @@
 """``sts bench --report DIR``: a bar chart of SimCSE's seven columns, then every table the command prints, as HTML."""
 from __future__ import annotations
 
-import base64
 import html
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from semsts.corpora.published_encoders import DATASETS, contenders
 
 from .bench import CONVENTIONS, LABELS
 from .bench_tables import name_of, sections, trailer
-from .html_report import _save_png, pyplot
+from .html_report import pyplot
 from .results import html_table
 
 
@@ -23,41 +22,87 @@ def _highlights() -> list:
     return [rows[0], *best]
 
 
+def chart_series(rows) -> list:
+    """What the chart draws: per series ``(name, ours, values, intervals)``, one value per column (SimCSE's
+    seven datasets and Avg.; None where absent), ``intervals`` our rows' 95% bootstrap intervals (None where a
+    figure has none; the published rows have none)."""
+    keys = [("simcse", d) for d in DATASETS] + [("simcse", "Avg.")]
+    series = [(name_of(r), True, [r.simcse(d) for d in DATASETS] + [r.simcse_average],
+               [r.ci.get(k) for k in keys]) for r in rows]
+    series += [(c.name, False, [c.figures[d] for d in DATASETS] + [c.average], [None] * len(keys))
+               for c in _highlights()]
+    return series
+
+
+def has_interval(value, interval) -> bool:
+    """A figure drawn with an error bar: a value and a finite interval."""
+    return value is not None and interval is not None and all(np.isfinite(v) for v in interval)
+
+
 def _plot(plt, rows):
-    series = [(name_of(r), [r.simcse(d) for d in DATASETS] + [r.simcse_average], True) for r in rows]
-    series += [(c.name, [c.figures[d] for d in DATASETS] + [c.average], False) for c in _highlights()]
-    fig, ax = plt.subplots(figsize=(11, 4.2))
+    """The bars (ours plain, published hatched), our rows' 95% bootstrap intervals as error bars, the legend below
+    the plot area (it covers no bar). In the SVG each bar is the element ``bar-S-C`` (series S, column C), each error
+    bar ``errorbar-S-C``, the legend ``legend``: a test finds them in the page."""
+    series = chart_series(rows)
+    fig, ax = plt.subplots(figsize=(12, 5.6))
     width = 0.8 / len(series)
     x = np.arange(len(DATASETS) + 1)
-    for i, (name, values, ours) in enumerate(series):
+    cap = width * 0.3
+    for i, (name, ours, values, intervals) in enumerate(series):
+        centres = x + (i - (len(series) - 1) / 2) * width
         heights = [np.nan if v is None else v for v in values]
-        ax.bar(x + (i - (len(series) - 1) / 2) * width, heights, width, label=("(ours) " if ours else "") + name,
-               hatch="" if ours else "//", edgecolor="white")
-    ax.set_xticks(x, [LABELS[d] for d in DATASETS] + ["Avg."])
-    ax.set_ylabel('Spearman x 100 ("all")')
-    ax.set_title("SimCSE convention: ours (plain) beside published encoders (hatched)")
-    ax.legend(fontsize=7, ncol=2, loc="lower right")
+        bars = ax.bar(centres, heights, width, label=("(ours) " if ours else "") + name,
+                      hatch="" if ours else "//", edgecolor="white")
+        for j, patch in enumerate(bars.patches):
+            patch.set_gid(f"bar-{i}-{j}")
+        for j, (centre, value, interval) in enumerate(zip(centres, values, intervals)):
+            if not has_interval(value, interval):
+                continue
+            lo, hi = interval
+            line, = ax.plot([centre - cap, centre + cap, np.nan, centre, centre, np.nan, centre - cap, centre + cap],
+                            [lo, lo, np.nan, lo, hi, np.nan, hi, hi], color="black", linewidth=1.2)
+            line.set_gid(f"errorbar-{i}-{j}")
+    ax.set_xticks(x, [LABELS[d] for d in DATASETS] + ["Avg."], fontsize=13)
+    ax.tick_params(axis="y", labelsize=12)
+    ax.set_ylabel('Spearman x 100 ("all")', fontsize=13)
+    ax.set_title("SimCSE convention: ours (plain, with 95% bootstrap intervals) beside published encoders (hatched)",
+                 fontsize=13)
+    ax.spines[["top", "right"]].set_visible(False)
+    legend = ax.legend(fontsize=12, ncol=min(3, len(series)), loc="upper center", bbox_to_anchor=(0.5, -0.1),
+                       frameon=False)
+    legend.set_gid("legend")
     fig.tight_layout()
     return fig
 
 
+def _svg(plt, fig) -> str:
+    """The figure as SVG text, the same bytes on every run (no date, fixed element ids)."""
+    import io
+    buf = io.StringIO()
+    with plt.rc_context({"svg.hashsalt": "semsts", "svg.fonttype": "path"}):
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
 def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None) -> Path:
-    """``out_dir/index.html``: the chart (inlined as PNG data, ``bench.png`` beside it), SimCSE's Table 5
+    """``out_dir/index.html``: the chart (inlined as SVG, ``bench.svg`` beside it), SimCSE's Table 5
     with our rows placed in it (what the chart draws), then the other conventions' tables, each with its
     notes and signature, the paired tests between our rows (``bootstrap``), and how each row was made."""
     plt = pyplot()
     out_dir = Path(out_dir)
     fig = _plot(plt, rows)
-    data = _save_png(fig, out_dir / "bench.png")
+    svg = _svg(plt, fig)
     plt.close(fig)
+    corpora.write_text_atomic(out_dir / "bench.svg", svg)
     title = "sts bench: " + ", ".join(r.system for r in rows)
     page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title><style>",
-            "body{font-family:sans-serif;margin:1.5em;color:#222} img{max-width:100%}",
-            "table{border-collapse:collapse;font-size:12px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
+            "body{font-family:sans-serif;margin:1.5em;color:#222} figure{margin:1em 0} figure svg{max-width:100%;height:auto}",
+            "table{border-collapse:collapse;font-size:14px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
-            "code{font-size:11px;word-break:break-all}",
+            "code{font-size:13px;word-break:break-all}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-            f'<figure><img alt="bar chart" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>']
+            f'<figure role="img" aria-label="bar chart">{svg}</figure>']
     conventions = ("simcse", *(c for c in conventions if c != "simcse"))
     for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap):
         page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]

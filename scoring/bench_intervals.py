@@ -18,9 +18,9 @@ from itertools import combinations
 import numpy as np
 
 from semsts.core.errors import InvalidValue
-from semsts.core.stats import pearson_rows
+from semsts.core.stats import pearson, pearson_rows
 
-from . import aggregates
+from . import aggregates, intervals
 from . import conventions as cv
 from .bench import SIMCSE_DATASETS, BenchRow, figure_values
 from .correlations import dense_codes, rank_rows
@@ -172,6 +172,26 @@ def resampled_figures(rows, *, resamples: int, seed: int, threads: int = 1) -> l
     return [{key: np.concatenate(chunks) for key, chunks in out.items()} for out in drawn]
 
 
+def closed_form(row: BenchRow) -> dict:
+    """The intervals of the row's Pearson figures that have a closed form (the official figures but ALLnorm, SentEval's
+    Pearson mean and wmean), by :mod:`semsts.scoring.intervals`, as ``sts eval`` and ``sts compare`` give them; the
+    other figures keep their bootstrap interval."""
+    out = {}
+    for d, f in row.figures.items():
+        if cv.mteb_only(d):
+            continue
+        scores = intervals.subset_scores(f.parts, pearson)
+        n = sum(s.n for s in scores)
+        figures = [(("official", d, label), rule, f.official.get(label)) for label, rule in cv.official_figures(d)]
+        figures += [(("senteval", d, "pearson", key), rule, f.senteval["pearson"][key])
+                    for key, rule in cv.SENTEVAL_AGGREGATES]
+        for key, rule, value in figures:
+            interval = intervals.figure_interval(rule, value, scores, n)
+            if interval is not None:
+                out[key] = interval
+    return out
+
+
 def bootstrap_rows(rows, *, resamples: int = 1000, seed: int = 0, threads: int = 1) -> tuple[tuple, Bootstrap]:
     """``rows`` with their 95% intervals (``BenchRow.ci``) and the paired tests between each two of them
     (resampled in ``threads`` threads: the same figures whatever their number)."""
@@ -179,7 +199,8 @@ def bootstrap_rows(rows, *, resamples: int = 1000, seed: int = 0, threads: int =
     if not resamples or not rows:
         return rows, None
     drawn = resampled_figures(rows, resamples=resamples, seed=seed, threads=threads)
-    with_ci = tuple(dataclasses.replace(r, ci={k: percentile_ci(v) for k, v in d.items()}) for r, d in zip(rows, drawn))
+    with_ci = tuple(dataclasses.replace(r, ci={**{k: percentile_ci(v) for k, v in d.items()}, **closed_form(r)})
+                    for r, d in zip(rows, drawn))
     values = [figure_values(r) for r in rows]
     tests = []
     for i, j in combinations(range(len(rows)), 2):

@@ -8,24 +8,27 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from semsts.corpora.published_encoders import DATASETS as TABLE5_DATASETS
 from semsts.corpora.published_encoders import MTEB_CORE, MTEB_DATASETS, MTEB_NAME, contenders, mteb_contenders
 from semsts.corpora.published_encoders import NAME as TABLE5
 
-from . import aggregates
+from . import aggregates, intervals
 from . import conventions as cv
 from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
 from .bench_intervals import Bootstrap
 from .ranking import common_task_rank, placed_rank
-from .results import Result, aligned, fmt, json_value, markdown
+from .results import Result, fmt, json_value, markdown, text_blocks, wrapped
 
 DAGGER = "†"
 NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
 
 
 CI_LABEL = "  95% CI"
+INTERVALS = (f"95% CI under each row of ours: a Pearson of pooled pairs (STS12 ALL, STS-B and SICK-R Pearson): "
+             f"{intervals.FISHER}; a mean of subsets' Pearsons (official Mean, SentEval Pearson): {intervals.DELTA}; "
+             f"every other figure: the {intervals.BOOTSTRAP}; published rows keep their printed figures alone")
 
 
 def name_of(row: BenchRow) -> str:
@@ -213,6 +216,92 @@ def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> 
     return [text, f"{system} per task: " + ", ".join(per_task)]
 
 
+TOP, AROUND = 3, 2  # the published rows a readable table keeps: the top ones, and those on each side of ours
+
+
+def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND) -> tuple[list, list, list, dict]:
+    """A long published table cut to what a reader needs: every row ranked by one figure (published ``(cells,
+    value)``, ours ``(lines, value)``, ``lines`` the row and its interval line), ours placed at the rank their
+    figure (rounded to 2 decimals, as printed) would take among the published rows; kept: the ``top`` rows, ours and
+    ``around`` published rows on each side of each of ours. Returns the header with a rank column, the body, which
+    body lines are ours, and the lines standing for the rows left out (body position -> text)."""
+    values = [v for _, v in published]
+    merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
+              for i, (cells, v) in enumerate(published)]
+    for j, (lines, v) in enumerate(ours):
+        rank = placed_rank(None if v is None else round(v, 2), values, digits=2)
+        merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
+    merged.sort(key=lambda m: (-m[0], m[1], m[2]))
+    mine = [k for k, m in enumerate(merged) if m[1] == 1]
+    keep = set(range(min(top, len(merged)))) | {k for i in mine for k in range(i - around, i + around + 1)}
+    body, is_ours, gaps, left_out = [], [], {}, []
+
+    def gap():
+        if left_out:
+            ranks = [int(r) for r in left_out if r != "-"]
+            span = (f" (ranks {min(ranks)}-{max(ranks)})" if len(set(ranks)) > 1 else
+                    f" (rank {ranks[0]})" if ranks else "")
+            gaps[len(body)] = (f"… {len(left_out)} published row{'s' if len(left_out) > 1 else ''} left out{span}; "
+                               "--all shows every row")
+            left_out.clear()
+    for k, (_, order, _, rank, cells) in enumerate(merged):
+        if k not in keep:
+            left_out.append(rank)
+            continue
+        gap()
+        lines = cells if order else [cells]
+        for n, line in enumerate(lines):
+            body.append([rank if n == 0 else "", *line])
+            is_ours.append(bool(order))
+    gap()
+    return ["rank", *header], body, is_ours, gaps
+
+
+def published_view(rows) -> tuple[list, list, list, dict]:
+    """SimCSE's Table 5 ranked by Avg., cut by :func:`ranked_view` (the paper's two sections merged)."""
+    header = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
+    published = [([c.name + (f" {c.marks}" if c.marks else ""), *(f"{c.figures[d]:.2f}" for d in TABLE5_DATASETS),
+                   f"{c.average:.2f}" + (" *" if abs(c.recomputed_average - c.average) > 0.006 else "")], c.average)
+                 for c in contenders()]
+    ours = []
+    for r in rows:
+        lines = [[name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)]]
+        if r.ci:
+            lines.append(ci_row(r, [*(("simcse", d) for d in TABLE5_DATASETS), ("simcse", "Avg.")], x100=True))
+        ours.append((lines, None if r.trained_on_sts else r.simcse_average))
+    return ranked_view(header, published, ours)
+
+
+def mteb_published_view(rows) -> tuple[list, list, list, dict]:
+    """MTEB's published rows ranked by Mean (7) (those without it last, unranked), cut by :func:`ranked_view`."""
+    header = ["model", *(MTEB_LABELS[d] for d in MTEB_DATASETS), "Mean (7)"]
+    published = []
+    for c in mteb_contenders():
+        figures = {d: 100 * v for d, v in c.figures.items()}
+        published.append(([short_name(c.name) + (f" {c.marks}" if c.marks else ""),
+                           *(fmt100(figures.get(d)) for d in MTEB_DATASETS), fmt100(_core_mean(figures))],
+                          _core_mean(figures)))
+    ours = []
+    for r in rows:
+        figures = _mteb_of(r)
+        lines = [[name_of(r), *(fmt100(figures[d]) for d in MTEB_DATASETS), fmt100(_core_mean(figures))]]
+        if r.ci:
+            core = ("mteb", "mean") if r.mteb_tasks == tuple(MTEB_CORE) else None
+            lines.append(ci_row(r, [*(("mteb", d) for d in MTEB_DATASETS), core], x100=True))
+        ours.append((lines, None if r.trained_on_sts else _core_mean(figures)))
+    return ranked_view(header, published, ours)
+
+
+def short_name(name: str, width: int = 36) -> str:
+    """A long model name as a readable table shows it: its organization left out (``…/model``) when too long."""
+    if len(name) <= width or "/" not in name:
+        return name
+    return "…/" + name.rsplit("/", 1)[1]
+
+
+PUBLISHED_VIEWS = {"simcse": published_view, "mteb": mteb_published_view}
+
+
 PUBLISHED_TABLES = {"simcse": published_table, "mteb": mteb_published_table}
 
 
@@ -226,21 +315,29 @@ class Section:
     notes: list
     signatures: list
     ours: list  # per body row: is it one of ours (not a published row)?
+    gaps: dict = field(default_factory=dict)  # body position -> the line standing for the published rows left out there
 
 
-def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, bootstrap=None) -> list[Section]:
-    """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these."""
+def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, bootstrap=None,
+             every_row: bool = True) -> list[Section]:
+    """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these. A published table
+    holds every published row in the paper's layout, or (not ``every_row``) is cut to the top rows and those around
+    ours, ranked (:func:`ranked_view`)."""
     out = []
     for convention in conventions:
         placed = published and convention in PUBLISHED_TABLES
+        gaps: dict = {}
         if placed:
             header, body, notes = PUBLISHED_TABLES[convention](rows)
+            n_ours = sum(1 + bool(r.ci) for r in rows)
+            ours = [False] * (len(body) - n_ours) + [True] * n_ours
+            if not every_row:
+                header, body, ours, gaps = PUBLISHED_VIEWS[convention](rows)
         else:
             (header, body), notes = TABLES[convention](rows), []
-        n_ours = sum(1 + bool(r.ci) for r in rows)
-        ours = [False] * (len(body) - n_ours) + [True] * n_ours if placed else [True] * len(body)
+            ours = [True] * len(body)
         signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
-        out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours))
+        out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours, gaps))
     if bootstrap is not None and bootstrap.tests:
         header, body, notes = tests_table(bootstrap, conventions)
         out.append(Section("paired tests: each two rows of ours on the primary figures of each convention",
@@ -284,34 +381,44 @@ def tests_table(bootstrap, conventions) -> tuple[list, list, list]:
                      (f"{diff:+.2f}" if x100 else f"{diff:+.5f}") if math.isfinite(diff) else "n/a",
                      fmt_ci(tuple(t["ci95"]), x100=x100), "n/a" if not math.isfinite(t["p"]) else f"{t['p']:.3f}"])
     notes = [f"{bootstrap.method}; {bootstrap.resamples} resamples, seed {bootstrap.seed}; p = 0.000: no resample "
-             f"reversed the difference (p < {2 / bootstrap.resamples:.2g}); the JSON holds every figure's test",
-             "under each row of ours, its 95% CI: the percentile interval of each figure over the same resamples; "
-             "published rows keep their printed figures alone"]
+             f"reversed the difference (p < {2 / bootstrap.resamples:.2g}); the JSON holds every figure's test"]
     return header, body, notes
 
 
 def trailer(rows, absent=()) -> list[str]:
     """The lines after the tables: the dagger's meaning, how each row was made, notes, absent datasets."""
     lines = [NOT_COMPARABLE] if any(r.trained_on_sts for r in rows) else []
+    if any(r.ci for r in rows):
+        lines.append(INTERVALS)
     lines += [f"{r.system}: {r.source}" for r in rows if r.source]
     lines += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
     lines += [f"absent: {name}: {how}" for name, how in absent]
     return lines
 
 
+
+
+def _markdown_lines(s: Section) -> list[str]:
+    lines = markdown(s.header, s.body)
+    for position in sorted(s.gaps, reverse=True):
+        lines.insert(2 + position, f"| {s.gaps[position]} |" + " |" * (len(s.header) - 1))
+    return lines
+
+
 def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False,
-           bootstrap=None) -> str:
-    """The bench as text (or Markdown): one table per convention with its signature, the paired tests, the notes."""
+           bootstrap=None, every_row: bool = True) -> str:
+    """The bench as text (or Markdown): one table per convention with its signature, the paired tests, the notes.
+    Text tables wider than :data:`WIDTH` come in blocks of columns; published tables are cut unless ``every_row``."""
     out = []
-    for s in sections(rows, conventions=conventions, published=published, bootstrap=bootstrap):
-        out += [f"## {s.title}", ""] if markdown_ else [s.title]
-        out += markdown(s.header, s.body) if markdown_ else aligned(s.header, s.body)
-        out += [""] + [f"- {n}" if markdown_ else f"  {n}" for n in s.notes] if s.notes else []
+    for s in sections(rows, conventions=conventions, published=published, bootstrap=bootstrap, every_row=every_row):
+        out += [f"## {s.title}", ""] if markdown_ else [wrapped(s.title)]
+        out += _markdown_lines(s) if markdown_ else text_blocks(s.header, s.body, s.gaps)
+        out += [""] + [f"- {n}" if markdown_ else wrapped(n, "  ") for n in s.notes] if s.notes else []
         for sig in s.signatures:
             out += ["", f"signature: `{sig}`" if markdown_ else f"signature: {sig}"]
         out.append("")
     lines = trailer(rows, absent)
-    out += [f"- {line}" for line in lines] if markdown_ else lines
+    out += [f"- {line}" for line in lines] if markdown_ else [wrapped(line) for line in lines]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -345,6 +452,8 @@ def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
     if bootstrap is not None:
         doc["bootstrap"] = {"seed": bootstrap.seed, "resamples": bootstrap.resamples, "method": bootstrap.method,
                             "level": 0.95}
+        doc["intervals"] = {"pearson_pooled": intervals.FISHER, "pearson_mean_of_subsets": intervals.DELTA,
+                            "other": intervals.BOOTSTRAP}
         doc["paired_tests"] = [dict(t) for t in bootstrap.tests]
     return doc
 
@@ -364,6 +473,7 @@ class Bench(Result):
     published: bool = False
     absent: tuple = ()
     bootstrap: Bootstrap | None = None  # the intervals' resampling and the paired tests (None: --resamples 0)
+    every_row: bool = True  # text and Markdown: every published row; False: the top ones and those around ours
 
     def title(self) -> str:
         return "sts bench: " + ", ".join(r.system for r in self.rows)
@@ -380,11 +490,11 @@ class Bench(Result):
 
     def to_text(self):
         return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
-                      bootstrap=self.bootstrap)
+                      bootstrap=self.bootstrap, every_row=self.every_row)
 
     def to_markdown(self):
         return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
-                      markdown_=True, bootstrap=self.bootstrap)
+                      markdown_=True, bootstrap=self.bootstrap, every_row=self.every_row)
 
     def to_json(self):
         return render_json(self.rows, absent=self.absent, bootstrap=self.bootstrap)

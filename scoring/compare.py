@@ -5,6 +5,7 @@ The published tables are data (:mod:`semsts.corpora.leaderboards`); the ranking 
 from __future__ import annotations
 
 import math
+import re
 from itertools import combinations
 
 import numpy as np
@@ -13,12 +14,12 @@ from semsts import corpora
 from semsts.core.stats import pearson
 from semsts.corpora import leaderboards
 
-from . import aggregates, ranking
+from . import aggregates, intervals, ranking
 from .aggregates import SubsetScore
 from .compare_tables import Comparison
 from .correlations import is_finite
 from .report import InvalidRun
-from .significance import ALPHA, aggregate_ci, fisher_ci, fisher_z_test, paired_bootstrap, williams_test
+from .significance import ALPHA, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for
 
 
@@ -45,7 +46,7 @@ def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     measures = reported.rules()
     return leaderboards.Leaderboard(
         name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,
-        primary=reported.primary, subsets=subs, sizes={}, labels=task.part_labels(), marks={},
+        primary=reported.primary, subsets=subs, sizes=dict(task.parts(dataset)), labels=task.part_labels(), marks={},
         rows=(), path=None, columns=("name", *(c for m in measures for c in (m, f"{m}_rank")), *subs), digits=4)
 
 
@@ -67,17 +68,19 @@ def _ranking_value(board, row, measure: str, present, sizes) -> float | None:
     return ranking.aggregate(board, row, measure, subsets=present, sizes=sizes)
 
 
-def _table_columns(board, present, measures) -> list[str]:
-    """The paper's column order for the subsets and measures shown; a measure it only ranks goes before its rank."""
+def _table_columns(board, present, measures, ranked: bool = True) -> list[str]:
+    """The paper's column order for the subsets and measures shown; a measure it only ranks goes before its rank.
+    Not ``ranked`` (no published row: a rank among our runs alone says nothing their figures do not), no ranks."""
     cols = []
     for col in board.columns:
         base = col[:-5] if col.endswith("_rank") else col
         if col == "name" or col in present or col in measures:
             cols.append(col)
         elif col.endswith("_rank") and base in measures:
-            if base not in cols and board.measures[base] != "given":
+            if base not in cols and (board.measures[base] != "given" or not ranked):
                 cols.append(base)
-            cols.append(col)
+            if ranked:
+                cols.append(col)
     return cols
 
 
@@ -145,7 +148,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
         "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
-        "columns": _table_columns(board, present, measures), "marks": board.marks,
+        "columns": _table_columns(board, present, measures, ranked=bool(pub)), "marks": board.marks,
         "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),
@@ -169,16 +172,13 @@ def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:
 
 
 def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
-    """95% interval of the primary measure: Fisher z for a pooled Pearson, else over the subset figures."""
+    """95% interval of the primary measure, by the method :mod:`semsts.scoring.intervals` gives its rule."""
     value = row["scores"].get(primary)
-    if value is None:
-        return None
-    if rule == "pooled":
-        return list(fisher_ci(value, n_total))
     kept = [SubsetScore(s, row["scores"][s], sizes[s]) for s in present if row["scores"].get(s) is not None]
-    if not kept or (len(kept) < len(present) and rule != "sum"):
+    if rule != "pooled" and (not kept or (len(kept) < len(present) and rule != "sum")):
         return None
-    return list(aggregate_ci(kept, rule))
+    interval = intervals.figure_interval(rule, value, kept, n_total)
+    return None if interval is None else list(interval)
 
 
 def _compare_notes(dataset, board, present, missing, measures, primary, published: bool) -> list[str]:
@@ -195,14 +195,14 @@ def _compare_notes(dataset, board, present, missing, measures, primary, publishe
     if published and board.rows:
         notes.append("our runs, marked (ours), take the rank their figures, rounded like the paper's, would have among the "
                      "published ranked runs, which keep their ranks; '-': a published row the paper does not rank")
-        notes.append(f"published: {board.source}")
-        if "seed" in board.source:
-            notes.append("seed NNN: the project's copy of the paper's text the figures were transcribed from "
-                         "(a plain-text extraction; marks it lost are said so in 'marks')")
+        source = re.sub(r"\s*\(seed \d+\)", "", board.source)  # which of our transcriptions: no news to a reader
+        notes.append(f"published: {source}")
+        if source != board.source:
+            notes.append("the published figures were transcribed from a plain-text copy of the paper; a mark that "
+                         "copy lost is said so under 'marks'")
     if board.marks and published:
         notes.append("marks: " + "; ".join(f"{k} {v}" for k, v in board.marks.items()))
-    notes.append(f"95% CI of {label}: " + ("Fisher z over all pairs" if board.measures[primary] == "pooled" else
-                 "normal approximation over the subsets, var(r) = (1 - r^2)^2 / (n - 1)"))
+    notes.append(f"95% CI of {label}: {intervals.method(board.measures[primary], len(present))}")
     return notes
 
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 from .correlations import is_finite
 from .report import UNDEFINED
-from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown
+from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, text_blocks, wrapped
 
 
 def _rank_head(cmp: dict, col: str, previous: str) -> str:
@@ -30,8 +30,8 @@ def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:
     header = [("Run" if c == "name" else _rank_head(cmp, c, cols[i - 1]) if c.endswith("_rank")
                else cmp["labels"].get(c, c)) for i, c in enumerate(cols)] + [f"95% CI ({cmp['labels'][cmp['primary']]})"]
 
-    def num(v):
-        return "" if v is None or not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
+    def num(v):  # None: not in the table; NaN: undefined (a constant side)
+        return "" if v is None else UNDEFINED if not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
 
     out = []
     for row in cmp["rows"]:
@@ -66,26 +66,79 @@ def significance_table(cmp: dict) -> tuple[list, list]:
 
 
 def compare_title(cmp: dict) -> str:
-    return f"{cmp['dataset']}: {cmp['title'].rstrip('.')}"
+    """The dataset and the published table's title (a dataset no paper ranks is its own title: said once)."""
+    title = cmp["title"].rstrip(".")
+    return cmp["dataset"] if title in ("", cmp["dataset"]) else f"{cmp['dataset']}: {title}"
 
 
-def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable) -> str:
-    lines = [title, ""] + table(*compare_table(cmp, mark=mark)) + [""]
-    lines += [note.format(n) for n in cmp["notes"]]
+TOP, AROUND = 3, 2  # the rows a readable table keeps beside ours: the top ones, and those on each side of ours
+
+
+def kept_rows(rows, *, top: int = TOP, around: int = AROUND) -> list:
+    """The rows a readable table shows: every row of ours, the ``top`` first rows and ``around`` rows on each side of
+    each of ours; each run of rows left out is one ``None``. Every row when no published row is left out."""
+    keep = set(range(min(top, len(rows))))
+    for i, row in enumerate(rows):
+        if row["ours"]:
+            keep.update(range(max(0, i - around), min(len(rows), i + around + 1)))
+    out = []
+    for i in range(len(rows)):
+        if i in keep:
+            out.append(i)
+        elif out[-1:] != [None]:
+            out.append(None)
+    return out
+
+
+def _gap(cmp: dict, left_out: list, width: int, table: Callable) -> str:
+    """The line standing for the rows ``left_out``: how many, their ranks, how to see them."""
+    ranks = [r for r in (row["ranks"].get(cmp["primary"]) for row in left_out) if r is not None]
+    span = f" (ranks {min(ranks)}-{max(ranks)})" if len(set(ranks)) > 1 else f" (rank {ranks[0]})" if ranks else ""
+    text = f"… {len(left_out)} row{'s' if len(left_out) > 1 else ''} left out{span}; --all shows every row"
+    return f"| {text} |" + " |" * (width - 1) if table is markdown else text
+
+
+def _table_lines(cmp: dict, table: Callable, mark: Callable, every_row: bool) -> list:
+    """The ranked table laid out by ``table`` (aligned text in blocks of columns no wider than the output's width);
+    unless ``every_row``, only :func:`kept_rows`, each run of rows left out a line
+    ``… N rows left out (ranks A-B); --all shows every row``."""
+    header, body = compare_table(cmp, mark=mark)
+    rows, gaps, shown = cmp["rows"], {}, list(range(len(body)))
+    if not every_row:
+        shown, previous = [i for i in kept_rows(rows) if i is not None], -1
+        for position, i in enumerate([*shown, len(rows)]):
+            if i > previous + 1:
+                gaps[position] = _gap(cmp, rows[previous + 1:i], len(header), table)
+            previous = i
+    body = [body[i] for i in shown]
+    if table is aligned:
+        return text_blocks(header, body, gaps)
+    lines = table(header, body)
+    for position in sorted(gaps, reverse=True):
+        lines.insert(2 + position, gaps[position])
+    return lines
+
+
+def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable, every_row: bool = True) -> str:
+    lines = [wrapped(title) if table is aligned else title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
+    lines += [wrapped(note.format(n)) if table is aligned else note.format(n) for n in cmp["notes"]]
     if cmp["significance"]:
-        lines += ["", f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
-                      "Williams on the pooled pairs; significant when every test has p < .05):", ""]
-        lines += table(*significance_table(cmp))
+        heading = (f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
+                   "Williams on the pooled pairs; significant when every test has p < .05):")
+        lines += ["", wrapped(heading) if table is aligned else heading, ""]
+        lines += text_blocks(*significance_table(cmp)) if table is aligned else table(*significance_table(cmp))
     lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
     return "\n".join(lines) + "\n"
 
 
-def render_compare_text(cmp: dict) -> str:
-    return _render(cmp, aligned, compare_title(cmp), "note: {}", _star)
+def render_compare_text(cmp: dict, *, every_row: bool = True) -> str:
+    """The comparison as aligned text; with ``every_row`` False, only :func:`kept_rows` of a long published table."""
+    return _render(cmp, aligned, compare_title(cmp), "note: {}", _star, every_row)
 
 
-def render_compare_markdown(cmp: dict) -> str:
-    return _render(cmp, markdown, f"**{compare_title(cmp)}**", "{}  ", lambda n, o: f"**{n}** (ours)" if o else n)
+def render_compare_markdown(cmp: dict, *, every_row: bool = True) -> str:
+    return _render(cmp, markdown, f"**{compare_title(cmp)}**", "{}  ", lambda n, o: f"**{n}** (ours)" if o else n,
+                   every_row)
 
 
 def render_compare_csv(cmp: dict) -> str:
@@ -132,6 +185,7 @@ class Comparison(Result):
     """
 
     data: dict = field(default_factory=dict)
+    every_row: bool = True  # text and Markdown: every published row; False: ours, the top ones and those around ours
 
     def __getitem__(self, key):
         return self.data[key]
@@ -155,10 +209,10 @@ class Comparison(Result):
         return [*self.data["notes"], *(f"signature {r['name']}: {r['signature']}" for r in self.data["rows"] if r["ours"])]
 
     def to_text(self):
-        return render_compare_text(self.data)
+        return render_compare_text(self.data, every_row=self.every_row)
 
     def to_markdown(self):
-        return render_compare_markdown(self.data)
+        return render_compare_markdown(self.data, every_row=self.every_row)
 
     def to_csv(self):
         return render_compare_csv(self.data)
@@ -168,8 +222,9 @@ class Comparison(Result):
 
 
 def _compare_renderer(form: str) -> Callable:
-    def render(cmp) -> str:
-        return (cmp if isinstance(cmp, Comparison) else Comparison(cmp)).render(form)
+    def render(cmp, *, every_row: bool = True) -> str:
+        data = cmp.data if isinstance(cmp, Comparison) else cmp
+        return Comparison(data, every_row=every_row).render(form)
     return render
 
 

@@ -11,7 +11,7 @@ from typing import Callable
 
 from semsts.core.errors import STSError
 
-from . import report_tables
+from . import intervals, report_tables
 from .results import FORMATS, UNDEFINED, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
 
 
@@ -81,10 +81,13 @@ def _need_report(report) -> None:
 
 def _render(report: Report, title: str, table: Callable, note: str, sig: str) -> str:
     _need_report(report)
-    lines = [title, ""]
+    lines, interval = [title, ""], False
     for header, rows in report_tables.tables(report):
         lines += table(header, rows) + [""]
+        interval = interval or any("95% CI" in h for h in header)
     lines += [note.format(n) for n in report.notes]
+    if interval:  # how the intervals were made, in the words compare and bench use for the same figure
+        lines.append(note.format(f"95% CI: {intervals.FISHER}"))
     lines.append(sig.format(report.signature))
     return "\n".join(lines) + "\n"
 

@@ -23,11 +23,51 @@ def fmt(value) -> str:
     return UNDEFINED if value is None or not math.isfinite(value) else f"{value:.5f}"
 
 
-def aligned(header, rows) -> list[str]:
-    """A plain-text table: first column left-aligned, the others right-aligned."""
+WIDTH = 120  # the widest line of text output: prose is wrapped, a wider table comes in blocks of columns
+
+
+def wrapped(text: str, indent: str = "") -> str:
+    """A line of prose no wider than :data:`WIDTH`, its continuation lines indented two more spaces."""
+    import textwrap
+    return "\n".join(textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                                    break_long_words=False, break_on_hyphens=False)) or indent.rstrip()
+
+
+def aligned(header, rows, *, left: int = 1) -> list[str]:
+    """A plain-text table: the first ``left`` columns left-aligned, the others right-aligned."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+    return ["  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
             for r in [header, *rows]]
+
+
+def _leading(header) -> int:
+    """How many columns name a row (repeated in every block of a wide table): rank and model, dataset and system,
+    the two rows of a test, else the first."""
+    return 1 + (header[0] in ("rank", "dataset", "higher"))
+
+
+def text_blocks(header, body, gaps=None, *, width: int = WIDTH) -> list[str]:
+    """A table as aligned text no wider than ``width`` where it can be: the columns after the leading ones in blocks,
+    each block with the leading columns again, a blank line between blocks; ``gaps`` (body position -> line) are
+    written before the body row at that position (at the end for ``len(body)``)."""
+    lead = _leading(header)
+    widths = [max(len(r[i]) for r in [header, *body]) for i in range(len(header))]
+    blocks, current, used = [], [], sum(widths[:lead]) + 2 * (lead - 1)
+    for i in range(lead, len(header)):
+        if current and used + 2 + widths[i] > width:
+            blocks.append(current)
+            current, used = [], sum(widths[:lead]) + 2 * (lead - 1)
+        current.append(i)
+        used += 2 + widths[i]
+    blocks.append(current)
+    out = []
+    for n, columns in enumerate(blocks):
+        keep = [*range(lead), *columns]
+        lines = aligned([header[i] for i in keep], [[r[i] for i in keep] for r in body], left=lead)
+        for position in sorted(gaps or {}, reverse=True):
+            lines.insert(1 + position, gaps[position])
+        out += ([""] if n else []) + lines
+    return out
 
 
 def markdown(header, rows) -> list[str]:

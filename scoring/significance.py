@@ -150,18 +150,20 @@ def aggregate_ci(scores, rule: str, *, level: float = 0.95) -> tuple[float, floa
     """Interval of a size-weighted mean, plain mean or sum of Pearsons (``scores``: each subset's
     :class:`~semsts.scoring.aggregates.SubsetScore`), always inside the figure's range.
 
-    The subsets are independent samples and var(r) ~ (1 - r^2)^2 / (n - 1) for each; the interval is taken
-    on Fisher's z of the mean (its variance by the delta method), as Fisher's interval of one r is, so it
-    stays inside [-1, 1] (a sum: inside [-k, k]) where a plain normal interval reached 1.036.
+    The subsets are independent samples, each r with Fisher's variance var(atanh r) = 1 / (n - 3), so
+    var(r) ~ (1 - r^2)^2 / (n - 3) (the delta method); the interval is taken on Fisher's z of the mean, as
+    Fisher's interval of one r is, so it stays inside [-1, 1] (a sum: inside [-k, k]) where a plain normal
+    interval reached 1.036. One subset: exactly :func:`fisher_ci` (the same figure, the same interval).
+    NaNs when a subset has 3 pairs or fewer, as :func:`fisher_ci`.
     """
     from scipy.stats import norm
     rs, ns = np.asarray([s.r for s in scores], dtype=float), np.asarray([s.n for s in scores], dtype=float)
-    if len(rs) == 0 or not np.isfinite(rs).all() or (ns <= 1).any():
+    if len(rs) == 0 or not np.isfinite(rs).all() or (ns <= 3).any():
         return (math.nan, math.nan)
     w = {"sum": np.ones_like(rs), "weighted": ns / ns.sum()}.get(rule, np.ones_like(rs) / len(rs))
     scale = float(w.sum())  # 1 for a mean, k for a sum of k
     mean = float(np.sum(w * rs)) / scale
-    sd = math.sqrt(float(np.sum(w ** 2 * (1 - rs ** 2) ** 2 / (ns - 1)))) / scale
+    sd = math.sqrt(float(np.sum(w ** 2 * (1 - rs ** 2) ** 2 / (ns - 3)))) / scale
     if abs(mean) >= 1 or sd == 0:
         return (mean * scale, mean * scale)
     half = float(norm.ppf(0.5 + level / 2)) * sd / (1 - mean ** 2)

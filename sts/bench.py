@@ -54,8 +54,13 @@ def add_bench_arguments(p) -> None:
                         "convention only where SimCSE's and the official tables do not cover them)")
     p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
                    help="only these tables (repeatable; default: all four)")
-    p.add_argument("--published", action="store_true", help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS scores")
-    p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text")
+    p.add_argument("--published", action="store_true",
+                   help="place the rows in SimCSE's Table 5 of published encoders and among MTEB's published STS "
+                        "scores: text and markdown show the top rows and those around ours, ranked (csv, latex, json "
+                        "and the --report page: every row)")
+    p.add_argument("--all", action="store_true", help="with --published: every published row, in the paper's layout")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text",
+                   help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs matplotlib: "
@@ -66,7 +71,7 @@ def add_bench_arguments(p) -> None:
                    help="bootstrap resamples of the pairs for the 95%% intervals and paired tests of our rows "
                         f"(default 1000, at most {MAX_RESAMPLES:,}; 0: no intervals, no tests)")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
-    add_n_jobs(p)
+    add_n_jobs(p, threads="the bootstrap's resamples")
     p.add_argument("--quiet", action="store_true", help="print nothing but the tables and errors")
     p.set_defaults(func=bench_command, usage_error=p.error)
 
@@ -116,7 +121,17 @@ def _bench_tables(args, conventions) -> tuple:
         if bar:
             bar.close()
     from semsts.scoring.bench_tables import Bench
-    return rows, absent, boot, Bench(tuple(rows), conventions, args.published, tuple(absent), boot).render(args.format)
+    return rows, absent, boot, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
+                                      every_row=args.all).render(args.format)
+
+
+def _none_present(names, data_dir) -> str:
+    """One line: which datasets are missing, where they were looked for, and the advice once."""
+    from semsts.corpora.paths import data_root, root_rule
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    how = "" if data_dir else f" ({root_rule(data_dir)})"  # --data-dir: the user just said which
+    return (f"none of the bench datasets is under the data root {data_root(data_dir)}{how}: missing {shown}; "
+            "fetch them with `sts data fetch NAME …` or point --data-dir / STS_DATA at a data root holding them")
 
 
 def bench_rows(args) -> tuple[list, list]:
@@ -132,7 +147,7 @@ def bench_rows(args) -> tuple[list, list]:
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
-        raise InvalidValue("none of the bench datasets is under the data root: " + "; ".join(h for _, h in absent))
+        raise InvalidValue(_none_present([name for name, _ in absent], args.data_dir))
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):

@@ -73,17 +73,19 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     form.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run "
                       "(with --dataset)")
     form.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
-    parser.add_argument("--subset", help="with --check: the subset whose input SYS answers")
-    parser.add_argument("--format", choices=list(FORMATS), default="text", help="report format (default text)")
+    parser.add_argument("--subset", help="with --check and --dataset: the subset whose input SYS answers")
+    parser.add_argument("--format", choices=list(FORMATS), default="text",
+                        help="format of the --run report (default text)")
     parser.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
     parser.set_defaults(func=_cmd_eval, usage_error=parser.error)
 
 
 def _print_errors(errors, limit: int = 20) -> None:
+    """Each error an ``error:`` line (at most ``limit``, then how many more)."""
     for exc in errors[:limit]:
-        print(exc, file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
     if len(errors) > limit:
-        print(f"… and {len(errors) - limit} more errors", file=sys.stderr)
+        print(f"error: … and {len(errors) - limit} more errors", file=sys.stderr)
 
 
 def _cmd_check(args) -> int:
@@ -97,9 +99,10 @@ def _cmd_check(args) -> int:
         else:
             kind = corpora.kinds.output_kind(args.check)
         errors = list(kind.check_output(args.check, n_expected, score_range))
-    if errors:
+    if errors:  # one error, one line; more: each, then how many
         _print_errors(errors)
-        print(f"{args.check}: {len(errors)} error(s); the output file is not valid", file=sys.stderr)
+        if len(errors) > 1:
+            print(f"error: {args.check}: {len(errors)} errors; the output file is not valid", file=sys.stderr)
         return 1
     print(f"{args.check}: Output file is OK!")
     return 0
@@ -196,6 +199,12 @@ def _cmd_eval(args) -> int:
     """One of the scorer's three forms, as the arguments say."""
     if _plain_files(args.argv):
         return 0
+    if args.subset and not args.check:  # said, not ignored
+        args.usage_error("--subset goes with --check SYS --dataset NAME; --run DIR scores every subset of the "
+                         "dataset, GOLD SYS its two files")
+    if args.format != "text" and not args.run:
+        args.usage_error("--format goes with --dataset NAME --run DIR; GOLD SYS prints one Pearson as correlation.pl "
+                         "does, --check SYS a verdict")
     if args.check:  # argparse lets one of GOLD SYS, --run and --check through; what goes with each is said here
         if bool(args.dataset) != bool(args.subset):
             args.usage_error("--check SYS takes --dataset and --subset together (or neither)")
@@ -238,8 +247,12 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
                         help="header names of the text and score columns of a plain TSV/CSV --dataset")
     parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
                         help="a run directory of official output files, named (repeatable)")
-    parser.add_argument("--published", action="store_true", help="include every row of the paper's table")
-    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text")
+    parser.add_argument("--published", action="store_true",
+                        help="place the runs in the task paper's table: text and markdown show our runs with their "
+                             "rank, the top rows and the rows around ours (csv, latex, json and html: every row)")
+    parser.add_argument("--all", action="store_true", help="with --published: every row of the paper's table")
+    parser.add_argument("--format", choices=list(COMPARE_RENDERERS), default="text",
+                        help="format of the tables (default text)")
     parser.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path, help="also write DIR/index.html with plots (needs matplotlib)")
     parser.add_argument("--seed", type=argtypes.int_at_least(0), default=0, help="paired bootstrap seed (default 0)")
     parser.add_argument("--resamples", type=argtypes.int_between(1, MAX_RESAMPLES), default=1000,
@@ -261,13 +274,16 @@ def _cmd_compare(args) -> int:
             dataset = _dataset(args)
             cmp = compare_runs(dataset, runs, published=args.published, seed=args.seed, resamples=args.resamples,
                                progress=_significance_bar)
-            text = COMPARE_RENDERERS[args.format](cmp)
+            text = COMPARE_RENDERERS[args.format](cmp, every_row=args.all)
             if args.report:
                 path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
         _print_errors(exc.errors)
         print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
         return 1
+    if args.published and not cmp["leaderboard"]:
+        from .notes import note
+        note(f"--published: no published table ranks {cmp['dataset']}; the table holds our runs alone")
     sys.stdout.write(text)
     if args.report:
         print(f"report: {path}", file=sys.stderr)

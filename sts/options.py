@@ -14,14 +14,15 @@ from semsts.core.run_settings import BACKENDS, available_cores, run_settings
 from semsts.streams import in_a_log as _kept
 
 
-def add_n_jobs(p) -> None:
+def add_n_jobs(p, threads: str = "the SVR grid's fits") -> None:
+    """``--n-jobs``: worker processes, and ``threads`` for what else the command runs in parallel."""
     p.add_argument("--n-jobs", type=argtypes.int_at_least(1), default=available_cores(), metavar="N",
-                   help="worker processes that featurize and predict 6,000 pairs or more, and threads for the "
-                        "SVR grid's fits and the bench's bootstrap (default and most: the cores this process may use, "
-                        f"{available_cores()} here)")
+                   help=f"worker processes that featurize and predict 6,000 pairs or more, and threads for {threads} "
+                        f"(default and most: the cores this process may use, {available_cores()} here)")
 
 
 def add_parallel_options(p) -> None:
+    """``--n-jobs``, ``--backend`` and ``--scheduler`` (``sts run``, ``sts train``)."""
     add_n_jobs(p)
     p.add_argument("--backend", choices=BACKENDS, default="loky", help="joblib backend (dask: a cluster)")
     p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")

@@ -29,8 +29,11 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", type=argtypes.nonempty, help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
     p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. models/sts2012.skops (card: .json)")
-    p.add_argument("--feature-set", choices=set_names(), default="all")
-    p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), help="leave a family out")
+    p.add_argument("--feature-set", choices=set_names(), default="all",
+                   help="the feature families the regression learns from: all (default), or the families of TakeLab's "
+                        "or DKPro's 2012 systems that our resources reach (takelab, dkpro); --exclude drops more")
+    p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), metavar="FAMILY",
+                   help=f"leave a family out (repeatable): {', '.join(FAMILIES)}")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
     p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama or "
                    "package.module:function (imported: it runs your code)")

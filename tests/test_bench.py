@@ -179,8 +179,8 @@ def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_
     assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
                      "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert (out / "bench.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "data:image/png;base64," in page and "<tr class=ours><td>token-cosine</td>" in page
+    assert (out / "bench.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert (out / "bench.svg").read_text(encoding="utf-8") in page and "data:image" not in page and "<tr class=ours><td>token-cosine</td>" in page
     assert "sup-SimCSE-RoBERTa-large" in page and "74.89 *" in page
     assert "signature: <code>convention:simcse|" in page and "official:" not in page  # only what was asked
     assert "token-cosine: system token-cosine" in page  # how the row was made
@@ -372,3 +372,44 @@ def test_pairs_shared_between_subsets_are_predicted_once_each_where_it_stands(tm
     assert model.seen == [4]  # six scored pairs, four distinct
     for sub in dataset:
         assert np.array_equal(batched[dataset.name][sub.name][1], predict_scored(model, sub)[1]), sub.name
+
+
+def test_published_text_keeps_the_top_rows_and_those_around_ours(data_dir, capsys):
+    """--published: text shows SimCSE's rows ranked by Avg., the top three, ours at its rank and two rows on each side
+    of it, one line for each run of rows left out; --all the paper's layout; JSON every figure either way. No line
+    but a signature is wider than 120 characters."""
+    from semsts.corpora.published_encoders import contenders
+    argv = ["bench", "token-cosine", "--convention", "simcse", "--published", "--resamples", "20", "--quiet",
+            "--data-dir", str(data_dir)]
+    assert cli.main(argv) == 0
+    text = capsys.readouterr().out
+    assert all(len(line) <= 120 for line in text.splitlines() if not line.startswith("signature: "))
+    published = sorted(contenders(), key=lambda c: -c.average)
+    lines = text.splitlines()
+    last_block = max(i for i, line in enumerate(lines) if line.startswith("rank ") and line.endswith("Avg."))
+    mine = next(line for line in lines[last_block:] if line.split()[1:2] == ["token-cosine"])
+    rank, avg = int(mine.split()[0]), float(mine.split()[-1])
+    assert rank == 1 + sum(c.average > avg for c in published) and 10 < rank
+    shown = [c.name for c in published if any(line.split()[1:2] and " ".join(line.split()[1:]).startswith(c.name + " ")
+                                              for line in text.splitlines())]
+    assert shown[:3] == [c.name for c in published[:3]]
+    assert [c.name for c in published[rank - 3:rank - 1]] == shown[-2:] and len(shown) == 5
+    gaps = [line for line in text.splitlines() if "left out" in line]
+    assert gaps and all(line.startswith("… ") and line.endswith("--all shows every row") for line in gaps)
+    assert sum(int(g.split()[1]) for g in gaps) == 2 * (len(published) - 5)  # the table comes in two blocks
+    assert cli.main([*argv, "--all"]) == 0
+    everything = capsys.readouterr().out
+    assert "left out" not in everything and all(c.name in everything for c in published)
+    assert "(unsupervised, as published)" in everything and "(unsupervised, as published)" not in text
+
+
+def test_no_dataset_under_the_data_root_is_one_short_line(tmp_path, capsys, monkeypatch):
+    """Every bench dataset absent: one line naming the root, the missing datasets once each, and the advice once."""
+    from semsts.scoring.bench import SUITES
+    monkeypatch.delenv("STS_DATA", raising=False)
+    assert cli.main(["bench", "token-cosine", "--quiet", "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    (line,) = err.splitlines()
+    assert line.startswith(f"error: none of the bench datasets is under the data root {tmp_path}: missing ")
+    assert all(line.count(name) == 1 for name in SUITES["classic"] if name != "sts2017-test")
+    assert line.count("sts data fetch") == 1 and line.count("STS_DATA") == 1 and len(line) < 350

@@ -8,11 +8,13 @@ import pytest
 from scipy.stats import rankdata
 
 from semsts import cli, corpora
+from semsts.core.stats import pearson as _pearson
+from semsts.scoring.aggregates import SubsetScore
 from semsts.scoring.bench import BenchRow, bench_row, dataset_figures, figure_values
-from semsts.scoring.bench_intervals import bootstrap_rows
+from semsts.scoring.bench_intervals import bootstrap_rows, closed_form
 from semsts.scoring.bench_tables import CI_LABEL, published_table, render
 from semsts.scoring.correlations import dense_codes, rank_rows
-from semsts.scoring.significance import bootstrap_p
+from semsts.scoring.significance import aggregate_ci, bootstrap_p, fisher_ci
 
 RNG = np.random.default_rng(11)
 G12A, G12B = RNG.integers(0, 6, 14).astype(float), RNG.integers(0, 6, 9).astype(float)
@@ -81,8 +83,15 @@ def test_every_interval_equals_a_plain_loop_over_the_same_resamples():
     expected = _by_loop(row, 60, 5)
     assert set(boot_row.ci) == set(expected) == set(figure_values(row))
     assert ("mteb", "sick2014-test") in expected and ("official", "sts2012-test", "ALLnorm") in expected
+    closed = closed_form(row)  # the Pearson figures with a closed-form interval, as eval and compare give them
+    assert ("official", "sts2012-test", "ALL") in closed and ("official", "sts2012-test", "ALLnorm") not in closed
+    assert ("senteval", "sts2012-test", "pearson", "wmean") in closed and not any(k[0] in ("simcse", "mteb") for k in closed)
     for key, (lo, hi) in expected.items():
-        assert boot_row.ci[key] == pytest.approx((lo, hi), abs=1e-9), key
+        assert boot_row.ci[key] == pytest.approx(closed.get(key, (lo, hi)), abs=1e-9), key
+    figures = row.figures["sts2012-test"]
+    scores = [SubsetScore(n, _pearson(p, g), len(g)) for n, (g, p) in figures.parts.items()]
+    assert closed[("official", "sts2012-test", "ALL")] == fisher_ci(figures.official["ALL"], sum(s.n for s in scores))
+    assert closed[("official", "sts2012-test", "Mean")] == aggregate_ci(scores, "weighted")
     assert boot.tests == () and (boot.seed, boot.resamples) == (5, 60)
 
 
@@ -145,7 +154,10 @@ def test_published_rows_print_no_interval_ours_one_line_each():
     assert [body[i - 1][0] for i in ci_lines] == ["mine", "yours"]
     assert all(cell.startswith("[") for cell in body[ci_lines[0]][1:])
     text = render(rows, published=True, conventions=("simcse", "mteb"), bootstrap=boot)
-    assert _ci_lines(text) == 4  # two rows of ours, two tables
+    lines = text.splitlines()
+    under = [lines[i - 1].split()[0] for i, line in enumerate(lines) if line.startswith(CI_LABEL)]
+    blocks = sum(line.startswith("model ") for line in lines)  # a wide table comes in blocks of columns
+    assert blocks >= 2 and under == ["mine", "yours"] * blocks  # two rows of ours in each block of two tables
     assert "paired tests" in text and "SimCSE Avg." in text and "MTEB mean" in text
 
 
@@ -153,11 +165,12 @@ def test_sts_bench_prints_intervals_and_tests_and_keeps_its_json_figures(data_di
     root = ["--data-dir", str(data_dir), "--datasets", "stsb-test", "--quiet", "--convention", "simcse"]
     assert cli.main(["bench", "token-cosine", "random", *root, "--resamples", "50", "--seed", "3"]) == 0
     text = capsys.readouterr().out
-    assert _ci_lines(text) == 2 and "paired tests" in text and "50 resamples, seed 3" in text
+    assert _ci_lines(text) == 2 and "paired tests" in text and "50 resamples, seed 3" in " ".join(text.split())
     assert cli.main(["bench", "token-cosine", "random", *root, "--resamples", "50", "--seed", "3", "--format",
                      "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     figures = doc["rows"][0]["datasets"]["stsb-test"]
+    assert doc["intervals"]["pearson_pooled"].startswith("Fisher z") and "bootstrap" in doc["intervals"]["other"]
     assert isinstance(figures["mteb"], float) and isinstance(figures["official"]["Pearson"], float)
     lo, hi = figures["ci"]["simcse"]
     assert lo < figures["simcse"] < hi

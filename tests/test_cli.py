@@ -127,6 +127,30 @@ def test_run_help_describes_the_regression(capsys):
     assert "GloVe" in out and "ensemble" in out
 
 
+def _help(command: str, capsys) -> dict:
+    """Each option's help text of ``sts COMMAND --help``, whitespace collapsed (option -> text)."""
+    import re
+    try:
+        cli.main([command, "--help"])
+    except SystemExit:
+        pass
+    text = capsys.readouterr().out.split("options:", 1)[1]
+    found = re.findall(r"^  (-[^\n]*?)(?:  +|\n)(.*?)(?=^  -|\Z)", text, flags=re.S | re.M)
+    return {flags.split()[0].rstrip(","): " ".join(body.split()) for flags, body in found}
+
+
+def test_every_option_says_what_it_does_and_only_where_it_applies(capsys):
+    helps = {command: _help(command, capsys) for command in ("run", "train", "bench", "eval", "compare")}
+    for command, options in helps.items():
+        assert all(text for text in options.values()), (command, [o for o, t in options.items() if not t])
+    assert "bench" not in helps["run"]["--n-jobs"] and "bench" not in helps["train"]["--n-jobs"]
+    assert "SVR" not in helps["bench"]["--n-jobs"] and "bootstrap" in helps["bench"]["--n-jobs"]
+    assert "takelab" in helps["train"]["--feature-set"] and "wordllama_sif" in helps["train"]["--exclude"]
+    for command in ("run", "train", "bench"):
+        assert all(name in helps[command]["--encoder"] for name in ("glove-mean", "sif", "wordllama")), command
+    assert "--all" in helps["compare"] and "--all" in helps["bench"]
+
+
 def test_in_a_log_an_error_starts_its_own_line_after_the_progress(tmp_path, capsys):
     """stderr to a file or pipe: closed bars keep their last state on a line of their own, so the error that
     follows a step (here a model saved with other library versions) is not glued after a carriage return."""

@@ -178,6 +178,88 @@ def test_every_format_is_deterministic_and_marks_ours(tiny, capsys, fmt):
         assert "good (ours)" in out and "* good" not in out and "Significance of Mean" in out
 
 
+def test_published_text_shows_ours_the_top_and_the_rows_around_ours(tiny, capsys):
+    """Text and Markdown keep the top three rows, ours and two rows on each side of ours, each run of rows left
+    out one line saying how many and their ranks; --all, CSV and JSON hold every row."""
+    root, runs = tiny
+    argv = ["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published", "--resamples", "5",
+            "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"]
+    code, full, _ = _cli([*argv, "--format", "json"], capsys)
+    rows = json.loads(full)["rows"]
+    names = [r["name"] for r in rows]
+    ours = [i for i, r in enumerate(rows) if r["ours"]]
+    kept = set(range(3)) | {j for i in ours for j in range(i - 2, i + 3) if 0 <= j < len(rows)}
+    assert len(rows) == 95 and len(kept) < 20
+    for form, marker in (("text", "{} (ours)"), ("markdown", "**{}** (ours)")):
+        code, out, _ = _cli([*argv, "--format", form], capsys)
+        table = out.split("\n\n")[1].splitlines()
+        gaps = [line for line in table if "left out" in line]
+        assert code == 0 and all("--all shows every row" in g for g in gaps) and gaps
+        assert sum(int(g.split("… ")[1].split(" ")[0]) for g in gaps) == len(rows) - len(kept)
+        for i, name in enumerate(names):
+            shown = any(marker.format(name) in line if rows[i]["ours"] else line.startswith((name + " ", f"| {name} "))
+                        for line in table)
+            assert shown == (i in kept), (form, name)
+        first_gap = gaps[0]
+        skipped = [r["ranks"]["mean"] for r in rows[3:min(kept - set(range(3)))] if r["ranks"]["mean"]]
+        assert f"(ranks {min(skipped)}-{max(skipped)})" in first_gap
+    code, everything, _ = _cli([*argv, "--all"], capsys)
+    assert "left out" not in everything and all(name in everything for name in names)
+    code, table, _ = _cli([*argv, "--format", "csv"], capsys)
+    assert [r["name"] for r in csv.DictReader(io.StringIO(table))] == names
+
+
+def test_the_text_speaks_to_a_user_and_stays_narrow(tiny, tmp_path, capsys):
+    """No word of how the project keeps its tables ('seed NNN', 'the project's copy'), a user file's path said once
+    in the title, and no line but a signature wider than 120 characters."""
+    root, runs = tiny
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published",
+                         "--resamples", "5", "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"], capsys)
+    prose = [line for line in out.splitlines() if "signature" not in line]
+    assert code == 0 and not [line for line in prose if "seed" in line or "project's" in line]
+    assert "transcribed from a plain-text copy of the paper" in " ".join(out.split())
+    assert max(len(line) for line in prose) <= 120
+    mine = write(tmp_path / "mine.tsv", "s1\ts2\tscore\n" + "".join(f"a{i} b{i % 3}\tb{i} a\t{i % 5}\n" for i in range(20)))
+    run = tmp_path / "mine-run"
+    assert cli.main(["run", "token-cosine", "--test", str(mine), "--out", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    code, out, _ = _cli(["compare", "--dataset", str(mine), "--run", f"m={run}"], capsys)
+    assert code == 0 and out.splitlines()[0] == str(mine)
+
+
+def test_a_constant_run_on_a_users_file_is_undefined_not_a_traceback(tmp_path, capsys):
+    """Every prediction the same: each figure undefined (n/a), no interval; it used to end in a KeyError."""
+    mine = write(tmp_path / "mine.tsv", "s1\ts2\tscore\n" + "".join(f"a{i}\tb{i}\t{i % 5}\n" for i in range(20)))
+    corpora.write_output(tmp_path / "run" / corpora.resolve(str(mine)).subsets[0].output_name, np.full(20, 2.5))
+    code, out, err = _cli(["compare", "--dataset", str(mine), "--run", f"c={tmp_path / 'run'}"], capsys)
+    assert code == 0 and "Traceback" not in err
+    row = next(line for line in out.splitlines() if line.startswith("c (ours)"))
+    assert row.split()[2:] == ["n/a"] * 4
+
+
+def test_without_published_rows_no_rank_column(tiny, capsys):
+    root, runs = tiny
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
+                         "--run", f"good={runs['good']}", "--run", f"noise={runs['noise']}"], capsys)
+    header = next(line for line in out.splitlines() if line.startswith("Run "))
+    assert code == 0 and header.split()[:2] == ["Run", "Head."] and "Rank" not in header
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5",
+                         "--published", "--run", f"good={runs['good']}"], capsys)
+    assert "Rank" in next(line for line in out.splitlines() if line.startswith("Run "))
+
+
+def test_published_on_a_dataset_no_paper_ranks_says_so(tmp_path, capsys):
+    ds = corpora.load("demo-test")
+    run = tmp_path / "run"
+    corpora.write_output(run / ds.subsets[0].output_name, np.clip(ds.gold[::-1], 0, 5))
+    code = cli.main(["compare", "--dataset", "demo-test", "--run", f"mine={run}", "--published"])  # sts's notes
+    out, err = capsys.readouterr()
+    assert code == 0 and "mine (ours)" in out
+    assert err.count("note: --published: no published table ranks demo-test; the table holds our runs alone") == 1
+    assert cli.main(["compare", "--dataset", "demo-test", "--run", f"mine={run}"]) == 0
+    assert "--published" not in capsys.readouterr().err
+
+
 def test_sts_compare_is_evaluate_compare(tiny, capsys):
     root, runs = tiny
     argv = ["--dataset", "sts2013-test", "--data-dir", str(root), "--run", f"good={runs['good']}", "--resamples", "5"]
@@ -223,16 +305,17 @@ def test_dataset_without_a_published_table_ranks_our_runs(tmp_path):
 
 
 def test_aggregate_ci_by_hand():
-    # one subset: Fisher's interval, tanh(atanh(r) +- 1.96 / sqrt(n - 1)) (the delta method gives var z = 1 / (n - 1))
-    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore("a", .5, 101)], "weighted")
+    # one subset: Fisher's interval, tanh(atanh(r) +- 1.96 / sqrt(n - 3)), exactly as fisher_ci gives it
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore("a", .5, 103)], "weighted")
     assert (lo, hi) == pytest.approx((np.tanh(np.arctanh(.5) - evaluate.Z95 / 10), np.tanh(np.arctanh(.5) + evaluate.Z95 / 10)))
+    assert (lo, hi) == pytest.approx(evaluate.fisher_ci(.5, 103), abs=1e-12)
     # a sum of two independent Pearsons: variances add, the interval of their mean times two
-    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(s, .5, 101) for s in "ab"], "sum")
+    lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(s, .5, 103) for s in "ab"], "sum")
     half = evaluate.Z95 * (.75 / 10 * 2 ** .5 / 2) / .75
     assert (lo, hi) == pytest.approx((2 * np.tanh(np.arctanh(.5) - half), 2 * np.tanh(np.arctanh(.5) + half)))
     # high correlations on few pairs: the plain normal interval passed 1; this one stays inside [-1, 1]
     rs, ns = np.asarray([.99, .99, .3]), np.asarray([5, 5, 5])
-    plain_half = evaluate.Z95 * np.sqrt(np.sum((1 - rs ** 2) ** 2 / (ns - 1))) / 3
+    plain_half = evaluate.Z95 * np.sqrt(np.sum((1 - rs ** 2) ** 2 / (ns - 3))) / 3
     assert rs.mean() + plain_half > 1
     lo, hi = evaluate.aggregate_ci([evaluate.SubsetScore(str(i), r, n) for i, (r, n) in enumerate(zip(rs, ns))], "mean")
     assert -1 < lo < rs.mean() < hi < 1
@@ -259,3 +342,30 @@ def test_a_strong_run_is_placed_where_its_figures_put_it(data_dir, tmp_path):
         better = [r for r in board.rows if measure in r.ranks and r.scores[measure] > round(ours["scores"][measure], 4)]
         assert ours["ranks"][measure] == (max(r.ranks[measure] for r in better) + 1 if better else 1), measure
     assert ours["ranks"] == {"all": 10, "allnorm": 10, "mean": 7}  # among the strong runs, not at an end
+
+
+def test_eval_compare_and_bench_print_one_interval_for_one_figure(data_dir, tmp_path, capsys):
+    """STS-B's Pearson (one subset: its Mean is that Pearson) on one run: eval, compare and bench give the same
+    interval (Fisher z), and each says which method made it."""
+    run = tmp_path / "run"
+    assert cli.main(["run", "token-cosine", "--test", "stsb-test", "--out", str(run), "--quiet",
+                     "--data-dir", str(data_dir)]) == 0
+    capsys.readouterr()
+    assert cli.main(["eval", "--dataset", "stsb-test", "--run", str(run), "--data-dir", str(data_dir)]) == 0
+    shown = capsys.readouterr().out
+    row = next(line for line in shown.splitlines() if line.startswith("sts-test "))
+    r, interval = float(row.split()[2]), row.split("[")[1].rstrip("]")
+    lo, hi = evaluate.fisher_ci(r, 1379)
+    assert interval == f"{lo:.4f}, {hi:.4f}" and "note: 95% CI: Fisher z, tanh(atanh(r) ± 1.96 / sqrt(n - 3))" in shown
+    assert cli.main(["compare", "--dataset", "stsb-test", "--run", f"t={run}", "--data-dir", str(data_dir)]) == 0
+    compared = capsys.readouterr().out
+    assert f"[{lo:.4f}, {hi:.4f}]".replace("0.", ".") in compared.splitlines()[3]
+    assert "note: 95% CI of mean: Fisher z, tanh(atanh(r) ± 1.96 / sqrt(n - 3))" in compared
+    assert cli.main(["bench", "--runs", str(run), "--convention", "official", "--format", "json", "--resamples", "20",
+                     "--quiet", "--data-dir", str(data_dir)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    figures = doc["rows"][0]["datasets"]["stsb-test"]
+    assert round(figures["official"]["Pearson"], 5) == r
+    assert figures["ci"]["official"]["Pearson"] == pytest.approx(evaluate.fisher_ci(figures["official"]["Pearson"], 1379),
+                                                                abs=1e-8)
+    assert figures["ci"]["official"]["Pearson"] == pytest.approx([lo, hi], abs=1e-4)

@@ -69,7 +69,7 @@ def test_gold_sys_refuses_a_bad_output(tmp_path, capsys, case):
     code, out, err = run([str(gold), str(bad)], capsys)
     assert code == 1 and out == ""
     assert f"{bad}" in err and message in err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and all(line.startswith("error: ") for line in err.splitlines())
 
 
 @pytest.mark.parametrize("case", BAD_OUTPUTS, ids=list(BAD_OUTPUTS))
@@ -79,14 +79,19 @@ def test_check_reports_file_and_line(sts_root, capsys, case):
     code, out, err = run(["--check", str(bad), "--dataset", "sts2015-test", "--subset", "answers-forums",
                           "--data-dir", str(sts_root)], capsys)
     assert code == 1 and "OK" not in out
-    assert message in err and err.startswith(f"{bad}")
+    assert message in err and err.startswith(f"error: {bad}")
+    lines = err.splitlines()  # one error, one line; more (a bad line and the count it throws off): each, then how many
+    assert all(line.startswith("error: ") for line in lines)
+    assert len(lines) == 1 or (len(lines) > 2 and lines[-1] == f"error: {bad}: {len(lines) - 1} errors; "
+                                                               "the output file is not valid")
 
 
 def test_check_reports_every_bad_line(tmp_path, capsys):
     bad = write(tmp_path / "bad.txt", "nan\n2\n9\n\n")
     code, _, err = run(["--check", str(bad)], capsys)
     assert code == 1
-    assert [line.split(": ")[0] for line in err.splitlines()[:3]] == [f"{bad}:1", f"{bad}:3", f"{bad}:4"]
+    assert [line.split(": ")[1] for line in err.splitlines()[:3]] == [f"{bad}:1", f"{bad}:3", f"{bad}:4"]
+    assert err.splitlines()[-1] == f"error: {bad}: 3 errors; the output file is not valid"
 
 
 def test_check_passes_a_good_output(sts_root, capsys):
@@ -261,6 +266,22 @@ def test_form_mistakes_are_usage_errors(capsys):
             evaluate.main(argv)
         assert info.value.code == 2
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--subset", "belief"], "--subset goes with --check SYS --dataset NAME"),
+    (["--format", "json"], "--format goes with --dataset NAME --run DIR"),
+])
+def test_an_option_a_form_does_not_use_is_refused(sts_root, pair, capsys, extra, message):
+    """--subset with --run or GOLD SYS, --format with GOLD SYS or --check: a usage error, not ignored."""
+    out = _run_dir(sts_root, GOOD_RUN)
+    forms = [[str(p) for p in pair]]
+    forms.append(["--dataset", "sts2015-test", "--run", str(out), "--data-dir", str(sts_root)] if extra[0] == "--subset"
+                 else ["--check", str(pair[1])])
+    for form in forms:
+        with pytest.raises(SystemExit) as info:
+            evaluate.main([*form, *extra])
+        assert info.value.code == 2 and message in capsys.readouterr().err, form
 
 
 def test_sts_eval_dispatches_every_form(sts_root, pair, capsys):

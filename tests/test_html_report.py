@@ -101,3 +101,56 @@ def test_report_renders_in_headless_chromium(report, tmp_path):
     orange = np.all(np.abs(top - [255, 127, 14]) < 8, axis=-1).sum()
     blue = np.all(np.abs(top - [31, 119, 180]) < 8, axis=-1).sum()
     assert orange > 2000 and blue > 2000, (orange, blue)
+
+
+# --- ``bench --report DIR``: the chart's error bars and legend, measured in the page headless Chromium renders.
+
+GEOMETRY = """<script>
+const box = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const found = {
+  bars: [...document.querySelectorAll('svg [id^="bar-"]')].map(box),
+  errorbars: [...document.querySelectorAll('svg [id^="errorbar-"]')].map(box),
+  legend: box(document.getElementById("legend")),
+};
+const out = document.createElement("pre");
+out.id = "geometry";
+out.textContent = JSON.stringify(found);
+document.body.appendChild(out);
+</script>"""
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_bench_chart_has_error_bars_and_a_legend_over_no_bar(tmp_path, data_dir, capsys):
+    import json
+
+    from semsts import cli
+    out = tmp_path / "report"
+    assert cli.main(["bench", "token-cosine", "random", "--datasets", "stsb-test,sts2016-test", "--convention",
+                     "simcse", "--format", "json", "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    intervals = sum(1 for r in rows for d in r["datasets"].values() if d["ci"].get("simcse")) + \
+        sum(1 for r in rows if r["simcse_avg_ci"])
+    assert intervals == 4  # two rows, two datasets, no Avg. (it needs all seven)
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 1 and (out / "bench.svg").read_text(encoding="utf-8") in page
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", GEOMETRY + "</body>"), encoding="utf-8")
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    result = subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", "--window-size=1400,1000", "--dump-dom", probe.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    found = json.loads(re.search(r'<pre id="geometry">(.*?)</pre>', result.stdout).group(1))
+    assert len(found["errorbars"]) == intervals
+    assert len(found["bars"]) == 8 * 5  # two rows of ours and three published ones, over seven datasets and Avg.
+    drawn = [b for b in found["bars"] if b[2] > b[0] and b[3] > b[1]]  # a bar of an absent figure has no area
+    assert len(drawn) == 2 * 2 + 3 * 8
+    assert found["legend"][2] > found["legend"][0] and found["legend"][3] > found["legend"][1]
+    assert not [b for b in drawn if _overlap(found["legend"], b)]
+    assert not [e for e in found["errorbars"] if _overlap(found["legend"], e)]

@@ -41,9 +41,11 @@ def test_a_name_is_the_named_dataset_and_a_path_is_a_file(data_dir, tmp_path, mo
 
 
 def test_neither_a_name_nor_a_file(tmp_path):
-    with pytest.raises(DatasetNotFound, match=r"'mine.tsv' is neither a known dataset nor an existing file or folder; "
-                                              r"known datasets: sts2012-train, .*sick2014-test"):
+    with pytest.raises(DatasetNotFound, match=r"^'mine.tsv' is neither a known dataset nor an existing file or folder; "
+                                              r"`sts data list` lists every known dataset$"):
         corpora.resolve("mine.tsv")
+    with pytest.raises(DatasetNotFound, match=r"; the closest known: sts2013-test(, [a-z0-9-]+)*; `sts data list`"):
+        corpora.resolve("sts2013-tset")
 
 
 def test_official_folders_and_files_by_path_equal_the_named_datasets(data_dir):
