@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIGURES = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
 COMMAND = ("bench token-cosine lcs gst glove-mean sif wordllama --model models/stsb.skops --published --convention simcse "
-           "--convention official --format markdown")
+           "--convention official --format markdown --all")
 
 
 @pytest.mark.slow  # about 32 s: reruns the bench of the README's results
