@@ -25,6 +25,7 @@ import numpy as np
 from scipy import sparse
 
 from semsts.core.errors import InvalidValue, STSError
+from semsts.core.progress import counting
 from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
@@ -267,8 +268,9 @@ def fitted(encode, texts: list[str]):
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
-def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
-    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
+def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``; with ``shown``, the
+    texts done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
     a non-finite row is a :class:`NonFiniteEmbedding` naming its text. An encoder calling ``os._exit``
@@ -278,13 +280,16 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
     try:
         with exit_refused():
-            return _embed(encode, name, texts, batch_size)
+            if not shown or not texts:
+                return _embed(encode, name, texts, batch_size)
+            with counting(len(texts), "encoding", "texts") as advance:
+                return _embed(encode, name, texts, batch_size, advance)
     except EncoderExit as exc:
         raise _exited(name, exc) from None
 
 
-def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
-    """:func:`embed` itself, its encoder named ``name`` in messages."""
+def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:
+    """:func:`embed` itself, its encoder named ``name`` in messages, ``advance(n)`` told of each batch done."""
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
@@ -313,6 +318,8 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
             raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])
         width = array.shape[1]
         parts.append(array)
+        if advance is not None:
+            advance(len(batch))
     return np.concatenate(parts) if parts else np.zeros((0, 1))
 
 
