@@ -9,6 +9,7 @@ never depends on torch: :func:`how_to_install`); a missing one is one ``error:``
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -109,7 +110,25 @@ def model():
     folder = model_dir()
     check_files(folder)
     from sentence_transformers import SentenceTransformer
-    return SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+    with _no_bars_of_theirs():
+        return SentenceTransformer(str(folder), device="cpu", local_files_only=True)
+
+
+@contextlib.contextmanager
+def _no_bars_of_theirs():
+    """transformers draws a bar of its own as it loads the weights (carriage returns in a log): none while loading."""
+    try:
+        from transformers.utils import logging as transformers_logging
+        was = transformers_logging.is_progress_bar_enabled()
+    except (ImportError, AttributeError):
+        yield
+        return
+    transformers_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            transformers_logging.enable_progress_bar()
 
 
 class MiniLM:

@@ -4,7 +4,7 @@ On a terminal a bar redraws itself in place (carriage returns, cursor moves). Wr
 that is a log full of control characters, so there every display here is :class:`PlainBar`: whole lines
 ending in a newline, with no ``\\r`` and no escape code, one when a loop passes each tenth of its total
 (one a line per item of a short loop), one every :data:`PlainBar.every` seconds for a loop of no known
-total, and its last state when it closes. :func:`bar` picks one, :func:`write` writes a line under them.
+total or while one item takes long and no other bar writes, and its last state when it closes. :func:`bar` picks one, :func:`write` writes a line under them.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import weakref
 
 _OPEN: "weakref.WeakSet[PlainBar]" = weakref.WeakSet()  # the plain bars not yet closed (end_progress_lines ends them)
 _WRITING = threading.Lock()
+_LAST = {}  # clock -> when the last line of a bar on that clock was written (a heartbeat waits for a quiet minute)
 
 
 def on_a_terminal() -> bool:
@@ -116,7 +117,9 @@ class PlainBar:
             self._show()
 
     def refresh(self) -> None:
-        if not (self.disable or self.closed) and self.clock() - self._last_time >= self.every:
+        """A heartbeat: a line if no bar has written one for :data:`every` seconds (an inner bar's lines do)."""
+        if not (self.disable or self.closed) and \
+                self.clock() - max(self._last_time, _LAST.get(self.clock, self._last_time)) >= self.every:
             self._show()
 
     def close(self) -> None:
@@ -132,6 +135,7 @@ class PlainBar:
 
     def _show(self) -> None:
         self._shown, self._last_time = self.n, self.clock()
+        _LAST[self.clock] = self._last_time
         _line(str(self))
 
     def __str__(self) -> str:

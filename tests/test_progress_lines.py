@@ -105,6 +105,23 @@ def test_a_ticker_writes_its_elapsed_time_a_minute_apart_and_when_it_stops(capsy
     assert _lines(capsys) == ["  working: 01:00", "  working: 02:00", "  working: 02:30"]
 
 
+def test_a_heartbeat_stays_quiet_while_an_inner_bar_writes(capsys):
+    clock = _Clock()
+    outer = bars.PlainBar(total=1, desc="datasets", clock=clock)
+    inner = bars.PlainBar(total=100, desc="encoding", unit="texts", clock=clock)
+    for _ in range(100):  # a line every 20 s from the inner bar
+        clock.now += 2
+        inner.update(1)
+        outer.refresh()
+    inner.close()
+    for _ in range(30):  # then a quiet minute: the heartbeat writes
+        clock.now += 2
+        outer.refresh()
+    lines = _lines(capsys)
+    assert [line.split(":")[0] for line in lines] == ["encoding"] * 10 + ["datasets"], lines
+    assert lines[-1].startswith("datasets:   0% 0/1 [04:20<")
+
+
 def test_disabled_says_nothing(capsys):
     bar = bars.PlainBar(total=10, desc="x", disable=True)
     bar.update(10)
