@@ -84,6 +84,7 @@ class PlainBar:
         self._tenth = 0  # the tenths of the total the lines have shown
         self._shown = None  # n as the last line showed it
         self.closed = disable
+        self.final_line = True  # False: close writes no line of the last state (another display took over)
         if not disable:
             _OPEN.add(self)
 
@@ -127,7 +128,7 @@ class PlainBar:
             return
         self.closed = True
         _OPEN.discard(self)
-        if self._shown != self.n or self.bar_format is not None:  # a ticker's last line is its elapsed time
+        if self.final_line and (self._shown != self.n or self.bar_format is not None):  # a ticker's: its elapsed time
             self._show()
 
     def set_description(self, desc: str, refresh: bool = True) -> None:
@@ -146,7 +147,14 @@ class PlainBar:
             return text.replace("\r", " ").replace("\x1b", " ")
         unit = self.unit if self.unit_scale else f" {self.unit}" if self.unit != "it" else ""
         rate = self.n / elapsed if elapsed > 0 else None
-        rate_text = "?" if rate is None else (tqdm.format_sizeof(rate) if self.unit_scale else f"{rate:,.1f}")
+        if rate is None:
+            speed = f"? {self.unit}/s"
+        elif self.unit_scale:
+            speed = f"{tqdm.format_sizeof(rate)}{self.unit}/s"
+        elif rate and rate < 1:  # a slow loop: seconds per item, as tqdm shows it
+            speed = f"{1 / rate:,.1f} s/{self.unit}"
+        else:
+            speed = f"{rate:,.1f} {self.unit}/s"
         times = tqdm.format_interval(elapsed)
         if self.total:
             left = tqdm.format_interval((self.total - self.n) / rate) if rate and self.n <= self.total else "?"
@@ -154,7 +162,7 @@ class PlainBar:
             times += f"<{left}"
         else:
             counts = f"{self._count(self.n)}{unit}"
-        return f"{self.desc}: {counts} [{times}, {rate_text}{'' if self.unit_scale else ' '}{self.unit}/s]"
+        return f"{self.desc}: {counts} [{times}, {speed}]"
 
     def _count(self, n) -> str:
         if self.unit_scale:

@@ -127,16 +127,16 @@ class _Bar:
         return {"tick": self.tick, "start": self.start, "_beat": None, "_cache": {}}
 
     def __call__(self, chunks):
-        self._end_beat()
+        self._end_beat(handed_over=True)
         return self._ticking(bars.bar(chunks, desc="featurizing", unit="chunk", leave=_kept()))
 
     def over(self, items, desc: str):
-        self._end_beat()
+        self._end_beat(handed_over=True)
         return self._ticking(bars.bar(items, desc=desc, leave=_kept()))
 
     def count(self, total: int, desc: str, unit: str):
         """A bar of ``total`` items, moved by ``update(n)``, ended by ``close()`` (:func:`semsts.core.progress.counting`)."""
-        self._end_beat()
+        self._end_beat(handed_over=True)
         return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept()), self.tick)
 
     def cached(self, found: int, total: int, where) -> None:
@@ -161,8 +161,12 @@ class _Bar:
             else:
                 note(f"{total:,} texts encoded and kept in the embedding cache ({where})")
 
-    def _end_beat(self) -> None:
+    def _end_beat(self, handed_over: bool = False) -> None:
+        """Stop the step's elapsed-time ticker; ``handed_over`` to a bar that shows the step's progress, a log gets
+        no line of its last state (the bar's lines follow), else it does."""
         if self._beat is not None:
+            if handed_over:
+                self._beat.bar.final_line = False
             self._beat.stop()
             self._beat = None
 
