@@ -2,9 +2,10 @@
 
 On a terminal a bar redraws itself in place (carriage returns, cursor moves). Written to a file or a pipe,
 that is a log full of control characters, so there every display here is :class:`PlainBar`: whole lines
-ending in a newline, with no ``\\r`` and no escape code, one when a loop passes each tenth of its total
-(one a line per item of a short loop), one every :data:`PlainBar.every` seconds for a loop of no known
-total or while one item takes long and no other bar writes, and its last state when it closes. :func:`bar` picks one, :func:`write` writes a line under them.
+ending in a newline, with no ``\\r`` and no escape code: one when a loop passes each tenth of its total (a
+line per item of a short loop; none for a loop done within a second), one every :data:`PlainBar.every`
+seconds for a loop of no known total or while one item takes long and no bar writes, and its last state
+when it closes. :func:`bar` picks one, :func:`write` writes a line under them.
 """
 from __future__ import annotations
 
@@ -62,12 +63,14 @@ class PlainBar:
     """tqdm's interface as used here (iterate, ``update``, ``refresh``, ``close``, ``n``, ``total``), written as
     plain lines: ``desc: 40% 1,024/2,560 texts [00:06<00:09, 170.2 texts/s]``.
 
-    A line when ``n`` passes each tenth of ``total`` (``steps`` of them), or, with no total, at most every
-    :data:`every` seconds; ``refresh`` (a heartbeat while one item takes long) writes one at most every
-    :data:`every` seconds; ``close`` writes the last state unless the last line showed it."""
+    A line when ``n`` passes each tenth of ``total`` (``steps`` of them) once the loop has run :data:`quick`
+    seconds, or, with no total, at most every :data:`every` seconds; ``refresh`` (a heartbeat while one item takes
+    long) writes one after :data:`every` seconds with no line of any bar; ``close`` writes the last state unless the
+    last line showed it or the loop was done within :data:`quick` seconds (a stopped loop always says how far it got)."""
 
     every = 60.0  # seconds between the lines of a loop that has no total, or that waits on one item
     steps = 10
+    quick = 1.0  # seconds: a loop with a total that is done sooner writes no line at all (its step line said it)
 
     def __init__(self, iterable=None, *, desc: str = "", total=None, unit: str = "it", unit_scale: bool = False,
                  bar_format: str | None = None, disable: bool = False, leave=True, file=None,
@@ -113,7 +116,8 @@ class PlainBar:
             tenth = min(self.steps, math.floor(self.steps * self.n / self.total))
             if tenth > self._tenth:
                 self._tenth = tenth
-                self._show()
+                if self.clock() - self.start >= self.quick:  # a loop done in a blink says nothing on its way
+                    self._show()
         elif self.clock() - self._last_time >= self.every:
             self._show()
 
@@ -128,7 +132,11 @@ class PlainBar:
             return
         self.closed = True
         _OPEN.discard(self)
-        if self.final_line and (self._shown != self.n or self.bar_format is not None):  # a ticker's: its elapsed time
+        if not self.final_line or (self._shown == self.n and self.bar_format is None):
+            return
+        quick_and_done = (self.total and self.n >= self.total and self._shown is None
+                          and self.clock() - self.start < self.quick)
+        if not quick_and_done:  # a ticker's last line is its elapsed time; a stopped loop's, how far it got
             self._show()
 
     def set_description(self, desc: str, refresh: bool = True) -> None:

@@ -18,11 +18,14 @@ from semsts.core import progress
 ROOT = Path(__file__).resolve().parents[1]
 
 FAST_ENCODER = '''
+import time
+
 import numpy as np
 
 
 def encode(texts):
-    """Character trigrams hashed into 16 dimensions: fast and deterministic."""
+    """Character trigrams hashed into 16 dimensions: deterministic, 0.4 s a call (a batch of 512: a slow encoder)."""
+    time.sleep(0.4)
     out = np.zeros((len(texts), 16))
     for i, t in enumerate(texts):
         t = f"  {t.lower()} "
@@ -64,18 +67,41 @@ def test_a_loop_with_a_total_writes_a_line_about_every_tenth(capsys):
     assert lines[-1] == "encoding: 100% 1,000/1,000 texts [00:50<00:00, 20.0 texts/s]"
 
 
+def _slow(items, clock, seconds=1.0):
+    for item in items:
+        clock.now += seconds
+        yield item
+
+
 def test_a_short_loop_writes_a_line_per_item_and_big_steps_one_line_each(capsys):
-    assert list(bars.PlainBar(["a", "b", "c"], desc="datasets")) == ["a", "b", "c"]
+    clock = _Clock()
+    bar = bars.PlainBar(["a", "b", "c"], desc="datasets", clock=clock)
+    assert list(_slow(bar, clock)) == ["a", "b", "c"]
     assert [line.split(" [")[0] for line in _lines(capsys)] == ["datasets:  33% 1/3", "datasets:  67% 2/3",
                                                                "datasets: 100% 3/3"]
-    bar = bars.PlainBar(total=10, desc="x")
+    bar = bars.PlainBar(total=10, desc="x", clock=clock)
+    clock.now += 2
     bar.update(7)  # past seven tenths at once: one line
     bar.close()  # stopped short (an error): its last state is already shown
     assert [line.split(" [")[0] for line in _lines(capsys)] == ["x:  70% 7/10"]
 
 
+def test_a_loop_done_in_a_blink_writes_nothing_one_stopped_says_how_far_it_got(capsys):
+    clock = _Clock()
+    done = bars.PlainBar(total=3, desc="quick", clock=clock)
+    done.update(3)
+    clock.now += 0.9
+    done.close()
+    stopped = bars.PlainBar(total=3, desc="stopped", clock=clock)
+    stopped.update(2)
+    stopped.close()
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["stopped:  67% 2/3"]
+
+
 def test_an_interrupted_loop_ends_with_its_last_state(capsys):
-    bar = bars.PlainBar(total=100, desc="x")
+    clock = _Clock()
+    bar = bars.PlainBar(total=100, desc="x", clock=clock)
+    clock.now += 2
     bar.update(15)
     bar.update(4)
     bars.close_all()  # what the command line's error boundary does
@@ -222,7 +248,7 @@ def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_c
     encoding = [ENCODING.match(line) for line in lines if line.startswith("encoding:")]
     assert all(encoding), lines
     done = [int(m.group(2).replace(",", "")) for m in encoding]
-    assert len(done) >= 4 and done == sorted(set(done)), lines  # several lines, counts increasing
+    assert len(done) >= 3 and done == sorted(set(done)), lines  # several lines, counts increasing
     assert encoding[-1].group(1) == "100" and encoding[-1].group(2) == encoding[-1].group(3) == "2,552"
     assert lines[0].startswith("[") and "fast_encoder:encode: predicting the scored pairs of 1 dataset(s)" in lines[0]
     cache = tmp_path / "xdg" / "sts" / "embeddings"
@@ -235,9 +261,9 @@ def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_c
     assert quiet.stderr == "" and quiet.stdout == first.stdout
 
 
-def test_a_run_with_an_encoder_in_a_log_shows_each_subset_encoded(data_dir, tmp_path):
-    done = _sts(["run", "--encoder", "fast_encoder:encode", "--test", "sts2012-test", "--out", str(tmp_path / "out"),
+def test_a_run_with_an_encoder_in_a_log_shows_its_texts_encoded(data_dir, tmp_path):
+    done = _sts(["run", "--encoder", "fast_encoder:encode", "--test", "stsb-test", "--out", str(tmp_path / "out"),
                  "--no-cache"], tmp_path)
-    finals = [m.group(3) for m in map(ENCODING.match, done.stderr.splitlines()) if m and m.group(1) == "100"]
-    assert len(finals) == 5, done.stderr  # one per subset of STS 2012, each ending at its total
+    counts = [m.groups() for m in map(ENCODING.match, done.stderr.splitlines()) if m]
+    assert len(counts) >= 3 and counts[-1] == ("100", "2,552", "2,552"), done.stderr
     assert "note:" not in done.stderr  # --no-cache: no cache to speak of
