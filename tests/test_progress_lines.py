@@ -267,3 +267,15 @@ def test_a_run_with_an_encoder_in_a_log_shows_its_texts_encoded(data_dir, tmp_pa
     counts = [m.groups() for m in map(ENCODING.match, done.stderr.splitlines()) if m]
     assert len(counts) >= 3 and counts[-1] == ("100", "2,552", "2,552"), done.stderr
     assert "note:" not in done.stderr  # --no-cache: no cache to speak of
+
+
+def test_on_a_terminal_the_bars_stay_live(data_dir, toy_encoder, monkeypatch, capsys):
+    from semsts import cli
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["bench", "--encoder", "toy_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
+                     "--resamples", "0", "--data-dir", str(data_dir)]) == 0
+    err = terminal.getvalue()
+    moving = re.findall(r"encoding: +(\d+)%\|.*?\| (\d+)/2552 \[.*?texts/s\]", err)
+    assert "\r" in err and len(moving) >= 2 and int(moving[-1][1]) > int(moving[0][1]), err  # redrawn in place
+    assert "note: 2,552 texts encoded and kept in the embedding cache" in err
