@@ -2,10 +2,10 @@
 
 On a terminal a bar redraws itself in place (carriage returns, cursor moves). Written to a file or a pipe,
 that is a log full of control characters, so there every display here is :class:`PlainBar`: whole lines
-ending in a newline, with no ``\\r`` and no escape code: one when a loop passes each tenth of its total (a
-line per item of a short loop; none for a loop done within a second), one every :data:`PlainBar.every`
+ending in a newline, with no ``\\r`` and no escape code: one when a loop passes each tenth of its total once it
+has run a second (a line per item of a short loop), one every :data:`PlainBar.every`
 seconds for a loop of no known total or while one item takes long and no bar writes, and its last state
-when it closes. :func:`bar` picks one, :func:`write` writes a line under them.
+when it closes (none for one of many brief loops done within a second). :func:`bar` picks one, :func:`write` writes a line under them.
 """
 from __future__ import annotations
 
@@ -29,13 +29,14 @@ def on_a_terminal() -> bool:
         return False
 
 
-def bar(iterable=None, **options):
+def bar(iterable=None, *, brief: bool = False, **options):
     """A progress display on stderr taking tqdm's options (``desc``, ``total``, ``unit``, ``unit_scale``,
-    ``leave``, ``bar_format``, ``disable``): a tqdm bar on a terminal, a :class:`PlainBar` in a log."""
+    ``leave``, ``bar_format``, ``disable``): a tqdm bar on a terminal, a :class:`PlainBar` in a log. ``brief``: one
+    of many short loops (each subset's texts encoded), of which a log shows none done within a second."""
     if on_a_terminal():
         from tqdm import tqdm
         return tqdm(iterable, file=sys.stderr, **options)
-    return PlainBar(iterable, **options)
+    return PlainBar(iterable, brief=brief, **options)
 
 
 def write(text: str) -> None:
@@ -66,14 +67,15 @@ class PlainBar:
     A line when ``n`` passes each tenth of ``total`` (``steps`` of them) once the loop has run :data:`quick`
     seconds, or, with no total, at most every :data:`every` seconds; ``refresh`` (a heartbeat while one item takes
     long) writes one after :data:`every` seconds with no line of any bar; ``close`` writes the last state unless the
-    last line showed it or the loop was done within :data:`quick` seconds (a stopped loop always says how far it got)."""
+    last line showed it, or the loop is ``brief`` (one of many) and was done within :data:`quick` seconds (a stopped
+    loop always says how far it got)."""
 
     every = 60.0  # seconds between the lines of a loop that has no total, or that waits on one item
     steps = 10
-    quick = 1.0  # seconds: a loop with a total that is done sooner writes no line at all (its step line said it)
+    quick = 1.0  # seconds: a loop writes no line on its way sooner, and a brief one done sooner none at all
 
     def __init__(self, iterable=None, *, desc: str = "", total=None, unit: str = "it", unit_scale: bool = False,
-                 bar_format: str | None = None, disable: bool = False, leave=True, file=None,
+                 bar_format: str | None = None, disable: bool = False, leave=True, file=None, brief: bool = False,
                  clock=time.monotonic, **_ignored):
         if total is None and iterable is not None:
             try:
@@ -81,7 +83,7 @@ class PlainBar:
             except TypeError:
                 total = None
         self.iterable, self.desc, self.total, self.unit, self.unit_scale = iterable, desc, total, unit, unit_scale
-        self.bar_format, self.disable, self.clock = bar_format, disable, clock
+        self.bar_format, self.disable, self.brief, self.clock = bar_format, disable, brief, clock
         self.n = 0
         self.start = self._last_time = clock()
         self._tenth = 0  # the tenths of the total the lines have shown
@@ -134,7 +136,7 @@ class PlainBar:
         _OPEN.discard(self)
         if not self.final_line or (self._shown == self.n and self.bar_format is None):
             return
-        quick_and_done = (self.total and self.n >= self.total and self._shown is None
+        quick_and_done = (self.brief and self.total and self.n >= self.total and self._shown is None
                           and self.clock() - self.start < self.quick)
         if not quick_and_done:  # a ticker's last line is its elapsed time; a stopped loop's, how far it got
             self._show()

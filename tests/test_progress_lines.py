@@ -86,16 +86,18 @@ def test_a_short_loop_writes_a_line_per_item_and_big_steps_one_line_each(capsys)
     assert [line.split(" [")[0] for line in _lines(capsys)] == ["x:  70% 7/10"]
 
 
-def test_a_loop_done_in_a_blink_writes_nothing_one_stopped_says_how_far_it_got(capsys):
+def test_a_loop_done_in_a_blink_writes_its_end_a_brief_one_nothing_one_stopped_how_far_it_got(capsys):
     clock = _Clock()
-    done = bars.PlainBar(total=3, desc="quick", clock=clock)
-    done.update(3)
-    clock.now += 0.9
-    done.close()
-    stopped = bars.PlainBar(total=3, desc="stopped", clock=clock)
+    for brief in (False, True):
+        done = bars.PlainBar(total=3, desc=f"brief={brief}", clock=clock, brief=brief)
+        done.update(2)  # nothing on the way in the first second
+        done.update(1)
+        clock.now += 0.9
+        done.close()
+    stopped = bars.PlainBar(total=3, desc="stopped", clock=clock, brief=True)
     stopped.update(2)
     stopped.close()
-    assert [line.split(" [")[0] for line in _lines(capsys)] == ["stopped:  67% 2/3"]
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["brief=False: 100% 3/3", "stopped:  67% 2/3"]
 
 
 def test_an_interrupted_loop_ends_with_its_last_state(capsys):
@@ -269,12 +271,15 @@ def test_a_run_with_an_encoder_in_a_log_shows_its_texts_encoded(data_dir, tmp_pa
     assert "note:" not in done.stderr  # --no-cache: no cache to speak of
 
 
-def test_on_a_terminal_the_bars_stay_live(data_dir, toy_encoder, monkeypatch, capsys):
+def test_on_a_terminal_the_bars_stay_live(data_dir, tmp_path, monkeypatch):
     from semsts import cli
+    (tmp_path / "slow_encoder.py").write_text(FAST_ENCODER, encoding="utf-8")  # 0.4 s a batch: tqdm redraws
+    monkeypatch.syspath_prepend(str(tmp_path))
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    assert cli.main(["bench", "--encoder", "toy_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
+    assert cli.main(["bench", "--encoder", "slow_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
                      "--resamples", "0", "--data-dir", str(data_dir)]) == 0
+    sys.modules.pop("slow_encoder", None)
     err = terminal.getvalue()
     moving = re.findall(r"encoding: +(\d+)%\|.*?\| (\d+)/2552 \[.*?texts/s\]", err)
     assert "\r" in err and len(moving) >= 2 and int(moving[-1][1]) > int(moving[0][1]), err  # redrawn in place
