@@ -37,7 +37,7 @@ def add_bench_arguments(p) -> None:
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
     p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
-                   help="a sentence encoder: glove-mean, sif, wordllama, minilm (needs torch: see the docs) or package.module:function (repeatable); it also "
+                   help="a sentence encoder: glove-mean, sif, wordllama, minilm (all-MiniLM-L6-v2: needs torch and sentence-transformers, which you install) or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
