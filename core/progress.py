@@ -37,3 +37,31 @@ def tracked(items, desc: str):
     """``items`` passed through the hook's ``over(items, desc)`` if it has one (a bar over CV fits, folds…)."""
     over = getattr(hook(), "over", None)
     return over(items, desc) if over is not None else items
+
+
+class _Silent:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@contextmanager
+def counting(total: int, desc: str, unit: str):
+    """Within the block, ``advance(n)`` counts ``n`` more of ``total`` items done (texts encoded, …): shown by the
+    hook's ``count(total, desc, unit)`` if it has one (an object with ``update(n)`` and ``close()``), else nothing."""
+    count = getattr(hook(), "count", None)
+    counter = count(total, desc, unit) if count is not None else _Silent()
+    try:
+        yield counter.update
+    finally:
+        counter.close()
+
+
+def from_cache(found: int, total: int, where) -> None:
+    """Tell the hook that ``found`` of ``total`` items were read from the cache at ``where`` (the others computed and
+    stored there); the hook says so if it has a ``cached`` method."""
+    cached = getattr(hook(), "cached", None)
+    if cached is not None:
+        cached(found, total, where)

@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from semsts.core.errors import Note
+from semsts.core.progress import from_cache
 from semsts.corpora.derived_cache import entry_path, file_sha256, read_entry, store_entry
 from semsts.corpora.paths import cache_root
 
@@ -36,10 +37,12 @@ def cache_folder():
 
 def identity(spec, encode) -> str | None:
     """The cache identity of the encoder ``spec`` names (``encode``, resolved), or None for one that is not
-    cached: anything but a ``package.module:function`` spec, the built-in encoders (fast, and SIF is fitted
-    on the very texts it embeds), and one whose module file cannot be read."""
-    if not isinstance(spec, str) or spec in ENCODERS or ":" not in spec or isinstance(encode, SIF) \
-            or hasattr(encode, "for_sentences"):
+    cached: anything but a ``package.module:function`` spec or ``minilm``, the other built-in encoders (fast, and
+    SIF is fitted on the very texts it embeds), and one whose module file cannot be read."""
+    if isinstance(spec, str) and spec in ENCODERS:  # built in: only a slow one declares a version (minilm)
+        declared = getattr(ENCODERS[spec], "cache_version", None)
+        return f"{spec}@version:{declared}" if declared is not None and encode is ENCODERS[spec] else None
+    if not isinstance(spec, str) or ":" not in spec or isinstance(encode, SIF) or hasattr(encode, "for_sentences"):
         return None
     declared = getattr(encode, "cache_version", None)
     if declared is not None:
@@ -99,7 +102,7 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     found = rows = sample = None
     if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the width to expect
         rows = probe_rows(len(texts))
-        sample = embed(encode, [texts[i] for i in rows], batch_size)
+        sample = embed(encode, [texts[i] for i in rows], batch_size, shown=False)
         shape = (len(texts), sample.shape[1])
 
         def expect(name, stored, dtype):
@@ -109,6 +112,7 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     if found is not None:
         why = unusable(found[0].get("vectors"), len(texts), rows, sample)
         if why is None:
+            from_cache(len(texts), len(texts), cache_folder())
             return found[0]["vectors"]
         warnings.warn(Note(f"embedding cache {manifest}: stale or damaged ({why}); recomputing it"), stacklevel=2)
     vectors = embed(encode, texts, batch_size)
@@ -116,4 +120,6 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
         warnings.warn(Note(f"encoder {encoder_name(spec)} gives other embeddings for the same texts from one call to "
                            "the next; they are not cached"), stacklevel=2)
         return vectors
-    return store_entry(manifest, key, {"vectors": vectors})[0]["vectors"]
+    stored = store_entry(manifest, key, {"vectors": vectors})[0]["vectors"]
+    from_cache(0, len(texts), cache_folder())
+    return stored

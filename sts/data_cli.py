@@ -79,8 +79,8 @@ def cmd_fetch(args) -> int:
 
     def progress(name, done, total):
         if name not in bars:
-            from tqdm import tqdm
-            bars[name] = tqdm(total=total, desc=name, unit="B", unit_scale=True, file=sys.stderr)
+            from .bars import bar
+            bars[name] = bar(total=total, desc=name, unit="B", unit_scale=True)
         bars[name].update(done - bars[name].n)
 
     for folder, size in fetch.clean_stale(args.data_dir):
@@ -131,9 +131,9 @@ def _fetch_typed(name: str, args) -> None:
         raise DatasetNotFound(f"{name}: no {typed2013.INPUT_NAME} under {data_root(args.data_dir) / 'typed2013'}/"
                               "{train,test}; put the official input and gold files there first")
     client = europeana.RecordClient(args.api_key or os.environ.get(europeana.KEY_VAR, ""), args.api_url)
-    from tqdm import tqdm
+    from .bars import bar as progress_bar
     for folder in folders:
-        bar = tqdm(desc=f"{folder.parent.name}/{folder.name}", unit="record", file=sys.stderr, disable=args.quiet)
+        bar = progress_bar(desc=f"{folder.parent.name}/{folder.name}", unit="record", disable=args.quiet)
 
         def progress(done, total, bar=bar):
             bar.total = total

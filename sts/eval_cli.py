@@ -20,10 +20,9 @@ def _significance_bar(pairs: list, desc: str):
     """The pairs of runs tested, under a bar on stderr (quadratic in the runs: 30 runs are 435 tests)."""
     if len(pairs) < 2:
         return pairs
-    from tqdm import tqdm
-
+    from .bars import bar
     from .streams import in_a_log
-    return tqdm(pairs, desc=desc, file=sys.stderr, leave=in_a_log())  # in a log, the next line starts a line of its own
+    return bar(pairs, desc=desc, leave=in_a_log())  # a log keeps its lines; on a terminal the bar is wiped
 
 def _columns(text: str) -> tuple:
     from semsts import corpora

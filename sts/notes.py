@@ -14,10 +14,11 @@ def note(text, *, even_quiet: bool = False) -> None:
     ``even_quiet`` (a note that the command removed files: it is said whatever the command was asked)."""
     if _quiet and not even_quiet:
         return
-    from tqdm import tqdm
-    if sys.stderr.isatty():
-        tqdm.write(f"note: {text}", file=sys.stderr)  # clears the bars, then redraws them
-    else:  # in a log a bar's line is never cleared: end it, then the note on a line of its own
+    from .bars import on_a_terminal, write
+    if on_a_terminal():
+        write(f"note: {text}")  # clears the bars, then redraws them
+    else:  # in a log a bar's line is never cleared: end a tqdm bar's (a user's encoder's), then the note on its own line
+        tqdm = getattr(sys.modules.get("tqdm"), "tqdm", None)
         sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {text}\n")
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
-import sys
 import threading
 import time
 
-from semsts import argtypes, corpora
+from semsts import argtypes, bars, corpora
 from semsts.core.run_settings import BACKENDS, available_cores, run_settings
 from semsts.streams import in_a_log as _kept
 
@@ -107,41 +106,68 @@ def progress_bar(args):
     first hook the command made, whichever bar shows them."""
     if args.quiet:
         return None
-    from tqdm import tqdm
     args.started = getattr(args, "started", None) or time.monotonic()
-    return _Bar(tqdm, start=args.started)
+    return _Bar(start=args.started)
 
 
 class _Bar:
-    """A picklable progress hook on stderr: tqdm bars over featurization chunks and over CV fits and
-    folds, and one line per step (loading, final fit, predicting). While a step or a bar waits on one
-    long item (an SVR fit), the elapsed time is redrawn every ``tick`` seconds, so stderr never stays still."""
+    """A picklable progress hook on stderr: bars over featurization chunks, over CV fits and folds and over the
+    texts an encoder encodes (done/total, rate, time left), and one line per step (loading, final fit,
+    predicting). While a step or a bar waits on one long item (an SVR fit, a batch of texts), the elapsed time
+    is redrawn every ``tick`` seconds, so stderr never stays still. On a terminal the bars are live; in a log
+    they are plain lines (:mod:`semsts.bars`). What an encoder read from the embedding cache is said in a note
+    when the step ends (:meth:`close`)."""
 
-    def __init__(self, tqdm, tick: float = 2.0, start: float | None = None):
-        self.tqdm, self.tick = tqdm, tick
+    def __init__(self, tick: float = 2.0, start: float | None = None):
+        self.tick = tick
         self.start = time.monotonic() if start is None else start
         self._beat = None
+        self._cache = {}  # cache folder -> [texts read from it, texts encoded], since the step began
 
     def __getstate__(self):
-        return {"tqdm": self.tqdm, "tick": self.tick, "start": self.start, "_beat": None}
+        return {"tick": self.tick, "start": self.start, "_beat": None, "_cache": {}}
 
     def __call__(self, chunks):
-        self.close()
-        return self._ticking(self.tqdm(chunks, desc="featurizing", unit="chunk", file=sys.stderr, leave=_kept()))
+        self._end_beat(handed_over=True)
+        return self._ticking(bars.bar(chunks, desc="featurizing", unit="chunk", leave=_kept()))
 
     def over(self, items, desc: str):
-        self.close()
-        return self._ticking(self.tqdm(items, desc=desc, file=sys.stderr, leave=_kept()))
+        self._end_beat(handed_over=True)
+        return self._ticking(bars.bar(items, desc=desc, leave=_kept()))
+
+    def count(self, total: int, desc: str, unit: str):
+        """A bar of ``total`` items, moved by ``update(n)``, ended by ``close()`` (:func:`semsts.core.progress.counting`)."""
+        self._end_beat(handed_over=True)
+        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept(), brief=True), self.tick)
+
+    def cached(self, found: int, total: int, where) -> None:
+        """``found`` of ``total`` texts came from the embedding cache at ``where`` (said when the step ends)."""
+        tally = self._cache.setdefault(str(where), [0, 0])
+        tally[0] += found
+        tally[1] += total
 
     def step(self, text: str) -> None:
         self.close()
-        self.tqdm.write(f"[{time.monotonic() - self.start:5.0f}s] {text}", file=sys.stderr)
-        self._beat = _Heartbeat(self.tqdm(desc="  working", bar_format="{desc}: {elapsed}", file=sys.stderr,
-                                          leave=_kept()), self.tick)
+        bars.write(f"[{time.monotonic() - self.start:5.0f}s] {text}")
+        self._beat = _Heartbeat(bars.bar(desc="  working", bar_format="{desc}: {elapsed}", leave=_kept()), self.tick)
 
     def close(self) -> None:
-        """End the current step's elapsed-time line."""
+        """End the current step: its elapsed-time line, and a note of what came from the embedding cache."""
+        self._end_beat()
+        tallies, self._cache = self._cache, {}
+        for where, (found, total) in tallies.items():
+            from semsts.notes import note
+            if found:
+                note(f"{found:,} of {total:,} texts from the embedding cache ({where})")
+            else:
+                note(f"{total:,} texts encoded and kept in the embedding cache ({where})")
+
+    def _end_beat(self, handed_over: bool = False) -> None:
+        """Stop the step's elapsed-time ticker; ``handed_over`` to a bar that shows the step's progress, a log gets
+        no line of its last state (the bar's lines follow), else it does."""
         if self._beat is not None:
+            if handed_over:
+                self._beat.bar.final_line = False
             self._beat.stop()
             self._beat = None
 
@@ -151,6 +177,19 @@ class _Bar:
             yield from bar
         finally:
             beat.stop()
+
+
+class _Counter:
+    """A bar moved by ``update(n)``, its elapsed time redrawn while a batch takes long."""
+
+    def __init__(self, bar, tick: float):
+        self.bar, self.beat = bar, _Heartbeat(bar, tick)
+
+    def update(self, n: int) -> None:
+        self.bar.update(n)
+
+    def close(self) -> None:
+        self.beat.stop()
 
 
 class _Heartbeat:

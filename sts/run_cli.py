@@ -44,6 +44,8 @@ def _run(args) -> list:
         raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
                            + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
+    from semsts.features.encoders import check_ready
+    check_ready(args.encoder)  # a built-in encoder's missing requirement (torch) is said before any work
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
         ds.require_gold()
@@ -101,7 +103,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
     p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train` (its card is checked)")
-    p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif, wordllama or package.module:function, "
+    p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif, wordllama, minilm or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")
     p.add_argument("--no-cache", action="store_true",

@@ -87,6 +87,9 @@ def in_a_log() -> bool:
 def end_progress_lines() -> None:
     """Close the progress bars an interrupted command left drawn on stderr (innermost first), so that the next line
     starts at column 0: in a log each ends its line (:func:`in_a_log`), on a terminal it is wiped."""
+    from .bars import close_all
+    with contextlib.suppress(OSError, ValueError):
+        close_all()  # the plain lines of a log: each bar's last state
     tqdm = getattr(sys.modules.get("tqdm"), "tqdm", None)  # not imported: no bar was drawn
     for bar in sorted(getattr(tqdm, "_instances", ()), key=lambda bar: -abs(getattr(bar, "pos", 0))):
         with contextlib.suppress(OSError, ValueError):

@@ -35,7 +35,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), metavar="FAMILY",
                    help=f"leave a family out (repeatable): {', '.join(FAMILIES)}")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
-    p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama or "
+    p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama, minilm or "
                    "package.module:function (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
@@ -54,6 +54,8 @@ def cmd_train(args) -> int:
         raise InvalidValue("give either --regime NAME or --train DATASET (repeatable)")
     check_destination(args.save)  # before minutes of training
     require("reference", "`sts train` (the reference system)")
+    from semsts.features.encoders import check_ready
+    check_ready(args.encoder)  # a built-in encoder's missing requirement (torch) too
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}

@@ -210,6 +210,7 @@ CROSS_CUTTING = {
     "safety_journal": "issue 32: the save journal against planted journals and a full disk",
     "safety_cards": "issue 32: card values in messages, the retrain advice, no canary verdict cache",
     "safety_long": "issue 32, long texts: the families' fast paths against their references, long pairs end to end",
+    "progress_lines": "issue 34, item 5: encoding's counts, the embedding cache's note, plain progress lines in a log",
 }
 
 

@@ -1,0 +1,286 @@
+"""Progress that moves (issue 34, item 5): encoding counts its texts batch by batch, a cached run says what came
+from the embedding cache, and with stderr to a file or a pipe every display is plain lines (no carriage return, no
+escape code), a line about every tenth of a loop; on a terminal the bars stay live."""
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from semsts import bars
+from semsts.core import progress
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAST_ENCODER = '''
+import time
+
+import numpy as np
+
+
+def encode(texts):
+    """Character trigrams hashed into 16 dimensions: deterministic, 0.4 s a call (a batch of 512: a slow encoder)."""
+    time.sleep(0.4)
+    out = np.zeros((len(texts), 16))
+    for i, t in enumerate(texts):
+        t = f"  {t.lower()} "
+        for j in range(len(t) - 2):
+            out[i, sum(map(ord, t[j:j + 3])) % 16] += 1
+    return out
+'''
+ENCODING = re.compile(r"^encoding: +(\d+)% ([\d,]+)/([\d,]+) texts \[\d\d:\d\d<\d\d:\d\d, [\d,.]+ texts/s\]$")
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _lines(capsys) -> list[str]:
+    err = capsys.readouterr().err
+    assert "\r" not in err and "\x1b" not in err
+    return err.splitlines()
+
+
+# the plain-line reporter
+
+
+def test_a_loop_with_a_total_writes_a_line_about_every_tenth(capsys):
+    clock = _Clock()
+    bar = bars.PlainBar(total=1000, desc="encoding", unit="texts", clock=clock)
+    for _ in range(100):
+        clock.now += 0.5
+        bar.update(10)
+    bar.close()
+    lines = _lines(capsys)
+    counts = [int(ENCODING.match(line).group(2).replace(",", "")) for line in lines]
+    assert counts == list(range(100, 1001, 100))  # ten lines, one per tenth, the last the total; close adds none
+    assert lines[0] == "encoding:  10% 100/1,000 texts [00:05<00:45, 20.0 texts/s]"
+    assert lines[-1] == "encoding: 100% 1,000/1,000 texts [00:50<00:00, 20.0 texts/s]"
+
+
+def _slow(items, clock, seconds=1.0):
+    for item in items:
+        clock.now += seconds
+        yield item
+
+
+def test_a_short_loop_writes_a_line_per_item_and_big_steps_one_line_each(capsys):
+    clock = _Clock()
+    bar = bars.PlainBar(["a", "b", "c"], desc="datasets", clock=clock)
+    assert list(_slow(bar, clock)) == ["a", "b", "c"]
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["datasets:  33% 1/3", "datasets:  67% 2/3",
+                                                               "datasets: 100% 3/3"]
+    bar = bars.PlainBar(total=10, desc="x", clock=clock)
+    clock.now += 2
+    bar.update(7)  # past seven tenths at once: one line
+    bar.close()  # stopped short (an error): its last state is already shown
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["x:  70% 7/10"]
+
+
+def test_a_loop_done_in_a_blink_writes_its_end_a_brief_one_nothing_one_stopped_how_far_it_got(capsys):
+    clock = _Clock()
+    for brief in (False, True):
+        done = bars.PlainBar(total=3, desc=f"brief={brief}", clock=clock, brief=brief)
+        done.update(2)  # nothing on the way in the first second
+        done.update(1)
+        clock.now += 0.9
+        done.close()
+    stopped = bars.PlainBar(total=3, desc="stopped", clock=clock, brief=True)
+    stopped.update(2)
+    stopped.close()
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["brief=False: 100% 3/3", "stopped:  67% 2/3"]
+
+
+def test_an_interrupted_loop_ends_with_its_last_state(capsys):
+    clock = _Clock()
+    bar = bars.PlainBar(total=100, desc="x", clock=clock)
+    clock.now += 2
+    bar.update(15)
+    bar.update(4)
+    bars.close_all()  # what the command line's error boundary does
+    bar.close()  # once only
+    assert [line.split(" [")[0] for line in _lines(capsys)] == ["x:  15% 15/100", "x:  19% 19/100"]
+
+
+def test_a_loop_of_no_known_total_writes_a_line_a_minute(capsys):
+    clock = _Clock()
+    bar = bars.PlainBar(desc="records", unit="record", clock=clock)
+    for _ in range(300):
+        clock.now += 1
+        bar.update(2)
+    bar.close()
+    assert [line.split(" [")[0] for line in _lines(capsys)] == [
+        "records: 120 record", "records: 240 record", "records: 360 record", "records: 480 record",
+        "records: 600 record"]
+
+
+def test_a_ticker_writes_its_elapsed_time_a_minute_apart_and_when_it_stops(capsys):
+    clock = _Clock()
+    ticker = bars.PlainBar(desc="  working", bar_format="{desc}: {elapsed}", clock=clock)
+    for _ in range(75):  # the heartbeat redraws every 2 s
+        clock.now += 2
+        ticker.refresh()
+    ticker.close()
+    assert _lines(capsys) == ["  working: 01:00", "  working: 02:00", "  working: 02:30"]
+
+
+def test_a_heartbeat_stays_quiet_while_an_inner_bar_writes(capsys):
+    clock = _Clock()
+    outer = bars.PlainBar(total=1, desc="datasets", clock=clock)
+    inner = bars.PlainBar(total=100, desc="encoding", unit="texts", clock=clock)
+    for _ in range(100):  # a line every 20 s from the inner bar
+        clock.now += 2
+        inner.update(1)
+        outer.refresh()
+    inner.close()
+    for _ in range(30):  # then a quiet minute: the heartbeat writes
+        clock.now += 2
+        outer.refresh()
+    lines = _lines(capsys)
+    assert [line.split(":")[0] for line in lines] == ["encoding"] * 10 + ["datasets"], lines
+    assert lines[-1].startswith("datasets:   0% 0/1 [04:20<")
+
+
+def test_disabled_says_nothing(capsys):
+    bar = bars.PlainBar(total=10, desc="x", disable=True)
+    bar.update(10)
+    bar.close()
+    assert capsys.readouterr().err == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_gets_live_bars_a_log_plain_lines(monkeypatch):
+    from tqdm import tqdm
+    monkeypatch.setattr(sys, "stderr", _Terminal())
+    live = bars.bar(total=3, desc="x", leave=False)
+    assert isinstance(live, tqdm)
+    live.close()
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert isinstance(bars.bar(total=3, desc="x"), bars.PlainBar)
+
+
+def test_only_the_bars_module_draws_with_tqdm():
+    """Every display of the command line goes through semsts.bars, which picks live bars or plain lines."""
+    drawing = [path.name for path in (ROOT / "sts").glob("*.py") if path.name != "bars.py"
+               and re.search(r"from tqdm import|import tqdm", path.read_text(encoding="utf-8"))]
+    assert drawing == []
+
+
+# the progress hook: encoding is counted batch by batch
+
+
+class _Counting:
+    def __init__(self):
+        self.counts, self.cache = [], []
+
+    def count(self, total, desc, unit):
+        outer = self
+
+        class Counter:
+            def update(self, n):
+                outer.counts.append((desc, unit, total, n))
+
+            def close(self):
+                outer.counts.append("closed")
+        return Counter()
+
+    def cached(self, found, total, where):
+        self.cache.append((found, total, str(where)))
+
+
+def test_encoding_tells_the_hook_each_batch():
+    from semsts.features.encoders import embed
+    hook = _Counting()
+    texts = [f"text {i}" for i in range(1200)]
+    with progress.reporting(hook):
+        vectors = embed(lambda batch: np.ones((len(batch), 3)), texts, 512)
+    assert vectors.shape == (1200, 3)
+    assert hook.counts == [("encoding", "texts", 1200, 512), ("encoding", "texts", 1200, 512),
+                           ("encoding", "texts", 1200, 176), "closed"]
+    embed(lambda batch: np.ones((len(batch), 3)), texts, 512)  # no hook: nothing to tell
+
+
+def test_the_cache_tells_the_hook_what_it_gave(tmp_path, _embedding_cache, toy_encoder):
+    from semsts.baselines.encoder import cosine_scores
+    pairs = [(f"a {i}", f"b {i}") for i in range(100)]
+    hook = _Counting()
+    with progress.reporting(hook):
+        first = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode")
+        again = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode")
+    assert np.array_equal(first, again)
+    assert hook.cache == [(0, 200, str(_embedding_cache)), (200, 200, str(_embedding_cache))]
+    assert [c[3] for c in hook.counts if c != "closed"] == [200]  # the second run's probe is not counted
+
+
+# the commands, with stderr to a pipe
+
+
+def _sts(args, tmp_path, *, quiet=False):
+    folder = tmp_path / "encoder"
+    folder.mkdir(exist_ok=True)
+    (folder / "fast_encoder.py").write_text(FAST_ENCODER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(folder), "XDG_CACHE_HOME": str(tmp_path / "xdg"), "STS_DATA": str(DATA)}
+    done = subprocess.run([sys.executable, "-m", "semsts", *args, *(["--quiet"] if quiet else [])],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "\r" not in done.stderr and "\x1b" not in done.stderr, done.stderr
+    return done
+
+
+DATA = Path(os.environ.get("STS_DATA", ROOT.parent / "shared" / "data"))
+BENCH = ["bench", "--encoder", "fast_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse"]
+
+
+def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_cache(data_dir, tmp_path):
+    first = _sts(BENCH, tmp_path)
+    lines = first.stderr.splitlines()
+    encoding = [ENCODING.match(line) for line in lines if line.startswith("encoding:")]
+    assert all(encoding), lines
+    done = [int(m.group(2).replace(",", "")) for m in encoding]
+    assert len(done) >= 3 and done == sorted(set(done)), lines  # several lines, counts increasing
+    assert encoding[-1].group(1) == "100" and encoding[-1].group(2) == encoding[-1].group(3) == "2,552"
+    assert lines[0].startswith("[") and "fast_encoder:encode: predicting the scored pairs of 1 dataset(s)" in lines[0]
+    cache = tmp_path / "xdg" / "sts" / "embeddings"
+    assert f"note: 2,552 texts encoded and kept in the embedding cache ({cache})" in lines
+    second = _sts(BENCH, tmp_path)
+    assert f"note: 2,552 of 2,552 texts from the embedding cache ({cache})" in second.stderr.splitlines()
+    assert "encoding:" not in second.stderr  # nothing encoded but the probe, which is not shown
+    assert second.stdout == first.stdout
+    quiet = _sts(BENCH, tmp_path, quiet=True)
+    assert quiet.stderr == "" and quiet.stdout == first.stdout
+
+
+def test_a_run_with_an_encoder_in_a_log_shows_its_texts_encoded(data_dir, tmp_path):
+    done = _sts(["run", "--encoder", "fast_encoder:encode", "--test", "stsb-test", "--out", str(tmp_path / "out"),
+                 "--no-cache"], tmp_path)
+    counts = [m.groups() for m in map(ENCODING.match, done.stderr.splitlines()) if m]
+    assert len(counts) >= 3 and counts[-1] == ("100", "2,552", "2,552"), done.stderr
+    assert "note:" not in done.stderr  # --no-cache: no cache to speak of
+
+
+def test_on_a_terminal_the_bars_stay_live(data_dir, tmp_path, monkeypatch):
+    from semsts import cli
+    (tmp_path / "slow_encoder.py").write_text(FAST_ENCODER, encoding="utf-8")  # 0.4 s a batch: tqdm redraws
+    monkeypatch.syspath_prepend(str(tmp_path))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["bench", "--encoder", "slow_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
+                     "--resamples", "0", "--data-dir", str(data_dir)]) == 0
+    sys.modules.pop("slow_encoder", None)
+    err = terminal.getvalue()
+    moving = re.findall(r"encoding: +(\d+)%\|.*?\| (\d+)/2552 \[.*?texts/s\]", err)
+    assert "\r" in err and len(moving) >= 2 and int(moving[-1][1]) > int(moving[0][1]), err  # redrawn in place
+    assert "note: 2,552 texts encoded and kept in the embedding cache" in err
