@@ -228,11 +228,11 @@ def test_the_cache_tells_the_hook_what_it_gave(tmp_path, _embedding_cache, toy_e
 # the commands, with stderr to a pipe
 
 
-def _sts(args, tmp_path, *, quiet=False):
+def _sts(args, tmp_path, data_dir, *, quiet=False):
     folder = tmp_path / "encoder"
     folder.mkdir(exist_ok=True)
     (folder / "fast_encoder.py").write_text(FAST_ENCODER, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(folder), "XDG_CACHE_HOME": str(tmp_path / "xdg"), "STS_DATA": str(DATA)}
+    env = {**os.environ, "PYTHONPATH": str(folder), "XDG_CACHE_HOME": str(tmp_path / "xdg"), "STS_DATA": str(data_dir)}
     done = subprocess.run([sys.executable, "-m", "semsts", *args, *(["--quiet"] if quiet else [])],
                           capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -240,12 +240,11 @@ def _sts(args, tmp_path, *, quiet=False):
     return done
 
 
-DATA = Path(os.environ.get("STS_DATA", ROOT.parent / "shared" / "data"))
 BENCH = ["bench", "--encoder", "fast_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse"]
 
 
 def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_cache(data_dir, tmp_path):
-    first = _sts(BENCH, tmp_path)
+    first = _sts(BENCH, tmp_path, data_dir)
     lines = first.stderr.splitlines()
     encoding = [ENCODING.match(line) for line in lines if line.startswith("encoding:")]
     assert all(encoding), lines
@@ -255,17 +254,17 @@ def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_c
     assert lines[0].startswith("[") and "fast_encoder:encode: predicting the scored pairs of 1 dataset(s)" in lines[0]
     cache = tmp_path / "xdg" / "sts" / "embeddings"
     assert f"note: 2,552 texts encoded and kept in the embedding cache ({cache})" in lines
-    second = _sts(BENCH, tmp_path)
+    second = _sts(BENCH, tmp_path, data_dir)
     assert f"note: 2,552 of 2,552 texts from the embedding cache ({cache})" in second.stderr.splitlines()
     assert "encoding:" not in second.stderr  # nothing encoded but the probe, which is not shown
     assert second.stdout == first.stdout
-    quiet = _sts(BENCH, tmp_path, quiet=True)
+    quiet = _sts(BENCH, tmp_path, data_dir, quiet=True)
     assert quiet.stderr == "" and quiet.stdout == first.stdout
 
 
 def test_a_run_with_an_encoder_in_a_log_shows_its_texts_encoded(data_dir, tmp_path):
     done = _sts(["run", "--encoder", "fast_encoder:encode", "--test", "stsb-test", "--out", str(tmp_path / "out"),
-                 "--no-cache"], tmp_path)
+                 "--no-cache"], tmp_path, data_dir)
     counts = [m.groups() for m in map(ENCODING.match, done.stderr.splitlines()) if m]
     assert len(counts) >= 3 and counts[-1] == ("100", "2,552", "2,552"), done.stderr
     assert "note:" not in done.stderr  # --no-cache: no cache to speak of
