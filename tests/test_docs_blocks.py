@@ -6,7 +6,9 @@ The line before each block says how, as an HTML comment that neither GitHub nor 
 - ``session``: run here, with the page's other session blocks, in order, in one fresh folder (a page's commands
   build on each other, as a reader's do). ``bash`` blocks run as one script; ``console`` blocks run each ``$ `` line
   and compare what it prints on stdout with the lines shown under it (only the folder's path is normalised);
-  ``python`` blocks run in one namespace per page.
+  ``python`` blocks run in one namespace per page. After a change of output, ``DOCS_UPDATE=1 python -m pytest
+  tests/test_docs_blocks.py`` rewrites the shown output of each ``console`` block that differs (and fails, so that
+  the diff is reviewed).
 - ``slow``: the same, alone in a fresh folder, in a test marked ``slow`` (a block shown on two pages runs once).
 - ``fetch``: a session block whose data root starts empty, with ``STS_MIRROR`` pointing at a local server that
   serves the official files of the releases it fetches (built from the data root the tests use): ``sts data
@@ -140,11 +142,21 @@ def _console(block: DocBlock, work: Path, env: dict) -> None:
         else:
             assert steps, f"{block.where}: output before any command"
             steps[-1][1].append(line)
+    printed = []
     for command, shown in steps:
         got = _sh(command, work, env, block.where).replace(str(work) + "/", "").rstrip("\n").splitlines()
+        printed += [f"$ {command}", *got]
+        if os.environ.get("DOCS_UPDATE") == "1":  # a maintainer's way to rewrite the shown output after a change
+            continue
         assert got == shown, (f"{block.where}: `{command}` printed something else than the page shows\n"
                               + "\n".join(f"- {a}\n+ {b}" for a, b in zip(shown, got) if a != b)
                               + f"\n(lines shown {len(shown)}, printed {len(got)})")
+    if os.environ.get("DOCS_UPDATE") == "1" and printed != block.text.rstrip("\n").splitlines():
+        page = CHECKOUT / block.page
+        text = page.read_text(encoding="utf-8")
+        assert text.count(block.text) == 1, f"{block.where}: the block is not unique on its page"
+        page.write_text(text.replace(block.text, "\n".join(printed) + "\n"), encoding="utf-8")
+        pytest.fail(f"{block.where}: DOCS_UPDATE=1 rewrote the shown output; review the diff and rerun without it")
 
 
 def _python(block: DocBlock, work: Path, env: dict, namespace: dict, monkeypatch) -> None:
