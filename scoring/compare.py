@@ -144,11 +144,14 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         return position[i], -score if score is not None and math.isfinite(score) else math.inf, rows[i]["ours"], i
 
     rows = [rows[i] for i in sorted(range(len(rows)), key=order)]
+    columns = _table_columns(board, present, measures, ranked=bool(pub))
+    if not pub:  # a measure the paper only ranks (CLSS's Spearman) has no figure of ours to show without its rank
+        columns = [c for c in columns if c == "name" or any(row["scores"].get(c) is not None for row in rows)]
     return Comparison({
         "dataset": dataset.name, "leaderboard": board.name or None, "source": board.source or None,
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
         "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
-        "columns": _table_columns(board, present, measures, ranked=bool(pub)), "marks": board.marks,
+        "columns": columns, "marks": board.marks,
         "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),
