@@ -120,6 +120,18 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
         warnings.warn(Note(f"encoder {encoder_name(spec)} gives other embeddings for the same texts from one call to "
                            "the next; they are not cached"), stacklevel=2)
         return vectors
+    before = _identity_of(manifest)
     stored = store_entry(manifest, key, {"vectors": vectors})[0]["vectors"]
-    from_cache(0, len(texts), cache_folder())
+    after = _identity_of(manifest)
+    if after is not None and after != before:  # written now (a cache that cannot be written has said so in a note)
+        from_cache(0, len(texts), cache_folder())
     return stored
+
+
+def _identity_of(path) -> tuple | None:
+    """Which file ``path`` is now (device, inode, mtime), None when absent: an entry is written as a new file."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_mtime_ns

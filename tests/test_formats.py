@@ -203,7 +203,7 @@ def test_many_bad_lines_print_a_bounded_report(tmp_path, capsys):
     out = write(tmp_path / "sys.txt", "bad\n" * 5000)
     assert evaluate.main([str(gold), str(out)]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 21 and err[-1] == "… and 4980 more errors"
+    assert len(err) == 21 and err[-1] == "error: … and 4980 more errors"  # every line an error: line, for grep
 
 
 def test_a_fully_unscored_subset_is_n_a_without_numpy_warnings(tmp_path, capsys):

@@ -104,7 +104,7 @@ def test_a_fifo_is_left_to_the_full_way_without_a_hang(tmp_path, capsys):
     os.mkfifo(fifo)
     assert score_plain_files(g, fifo) is None
     assert evaluate.main([str(g), str(fifo)]) == 1
-    assert capsys.readouterr().err == f"{fifo}: is a FIFO (named pipe), not a regular file\n"
+    assert capsys.readouterr().err == f"error: {fifo}: is a FIFO (named pipe), not a regular file\n"
 
 
 def test_gold_sys_starts_without_numpy(tmp_path):
@@ -129,4 +129,4 @@ def test_a_folder_or_a_dangling_link_as_sys_is_named_for_what_it_is(tmp_path, ca
     for name, said in (("folder", "is a folder, not a regular file"), ("link", "a link to nothing (dangling)"),
                        ("missing", "output file is missing")):
         assert evaluate.main([str(g), str(tmp_path / name)]) == 1
-        assert capsys.readouterr().err == f"{tmp_path / name}: {said}\n", name
+        assert capsys.readouterr().err == f"error: {tmp_path / name}: {said}\n", name
