@@ -1,6 +1,6 @@
 """The optional parts of the install and the one error a missing one gives.
 
-``pip install semsts`` brings what scoring, the official baselines, ``sts compare`` and ``sts bench`` need; the
+A plain install brings what scoring, the official baselines, ``sts compare`` and ``sts bench`` need; the
 heavier resources come as named extras (``pyproject.toml`` lists their packages). A module that needs one imports its
 package where it uses it, through :func:`need`, so that the light install's commands never import it, and a missing
 package gives one line naming the extra that brings it.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 
 from .errors import Unavailable
 
@@ -29,6 +30,19 @@ class MissingExtra(Unavailable, ImportError):
 
 
 def how_to_install(extra: str) -> str:
+    """The pip line that adds ``extra`` to this install: from the folder it was installed from (PEP 610's
+    direct_url.json; ``-e`` for an editable one), else by name."""
+    import json
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+    try:
+        url = json.loads(metadata.distribution("semsts").read_text("direct_url.json") or "{}")
+    except (metadata.PackageNotFoundError, ValueError):
+        url = {}
+    parsed = urlparse(url.get("url", ""))
+    if parsed.scheme == "file" and os.path.isdir(unquote(parsed.path)):
+        editable = "-e " if url.get("dir_info", {}).get("editable") else ""
+        return f"pip install {editable}'{unquote(parsed.path)}[{extra}]'"
     return f"pip install 'semsts[{extra}]'"
 
 

