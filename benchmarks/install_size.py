@@ -58,7 +58,11 @@ def find_python(name: str) -> str:
         candidates += [str(p) for p in sorted((Path(root) / "versions").glob(f"{version.group(1)}*/bin/{name}"),
                                               reverse=True)]
     for candidate in candidates:
-        done = subprocess.run([candidate, "-c", "import sys; print(sys.executable)"], capture_output=True, text=True)
+        try:
+            done = subprocess.run([candidate, "-c", "import sys; print(sys.executable)"], capture_output=True,
+                                  text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError):
+            continue
         if done.returncode == 0 and done.stdout.strip():
             return done.stdout.strip()
     raise InstallFailed(f"no working {name} (on PATH or under pyenv's versions); give one with --python")
@@ -125,8 +129,9 @@ def measure_one(python: str, source: Path, extra: str, folder: Path) -> tuple[in
 
 def measure(args) -> None:
     python = find_python(args.python)
-    version = subprocess.run([python, "-c", "import platform; print(platform.python_version())"],
-                             capture_output=True, text=True).stdout.strip()
+    version, pip = subprocess.run([python, "-c", "import ensurepip, platform; "
+                                  "print(platform.python_version(), ensurepip.version())"],
+                                 capture_output=True, text=True).stdout.split()
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
     folder = Path(tempfile.mkdtemp(prefix="semsts-install-size-"))
@@ -136,7 +141,8 @@ def measure(args) -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"# Python {version} ({python}), the checkout's HEAD {head}")
-    print(f"Each install a fresh `python{version.rsplit('.', 1)[0]} -m venv` (pip as the venv brings it) and "
+    print(f"Each install a fresh venv of Python {version} (`python{version.rsplit('.', 1)[0]} -m venv`, with the pip {pip} "
+          "it brings) and "
           f"`pip install` of the checkout's HEAD ({head}) from an empty pip cache; MB = `du -sk` of the whole venv "
           "/ 1024; the largest packages are site-packages' top-level folders (a wheel's `X.libs` counted with `X`).")
     print("| install | MB | largest packages (MB) |\n|---|---:|---|")
