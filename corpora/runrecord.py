@@ -220,5 +220,5 @@ def check_run(run_dir, dataset: str, names, *, dataset_sha256: str = "") -> list
                                                   "the directory mixes two runs"))
         elif sha256(file) != record["files"][name]:
             errors.append(FormatError(file, None, f"changed since the run recorded in {RECORD_NAME} ({who}) "
-                                                  "wrote it; the directory mixes two runs"))
+                                                  f"wrote it; the directory mixes two runs (rerun, or delete {RECORD_NAME} to score the files as they are)"))
     return errors

@@ -6,6 +6,7 @@ One small class per way of scoring (STS, CLSS, TYPED), registered by its ``name`
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import ClassVar
 
@@ -139,6 +140,9 @@ class TaskKind:
 
     def validate(self, dataset: corpora.Dataset, run_dir) -> list:
         """Every FormatError of the run's output files for ``dataset`` (missing files included)."""
+        if not Path(run_dir).is_dir():  # one line, not one per output file
+            what = "is not a folder" if os.path.lexists(run_dir) else "no such run folder"
+            return [corpora.FormatError(Path(run_dir), None, what)]
         errors = corpora.runrecord.check_run(run_dir, dataset.name, [sub.output_name for sub in dataset],
                                              dataset_sha256=dataset.sha256)
         for sub in dataset:

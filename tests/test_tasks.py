@@ -75,3 +75,12 @@ def test_report_renders_its_task_layout():
     assert report["signature"] == str(report.signature) and report.get("subsets") is None
     assert json.loads(report.render("json"))["kind"] == "typed"
     assert report.render("csv").splitlines()[0] == "dataset,type,n,pearson,signature"
+
+
+def test_a_run_folder_that_is_not_there_is_one_error_not_one_per_file(tmp_path):
+    ds = corpora.load("demo-test")
+    (error,) = evaluate.validate_run(ds, tmp_path / "nothere")
+    assert str(error) == f"{tmp_path / 'nothere'}: no such run folder"
+    (tmp_path / "a-file").write_text("1\n")
+    (error,) = evaluate.validate_run(ds, tmp_path / "a-file")
+    assert str(error) == f"{tmp_path / 'a-file'}: is not a folder"
