@@ -13,6 +13,15 @@ from semsts.corpora.paths import data_root, missing_root
 from .notes import note
 
 
+def _print_wrapped(head: str, text: str) -> None:
+    """``head`` then ``text`` wrapped at the output's width, the continuation lines under the text's start."""
+    import textwrap
+
+    from semsts.scoring.results import WIDTH
+    print("\n".join(textwrap.wrap(text, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
+                                   break_long_words=False, break_on_hyphens=False)))
+
+
 def cmd_list(args) -> int:
     if args.specs:
         return _list_files(args)
@@ -24,15 +33,15 @@ def cmd_list(args) -> int:
         try:
             ds = datasets.load(name, args.data_dir)
         except DatasetNotFound:
-            print(f"{name:16} absent   {spec.description}; {_how_to_get(name, args.data_dir)}")
+            _print_wrapped(f"{name:16} absent   ", f"{spec.description}; {_how_to_get(name, args.data_dir)}")
             continue
         except (FormatError, OSError) as exc:  # one line about the file at fault; the listing goes on
             print(f"{name:16} INVALID  {exc}")
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-        print(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: {subs}")
+        _print_wrapped(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: ", subs)
         for text in ds.notes:
-            print(f"{'':16} note: {text}")
+            _print_wrapped(f"{'':16} note: ", text)
     return 0
 
 

@@ -79,7 +79,14 @@ def test_sts_data_list(data_dir, capsys):
     assert run("data", "--data-dir", data_dir, "list") == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"data root: {data_dir}"
-    row = {line.split()[0]: line for line in lines[1:] if line and not line.startswith(" ")}
+    row, last = {}, None
+    for line in lines[1:]:  # a row wrapped at the output's width goes on in lines under its text
+        if line.startswith(" ") and not line.lstrip().startswith("note:") and last:
+            row[last] += " " + line.strip()
+        elif line and not line.startswith(" "):
+            last = line.split()[0]
+            row[last] = line
+    assert max(map(len, lines[1:])) <= 120
     assert row["sts2012-test"].split()[1:3] == ["present", "3108"]
     assert "surprise.SMTnews (399)" in row["sts2012-test"]
     assert row["sts2014-test"].split()[1:3] == ["present", "3750"]
