@@ -59,8 +59,8 @@ def significance_table(cmp: dict) -> tuple[list, list]:
         boot, will = t["bootstrap"], t["williams"]
         name = [n + (" (published)" if n == t["published"] else "") for n in (t["a"], t["b"])]
         rows.append([*name, p(t["difference"], "+.4f"),
-                     p(t["fisher_z"]["p"]), p(will["p"]) if will else "", p(boot["p"]) if boot else "",
-                     f"[{p(boot['ci95'][0], '+.4f')}, {p(boot['ci95'][1], '+.4f')}]" if boot else "",
+                     p(t["fisher_z"]["p"]), p(will["p"]) if will else "n/a", p(boot["p"]) if boot else "n/a",
+                     f"[{p(boot['ci95'][0], '+.4f')}, {p(boot['ci95'][1], '+.4f')}]" if boot else "n/a",
                      "yes" if t["significant"] else "no"])
     return header, rows
 
@@ -123,8 +123,9 @@ def _render(cmp: dict, table: Callable, title: str, note: str, mark: Callable, e
     lines = [wrapped(title) if table is aligned else title, ""] + _table_lines(cmp, table, mark, every_row) + [""]
     lines += [wrapped(note.format(n)) if table is aligned else note.format(n) for n in cmp["notes"]]
     if cmp["significance"]:
-        heading = (f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; "
-                   "Williams on the pooled pairs; significant when every test has p < .05):")
+        heading = (f"Significance of {cmp['labels'][cmp['primary']]} (one-tailed, higher > lower; Williams on the "
+                   "pooled pairs; significant when every test that applies has p < .05; against a published row only "
+                   "Fisher z applies, n/a the others):")
         lines += ["", wrapped(heading) if table is aligned else heading, ""]
         lines += text_blocks(*significance_table(cmp)) if table is aligned else table(*significance_table(cmp))
     lines += [""] + [note.format(f"signature {r['name']}: {r['signature']}") for r in cmp["rows"] if r["ours"]]
