@@ -121,11 +121,19 @@ def _noting_interrupts():
     def on_interrupt(signum, frame):
         interrupted.append(signum)
         raise KeyboardInterrupt
+
+    previous_hook = sys.unraisablehook
+
+    def quiet_about_interrupts(unraisable):  # noted in ``interrupted``: no "Exception ignored in …" traceback
+        if not (isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt)):
+            previous_hook(unraisable)
     signal.signal(signal.SIGINT, on_interrupt)
+    sys.unraisablehook = quiet_about_interrupts
     try:
         yield interrupted
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = previous_hook
 
 
 def main(argv=None) -> int:

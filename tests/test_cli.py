@@ -316,3 +316,17 @@ def test_an_error_from_a_library_below_us_is_one_line_too(error, capsys):
         raise error
     assert run_command(command) == 1
     assert capsys.readouterr().err == f"error: {error}\n"
+
+
+def test_an_interrupt_inside_a_destructor_is_noted_without_a_traceback(capsys):
+    """Ctrl-C landing in a ``__del__`` (where Python ignores exceptions, printing 'Exception ignored in …') is noted,
+    so that the command ends with 'sts: interrupted' (:func:`cli.main`), and prints no traceback."""
+    import signal
+
+    class Dying:
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)
+
+    with cli._noting_interrupts() as interrupted:
+        Dying()  # collected at once: the interrupt is raised inside __del__
+    assert interrupted == [signal.SIGINT] and capsys.readouterr().err == ""
