@@ -1,6 +1,7 @@
 """The ``sts`` command line: one entry point over the data layer, the systems and the scorer."""
 from __future__ import annotations
 
+import _thread
 import argparse
 import atexit
 import contextlib
@@ -10,6 +11,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 # name, one-line help, and the module and function that add the command's arguments and handler to its parser
 COMMANDS = (
@@ -122,16 +124,26 @@ def _noting_interrupts():
         interrupted.append(signum)
         raise KeyboardInterrupt
 
-    previous_hook = sys.unraisablehook
+    previous_hook, active, main_thread = sys.unraisablehook, [True], threading.main_thread().ident
 
-    def quiet_about_interrupts(unraisable):  # noted in ``interrupted``: no "Exception ignored in …" traceback
-        if not (isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt)):
+    def interrupt_again():  # a real signal, so that a blocking wait is interrupted too
+        time.sleep(0.05)
+        if active[0]:
+            signal.pthread_kill(main_thread, signal.SIGINT)
+
+    def quiet_about_interrupts(unraisable):
+        """No "Exception ignored in …" traceback: the interrupt is raised again, from another thread once this
+        hook has returned, where the command's own code gets it (else the command would go on)."""
+        if isinstance(unraisable.exc_type, type) and issubclass(unraisable.exc_type, KeyboardInterrupt):
+            _thread.start_new_thread(interrupt_again, ())  # not threading's start(), which waits here
+        else:
             previous_hook(unraisable)
     signal.signal(signal.SIGINT, on_interrupt)
     sys.unraisablehook = quiet_about_interrupts
     try:
         yield interrupted
     finally:
+        active[0] = False
         signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.unraisablehook = previous_hook
 

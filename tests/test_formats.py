@@ -172,7 +172,10 @@ def test_list_names_the_given_data_root_in_its_hints(tmp_path, capsys, monkeypat
     root = tmp_path / "D"
     assert cli.main(["list", "--data-dir", str(root)]) == 0
     out = capsys.readouterr().out
-    row = next(line for line in out.splitlines() if line.startswith("typed2013-test"))
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("typed2013-test"))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith(" ")), len(lines))
+    row = " ".join(line.strip() for line in lines[start:end])  # the row and the lines it wraps onto
     assert f"in {root}/typed2013/test," in row and str(tmp_path / "cache") not in out
 
 
