@@ -18,8 +18,9 @@ def _print_wrapped(head: str, text: str) -> None:
     import textwrap
 
     from semsts.scoring.results import WIDTH
-    print("\n".join(textwrap.wrap(text, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
-                                   break_long_words=False, break_on_hyphens=False)))
+    lines = textwrap.wrap(text, WIDTH, initial_indent=head, subsequent_indent=" " * len(head),
+                          break_long_words=False, break_on_hyphens=False)
+    print("\n".join(lines) or head.rstrip())  # an empty text still shows its head
 
 
 def cmd_list(args) -> int:
