@@ -146,12 +146,16 @@ def file_names(tables) -> list[str]:
     or labels differing only in case, which some file systems do not tell apart) gets ``ROW-2``, ``ROW-3`` …"""
     bases: dict = {}
     for t in tables:
-        if t.row_number not in bases:
+        key = (t.row_number, t.row)
+        if key not in bases:
             base, k, taken = row_slug(t.row), 1, {b.lower() for b in bases.values()}
             while (f"{base}-{k}" if k > 1 else base).lower() in taken:
                 k += 1
-            bases[t.row_number] = f"{base}-{k}" if k > 1 else base
-    return [f"{bases[t.row_number]}.{t.dataset}{SUFFIX}" for t in tables]
+            bases[key] = f"{base}-{k}" if k > 1 else base
+    names = [f"{bases[(t.row_number, t.row)]}.{t.dataset}{SUFFIX}" for t in tables]
+    if len({n.lower() for n in names}) != len(names):
+        raise InvalidValue("two prediction tables of one row and dataset; nothing is written")
+    return names
 
 
 def _sha256(path: Path) -> str:
@@ -315,7 +319,7 @@ def worst_pairs(table: PairTable, n: int = WORST) -> list[tuple[int, float]]:
     """The ``n`` pairs whose gold and prediction disagree most, as ``(index, gap)``: gap = |percentile rank of the
     gold - percentile rank of the prediction| among the table's pairs, the ranks a Spearman correlation compares
     (a prediction on another scale than the gold is compared fairly); ties in the order of the file."""
-    gaps = np.abs(percentile_ranks(table.gold) - percentile_ranks(table.prediction))
+    gaps = np.round(np.abs(percentile_ranks(table.gold) - percentile_ranks(table.prediction)), 9)  # last bits tie
     order = np.argsort(-gaps, kind="stable")[:n]
     return [(int(i), float(gaps[i])) for i in order]
 
