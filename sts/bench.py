@@ -17,6 +17,7 @@ BENCH_EPILOG = """examples:
   sts bench --model models/stsb.skops --format markdown
   sts bench regression --train stsb-train --convention official
   sts bench --encoder mypkg.embed:encode --published --report bench-html
+  sts bench token-cosine sif --save-predictions preds    (each row's scored pairs, one file per dataset)
   sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)
 
 Every figure of our rows carries a 95% bootstrap interval (pairs resampled within each subset, --seed,
