@@ -104,7 +104,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             "body{font-family:sans-serif;margin:1.5em;color:#222} figure{margin:1em 0} figure svg{max-width:100%;height:auto}",
             "table{border-collapse:collapse;font-size:14px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
-            "code{font-size:13px;word-break:break-all} .pairs td{text-align:left;vertical-align:top;max-width:32em}",
+            "code{font-size:13px;word-break:break-all} .pairs td,.pairs th{text-align:left;vertical-align:top;max-width:32em}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure role="img" aria-label="bar chart">{svg}</figure>']
     conventions = ("simcse", *(c for c in conventions if c != "simcse"))

@@ -8,7 +8,6 @@ future one) is saved the same way. The folder is owned as ``sts run --out`` owns
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -303,7 +302,7 @@ def _refuse_special(path: Path) -> None:
     """A link, FIFO or folder where a file goes is not replaced (a rename over a link would not follow it, but the
     user put it there)."""
     if os.path.lexists(path) and not is_regular(path):
-        raise OSError(errno.EEXIST, f"{path}: not a regular file (a link, FIFO, device or folder); refused")
+        raise InvalidValue(f"{path}: not a regular file (a link, FIFO, device or folder); refused")
 
 
 def percentile_ranks(values) -> np.ndarray:

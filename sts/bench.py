@@ -127,7 +127,7 @@ def _save_predictions(rows, args):
             if not args.quiet:
                 print(f"wrote {len(written)} prediction file(s) in {folder}", file=sys.stderr)
     except (OSError, STSError) as exc:
-        print(f"error: the predictions: {exc}", file=sys.stderr)
+        print(f"error: the per-pair predictions: {exc}", file=sys.stderr)
         return None
     return pairs
 
