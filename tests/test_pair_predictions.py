@@ -278,3 +278,27 @@ def test_the_worst_pairs_are_those_of_the_largest_rank_gap():
     worst = pp.worst_pairs(table, 3)
     assert worst[0] == (0, 1.0)  # the lowest gold, the highest prediction: ranks 0 and 1
     assert worst[1:] == [(1, 0.2), (2, 0.2)]  # ties in the order of the file
+
+
+def test_mteb_only_datasets_from_their_files(tmp_path, capsys):
+    """BIOSSES and STS22.v2 en (fixtures in MTEB's formats): the MTEB figure from the file; STS22.v2 without the pair
+    with an empty text, numbering the pairs it keeps."""
+    from full_root import biosses, sts2022
+    root = tmp_path / "data"
+    biosses(root)
+    sts2022(root)
+    out = tmp_path / "preds"
+    doc = _bench(["token-cosine", "--datasets", "biosses-test,sts2022-v2-test", "--resamples", "0",
+                  "--save-predictions", str(out), "--data-dir", str(root)], capsys)
+    figures = doc["rows"][0]["datasets"]
+    for dataset, n in (("biosses-test", 100), ("sts2022-v2-test", 119)):
+        records = _read(out / f"token-cosine.{dataset}.jsonl")
+        assert len(records) == figures[dataset]["n"] == n
+        mteb = spearmanr([r["gold"] for r in records], [r["prediction"] for r in records]).statistic
+        assert figures[dataset]["mteb"] == pytest.approx(100 * mteb, abs=1e-8)
+    source = [json.loads(line) for line in (root / "sts2022" / "en" / "test.jsonl").read_text().splitlines()]
+    kept = [row for row in source if row["sentence1"].strip() and row["sentence2"].strip()]
+    records = _read(out / "token-cosine.sts2022-v2-test.jsonl")
+    assert [r["pair"] for r in records] == list(range(1, 120))
+    assert [(r["sentence1"], r["sentence2"], r["gold"]) for r in records] == [
+        (row["sentence1"], row["sentence2"], row["score"]) for row in kept]
