@@ -11,6 +11,7 @@ from semsts.corpora.published_encoders import DATASETS, contenders
 
 from .bench import CONVENTIONS, LABELS
 from .bench_tables import name_of, sections, trailer
+from .bench_worst import worst_section
 from .html_report import pyplot
 from .results import html_table
 
@@ -85,10 +86,13 @@ def _svg(plt, fig) -> str:
     return text[text.index("<svg"):]
 
 
-def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None) -> Path:
+def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None, pairs=(),
+                       predictions=None) -> Path:
     """``out_dir/index.html``: the chart (inlined as SVG, ``bench.svg`` beside it), SimCSE's Table 5
     with our rows placed in it (what the chart draws), then the other conventions' tables, each with its
-    notes and signature, the paired tests between our rows (``bootstrap``), and how each row was made."""
+    notes and signature, the paired tests between our rows (``bootstrap``), how each row was made, and each row's
+    worst pairs per dataset (``pairs``: :func:`~semsts.scoring.pair_predictions.pair_tables`; linked to the files
+    saved in ``predictions``, if given)."""
     plt = pyplot()
     out_dir = Path(out_dir)
     fig = _plot(plt, rows)
@@ -100,7 +104,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             "body{font-family:sans-serif;margin:1.5em;color:#222} figure{margin:1em 0} figure svg{max-width:100%;height:auto}",
             "table{border-collapse:collapse;font-size:14px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
-            "code{font-size:13px;word-break:break-all}",
+            "code{font-size:13px;word-break:break-all} .pairs td,.pairs th{text-align:left;vertical-align:top;max-width:32em}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure role="img" aria-label="bar chart">{svg}</figure>']
     conventions = ("simcse", *(c for c in conventions if c != "simcse"))
@@ -109,6 +113,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []
         page += [f"<p>signature: <code>{html.escape(sig)}</code></p>" for sig in s.signatures]
     page += ["<ul>", *(f"<li>{html.escape(line)}</li>" for line in trailer(rows, absent)), "</ul>"]
+    page += worst_section(pairs, out_dir, predictions)
     page += ["</body></html>"]
     path = out_dir / "index.html"
     corpora.write_text_atomic(path, "\n".join(page) + "\n")

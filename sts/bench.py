@@ -17,6 +17,7 @@ BENCH_EPILOG = """examples:
   sts bench --model models/stsb.skops --format markdown
   sts bench regression --train stsb-train --convention official
   sts bench --encoder mypkg.embed:encode --published --report bench-html
+  sts bench token-cosine sif --save-predictions preds    (each row's scored pairs, one file per dataset)
   sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)
 
 Every figure of our rows carries a 95% bootstrap interval (pairs resampled within each subset, --seed,
@@ -64,6 +65,9 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
                         "the other conventions' tables with their signatures (needs the plots extra, matplotlib)")
+    p.add_argument("--save-predictions", metavar="DIR", type=argtypes.nonempty_path,
+                   help="also write every row's scored pairs with their texts, gold and prediction: DIR/ROW.DATASET.jsonl "
+                        "per row and dataset, described in DIR/README.txt (DIR: new, or one an earlier save wrote)")
     p.add_argument("--seed", type=argtypes.int_at_least(0), default=0,
                    help="seed of the bootstrap resamples behind the intervals and paired tests (default 0)")
     p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
@@ -84,21 +88,48 @@ def bench_command(args) -> int:
     if not (args.system or args.model or args.encoder or args.runs):
         args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
+    if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
+        from semsts.scoring.pair_predictions import check_folder
+        check_folder(args.save_predictions)
     with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
         rows, absent, boot, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
     sys.stdout.flush()
+    pairs = _save_predictions(rows, args)
+    if pairs is None:
+        return 1
     if args.report:  # the tables are out whatever happens to the report
         from semsts.scoring.bench_html import write_bench_report
         try:
             with stdout_to_stderr():
-                path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot)
+                path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot,
+                                          pairs=pairs, predictions=getattr(args, "save_predictions", None))
         except (OSError, RuntimeError) as exc:  # the tables are out: this error says what failed after them
             print(f"error: the report: {exc}", file=sys.stderr)
             return 1
         if not args.quiet:
             print(f"wrote {path}", file=sys.stderr)
     return 0
+
+
+def _save_predictions(rows, args):
+    """Each row's scored pairs (for the report's worst pairs and ``--save-predictions``), saved when asked; None
+    after an error line (the tables are out: it says what failed after them)."""
+    folder = getattr(args, "save_predictions", None)
+    if not (folder or args.report):
+        return ()
+    from semsts.core.errors import STSError
+    from semsts.scoring.pair_predictions import pair_tables, save_predictions
+    try:
+        pairs = pair_tables(rows, args.data_dir)
+        if folder:
+            written = save_predictions(pairs, folder)
+            if not args.quiet:
+                print(f"wrote {len(written)} prediction file(s) in {folder}", file=sys.stderr)
+    except (OSError, STSError) as exc:
+        print(f"error: the per-pair predictions: {exc}", file=sys.stderr)
+        return None
+    return pairs
 
 
 def _bench_tables(args, conventions) -> tuple:

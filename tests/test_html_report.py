@@ -154,3 +154,87 @@ def test_bench_chart_has_error_bars_and_a_legend_over_no_bar(tmp_path, data_dir,
     assert found["legend"][2] > found["legend"][0] and found["legend"][3] > found["legend"][1]
     assert not [b for b in drawn if _overlap(found["legend"], b)]
     assert not [e for e in found["errorbars"] if _overlap(found["legend"], e)]
+
+
+# --- ``bench --report DIR`` with ``--save-predictions``: each row's worst pairs, their links resolved by Chromium.
+
+LINKS = """<script>
+const links = [...document.querySelectorAll('#worst-pairs ~ ul a, #worst-pairs ~ p a')].map(a => ({
+  href: a.href, raw: a.getAttribute("href"),
+  target: a.getAttribute("href").startsWith("#") ? !!document.getElementById(a.getAttribute("href").slice(1)) : null,
+}));
+const cells = [...document.querySelectorAll(".pairs td")].map(td => td.textContent);
+const injected = document.querySelectorAll(".pairs img, .pairs script, .pairs b").length;
+const out = document.createElement("pre");
+out.id = "links";
+out.textContent = JSON.stringify({links, cells, injected, sections: document.querySelectorAll("h3[id^=worst-]").length});
+document.body.appendChild(out);
+</script>"""
+EVIL = ['<img src=x onerror="alert(1)">', "</td></tr></table><script>alert(2)</script>", "Tom & Jerry \"quoted\" 's",
+        "a <b>bold</b> claim"]
+
+
+def _evil_root(tmp_path):
+    """An sts2013-test headlines subset of 60 pairs whose first texts hold markup: what a data file may hold."""
+    rng = np.random.default_rng(3)
+    words = "the cat dog sat on mat a man ran fast slow bird flew over house".split()
+    lines = []
+    for i in range(60):
+        a, b = (" ".join(rng.choice(words, 6)) for _ in range(2))
+        lines.append(f"{EVIL[i] + ' ' if i < len(EVIL) else ''}{a}\t{b}\n")
+    root = tmp_path / "data"
+    write(root / "sts2013" / "test" / "STS.input.headlines.txt", "".join(lines))
+    write(root / "sts2013" / "test" / "STS.gs.headlines.txt", "".join(f"{g:.2f}\n" for g in rng.uniform(0, 5, 60)))
+    return root, [line.split("\t")[0] for line in lines]
+
+
+def _dump_dom(page, tmp_path, script) -> str:
+    probe = page.with_name("probe.html")  # beside the page: its relative links resolve as the page's do
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", script + "</body>"), encoding="utf-8")
+    profile = tmp_path / "profile"
+    profile.mkdir(exist_ok=True)
+    result = subprocess.run(
+        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         f"--user-data-dir={profile}", "--window-size=1400,1000", "--dump-dom", probe.resolve().as_uri()],
+        capture_output=True, text=True, timeout=120)
+    probe.unlink()
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+@pytest.mark.parametrize("saved", [True, False])
+def test_bench_report_links_each_rows_worst_pairs(tmp_path, capsys, saved):
+    import html
+    import json
+    from urllib.parse import unquote, urlparse
+
+    from semsts import cli
+    from semsts.scoring.pair_predictions import WORST
+    root, firsts = _evil_root(tmp_path)
+    out, preds = tmp_path / "report", tmp_path / "saved predictions"  # a space: the link is a URL, escaped
+    argv = ["bench", "token-cosine", "random", "--datasets", "sts2013-test", "--convention", "simcse",
+            "--resamples", "10", "--report", str(out), "--quiet", "--data-dir", str(root)]
+    assert cli.main(argv + (["--save-predictions", str(preds)] if saved else [])) == 0, capsys.readouterr().err
+    page = out / "index.html"
+    assert "<script>alert" not in page.read_text(encoding="utf-8")
+    found = json.loads(html.unescape(re.search(r'<pre id="links">(.*?)</pre>', _dump_dom(page, tmp_path, LINKS),
+                                               re.S).group(1)))
+    assert found["sections"] == 2 and found["injected"] == 0  # two rows, one dataset; no markup of the data ran
+    assert len(found["cells"]) == 2 * WORST * 10  # each section: the worst pairs, ten columns each
+    shown = [c for c in found["cells"] if any(c.startswith(e) for e in EVIL)]
+    assert shown and all(c in firsts for c in shown)  # the texts shown as the file holds them
+    fragments = [a for a in found["links"] if a["raw"].startswith("#")]
+    assert [a["raw"] for a in fragments] == ["#worst-0-sts2013-test", "#worst-1-sts2013-test"]
+    assert all(a["target"] for a in fragments)
+    files = [a for a in found["links"] if not a["raw"].startswith("#")]
+    if not saved:
+        assert files == []
+        return
+    assert [a["raw"] for a in files] == ["../saved%20predictions/token-cosine.sts2013-test.jsonl",
+                                         "../saved%20predictions/random.sts2013-test.jsonl"]
+    for a in files:  # each resolves, in the browser, to the saved file of its row
+        url = urlparse(a["href"])
+        path = type(out)(unquote(url.path))
+        assert url.scheme == "file" and path.is_file() and path.parent == preds.resolve()
+        assert len(path.read_text(encoding="utf-8").splitlines()) == 60
