@@ -7,7 +7,9 @@ instead of switching on names of its own.
 """
 from __future__ import annotations
 
+import functools
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,6 +91,7 @@ class Kind:
     scored_as: ClassVar[str] = "sts"  # the scorer's task for it: sts, clss or typed
     width: ClassVar[int | None] = None  # scores per pair; None: one
     no_gold: ClassVar[str] = "gold file"  # what a user's file lacks when it cannot be scored
+    pins: ClassVar[str] = ""  # what :meth:`differences` holds a named dataset's files to, if the kind pins them
 
     def __repr__(self) -> str:
         return self.name
@@ -269,6 +272,7 @@ class STSCompanion(STSBenchmark):
     Each source file (its file and year: OnWN of 2012, 2013 and 2014 are three) is a subset, in the file's order."""
 
     name = "stscompanion"
+    pins = "the official pairs per source file"
     # Pairs per source file of the official files: the readme's table, whose SMTeuroparl "1293" is 1,193 (the
     # 459 + 734 pairs of the 2012 test and training files; 1,836 in sts-mt.csv) and the scored lines of those files.
     OFFICIAL_PAIRS: ClassVar[dict] = {
@@ -279,10 +283,19 @@ class STSCompanion(STSBenchmark):
     }
     _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a subset's name becomes an output file's name
 
+    @staticmethod
+    def _parsed(path: Path) -> tuple:
+        """``formats.read_stsb`` of a companion file, read once per version of it (a load asks for every subset)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return formats.read_stsb(path, formats.COMPANION_COLUMNS)  # refused there, by name
+        return _read_companion(str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+
     def subsets(self, path: Path) -> dict:
         """Subset (``file.year``) -> the numbers of its rows in the file, in the order subsets first occur."""
         found: dict = {}
-        for number, row in enumerate(formats.read_stsb(path, formats.COMPANION_COLUMNS)[2], 1):
+        for number, row in enumerate(self._parsed(path)[2], 1):
             sub = f"{row['file']}.{row['year']}"
             if not self._NAME.fullmatch(sub):
                 raise FormatError(path, number, "expected a source file name and year of letters, digits, '.', '-' "
@@ -302,7 +315,7 @@ class STSCompanion(STSBenchmark):
         rows = self.subsets(inp).get(sub)
         if rows is None:
             raise FormatError(inp, None, f"holds no rows of the source file and year {sub}")
-        pairs, gold, meta = formats.read_stsb(inp, formats.COMPANION_COLUMNS)
+        pairs, gold, meta = self._parsed(inp)
         return self._subset(dataset, sub, [pairs[i] for i in rows], gold[rows], inp, gold_path,
                             [meta[i]["id"] for i in rows], split, score_range)
 
@@ -333,6 +346,12 @@ class STSCompanion(STSBenchmark):
         if spec is None or not in_place(folder / f"sts-{spec.split}.csv"):
             return []
         return [d for d in self.differences(folder, spec) if " lacks " not in d]
+
+
+@functools.lru_cache(maxsize=4)
+def _read_companion(path: str, inode: int, mtime_ns: int, size: int) -> tuple:
+    """One version (inode, mtime, size) of a companion file, parsed; callers copy what they keep."""
+    return formats.read_stsb(Path(path), formats.COMPANION_COLUMNS)
 
 
 def v2_key(pair) -> tuple:

@@ -114,7 +114,7 @@ def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
     (the STS-B companion's, of which no checksum could be confirmed, by its pairs per source file)."""
     known, pins = manifest.load_manifest(), content_pins.load_pins()
     for source in sources.SOURCES.values():
-        by_kind = source.name == "stscompanion" and all(corpora.spec(d).kind.OFFICIAL_PAIRS for d in source.datasets)
+        by_kind = all(corpora.spec(d).kind.pins for d in source.datasets)
         assert manifest.entries_under(source.target, known) or source.name in pins or by_kind, source.name
     assert sorted(pins) == ["biosses", "sts2017-test", "sts2022"]
     for name, pin in pins.items():

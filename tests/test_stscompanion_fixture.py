@@ -127,6 +127,12 @@ def test_fetch_refuses_other_pairs_unless_unverified_and_then_notes_them(tmp_pat
     assert "  stscompanion-mt: SMTeuroparl.2012test (2), surprise.SMTnews.2012test (1), postediting.2016 (2)\n" in out
     assert "  note: stscompanion-mt: sts-mt.csv holds 1 pairs of surprise.SMTnews.2012test, the official file 399\n" in out
     assert "  stscompanion-other: surprise.OnWN.2012test (750)," in out and leftovers(root) == []
+    assert data_main("--data-dir", root, "verify", "stscompanion-mt", "stscompanion-other") == 1
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0].startswith("MISMATCH stscompanion/sts-mt.csv  (not the official pairs per source file: "
+                               "stscompanion-mt: sts-mt.csv lacks SMTeuroparl.2012train")
+    assert shown[1].startswith("OK       stscompanion/sts-other.csv  (the official pairs per source file)")
+    assert shown[2].endswith(": 1 OK, 1 MISMATCH, 0 MISSING")
 
 
 def test_fetch_refuses_a_hostile_archive_before_installing_anything(tmp_path, capsys):
