@@ -151,6 +151,12 @@ SPECS = {s.name: s for s in [
     Spec("stsb-v2-test", KINDS["stsb-v2"], "stsbenchmark",
          "MTEB's STSBenchmark.v2 test split: sts-test without pairs repeated in it or in train/dev", ("sts-test.v2",),
          "test"),
+    Spec("stscompanion-mt", KINDS["stscompanion"], "stscompanion",
+         "STS-B companion, MT-related pairs: SMTnews, SMTeuroparl 2012 and postediting 2016 (evaluation only)",
+         tuple(KINDS["stscompanion"].OFFICIAL_PAIRS["mt"]), "mt"),
+    Spec("stscompanion-other", KINDS["stscompanion"], "stscompanion",
+         "STS-B companion, other pairs: OnWN 2012-2014, FNWN, tweet-news, belief, plagiarism, question-question "
+         "(evaluation only)", tuple(KINDS["stscompanion"].OFFICIAL_PAIRS["other"]), "other"),
     Spec("clss2014-trial", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
     Spec("clss2014-train", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
     Spec("clss2014-test", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),

@@ -96,13 +96,19 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
 
 
 def check_content(source: Source, root: Path) -> None:
-    """A release pinned by mteb's descriptive statistics (:mod:`.content_pins`) holds the pairs mteb describes:
-    else a FetchError naming the figures that differ, expected and got."""
+    """A release pinned by mteb's descriptive statistics (:mod:`.content_pins`) holds the pairs mteb describes, and
+    one its kind pins otherwise (``Kind.differences``) those pairs: else a FetchError naming what differs."""
     diffs = content_pins.differences(source.name, root)
     if diffs:
         pin = content_pins.pin_of(source.name)
         raise FetchError(f"{source.name}: {PurePosixPath(pin['file']).name} is not the file mteb describes for "
                          f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
+    pinned = [d for name in source.datasets for d in datasets.spec(name).kind.differences(
+        datasets.folder_of(name, root), datasets.spec(name))]
+    if pinned:  # a release pinned by its pairs per source file (the STS-B companion)
+        shown = "; ".join(pinned[:3]) + (f"; and {len(pinned) - 3} more" if len(pinned) > 3 else "")
+        raise FetchError(f"{source.name}: not the official release's pairs ({shown}); refused (--unverified installs "
+                         "it anyway)")
 
 
 def _installed(source: Source, root: Path) -> bool:

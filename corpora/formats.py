@@ -119,18 +119,23 @@ def read_gold(path, score_range: tuple[float, float] = STS_RANGE) -> np.ndarray:
     return np.asarray(values, dtype=float)
 
 
-def read_stsb(path) -> tuple[list[tuple[str, str]], np.ndarray, list[dict]]:
-    """STS Benchmark: ``genre, file, year, id, score, sentence1, sentence2[, extras…]``."""
+STSB_COLUMNS = ("genre", "file", "year", "id")  # before score, sentence1, sentence2 in the STS Benchmark's files
+COMPANION_COLUMNS = ("file", "year", "id")  # … and in its companion's (sts-mt.csv, sts-other.csv): no genre
+
+
+def read_stsb(path, columns: tuple = STSB_COLUMNS) -> tuple[list[tuple[str, str]], np.ndarray, list[dict]]:
+    """STS Benchmark: ``genre, file, year, id, score, sentence1, sentence2[, licence fields…]``; ``columns`` names
+    the fields before the score (:data:`COMPANION_COLUMNS` for the companion's files)."""
     pairs, gold, meta = [], [], []
+    want = len(columns) + 3
     for number, line in enumerate(read_lines(path), 1):
         fields = line.split("\t")
-        if len(fields) < 7:
-            raise FormatError(path, number, "expected 7 or more tab-separated fields (genre, file, year, id, "
+        if len(fields) < want:
+            raise FormatError(path, number, f"expected {want} or more tab-separated fields ({', '.join(columns)}, "
                                             f"score, sentence1, sentence2), got {len(fields)}")
-        genre, source, year, ident, score = fields[:5]
-        gold.append(parse_number(score, path, number, "gold score", STS_RANGE))
-        pairs.append((fields[5], fields[6]))
-        meta.append({"genre": genre, "file": source, "year": year, "id": ident})
+        gold.append(parse_number(fields[len(columns)], path, number, "gold score", STS_RANGE))
+        pairs.append((fields[want - 2], fields[want - 1]))
+        meta.append(dict(zip(columns, fields)))
     return pairs, np.asarray(gold, dtype=float), meta
 
 

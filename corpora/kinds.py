@@ -7,7 +7,9 @@ instead of switching on names of its own.
 """
 from __future__ import annotations
 
+import functools
 import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from semsts.core.errors import InvalidValue
+from semsts.core.errors import InvalidValue, quote
 
 from . import formats, jsonl, sick, tables, typed2013
 from .errors import FormatError
@@ -76,6 +78,8 @@ REPORTS = {
     "sts2017": Reported((_PEARSON,), "pearson", "SemEval-2017 task 1, track 5 (en-en): Pearson over its 250 pairs"),
     "stsb": Reported((_PEARSON,), "pearson", "Cer et al. 2017: Pearson on the test set"),
     "sick2014": Reported((_PEARSON,), "pearson", "Marelli et al. 2014: Pearson on the test set"),
+    "stscompanion": Reported((_PEARSON,), "pearson", "the STS-B companion's readme: Pearson over the file (no "
+                             "published table)"),
 }
 
 
@@ -87,6 +91,7 @@ class Kind:
     scored_as: ClassVar[str] = "sts"  # the scorer's task for it: sts, clss or typed
     width: ClassVar[int | None] = None  # scores per pair; None: one
     no_gold: ClassVar[str] = "gold file"  # what a user's file lacks when it cannot be scored
+    pins: ClassVar[str] = ""  # what :meth:`differences` holds a named dataset's files to, if the kind pins them
 
     def __repr__(self) -> str:
         return self.name
@@ -110,6 +115,11 @@ class Kind:
 
     def notes(self, folder: Path, spec=None) -> list[str]:
         """Notes on the files of a named dataset beyond its missing subsets."""
+        return []
+
+    def differences(self, folder: Path, spec) -> list[str]:
+        """How a named dataset's files differ from the official release's where the kind pins them beyond the
+        manifest's SHA-256 (a fetch refuses them unless --unverified); [] when it pins nothing more."""
         return []
 
     def check_output(self, path, n_expected=None, score_range=formats.STS_RANGE) -> list:
@@ -254,6 +264,94 @@ class STSBenchmarkV2(STSBenchmark):
                 notes.append(f"{spec.name if spec else self.name}: {folder / f'sts-{split}.csv'} holds {n:,} pairs, the "
                              f"official file {official:,}: the split derived from it is not MTEB's STSBenchmark.v2")
         return notes
+
+
+class STSCompanion(STSBenchmark):
+    """The STS Benchmark's companion (``Stscompanion.tar.gz``): ``sts-mt.csv`` and ``sts-other.csv``, the English STS
+    2012-2016 sets the benchmark left out, rows of file, year, id, score, sentence1, sentence2[, licence fields…].
+    Each source file (its file and year: OnWN of 2012, 2013 and 2014 are three) is a subset, in the file's order."""
+
+    name = "stscompanion"
+    pins = "the official pairs per source file"
+    # Pairs per source file of the official files: the readme's table, whose SMTeuroparl "1293" is 1,193 (the
+    # 459 + 734 pairs of the 2012 test and training files; 1,836 in sts-mt.csv) and the scored lines of those files.
+    OFFICIAL_PAIRS: ClassVar[dict] = {
+        "mt": {"SMTeuroparl.2012test": 459, "surprise.SMTnews.2012test": 399, "SMTeuroparl.2012train": 734,
+               "postediting.2016": 244},
+        "other": {"surprise.OnWN.2012test": 750, "OnWN.2013": 561, "OnWN.2014": 750, "FNWN.2013": 189,
+                  "tweet-news.2014": 750, "belief.2015": 375, "plagiarism.2016": 230, "question-question.2016": 209},
+    }
+    _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a subset's name becomes an output file's name
+
+    @staticmethod
+    def _parsed(path: Path) -> tuple:
+        """``formats.read_stsb`` of a companion file, read once per version of it (a load asks for every subset)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return formats.read_stsb(path, formats.COMPANION_COLUMNS)  # refused there, by name
+        return _read_companion(str(path), st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def subsets(self, path: Path) -> dict:
+        """Subset (``file.year``) -> the numbers of its rows in the file, in the order subsets first occur."""
+        found: dict = {}
+        for number, row in enumerate(self._parsed(path)[2], 1):
+            sub = f"{row['file']}.{row['year']}"
+            if not self._NAME.fullmatch(sub):
+                raise FormatError(path, number, "expected a source file name and year of letters, digits, '.', '-' "
+                                                f"and '_', got {quote(row['file'])} and {quote(row['year'])}")
+            found.setdefault(sub, []).append(number - 1)
+        if not found:
+            raise FormatError(path, None, "holds no pairs; expected one pair per line")
+        return found
+
+    def locate(self, spec, folder):
+        path = folder / f"sts-{spec.split}.csv"
+        return [(sub, path, path) for sub in self.subsets(path)] if in_place(path) else []
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if tuple(score_range) not in ((), formats.STS_RANGE):
+            raise InvalidValue(f"{inp}: the STS Benchmark format fixes its scores to [0, 5]; score_range cannot change that")
+        rows = self.subsets(inp).get(sub)
+        if rows is None:
+            raise FormatError(inp, None, f"holds no rows of the source file and year {sub}")
+        pairs, gold, meta = self._parsed(inp)
+        return self._subset(dataset, sub, [pairs[i] for i in rows], gold[rows], inp, gold_path,
+                            [meta[i]["id"] for i in rows], split, score_range)
+
+    def missing_note(self, dataset, folder, sub):
+        return f"{dataset}: the official release's source file {sub} is not in the file; its other files are read"
+
+    def differences(self, folder, spec) -> list[str]:
+        """How the named dataset's file under ``folder`` differs from the official release's pairs per source file
+        (:data:`OFFICIAL_PAIRS`): a file or source file missing, one the release does not hold, another count."""
+        official, path = self.OFFICIAL_PAIRS.get(spec.split, {}), folder / f"sts-{spec.split}.csv"
+        if not in_place(path):
+            return [f"{spec.name}: no {path.name}"]
+        found = self.subsets(path)
+        out = [f"{spec.name}: {path.name} lacks {sub} ({n:,} pairs in the official file)"
+               for sub, n in official.items() if sub not in found]
+        for sub, rows in found.items():
+            if sub not in official:
+                out.append(f"{spec.name}: {path.name} holds {len(rows):,} pairs of {sub}, a source file the official "
+                           "release does not hold")
+            elif len(rows) != official[sub]:
+                out.append(f"{spec.name}: {path.name} holds {len(rows):,} pairs of {sub}, the official file "
+                           f"{official[sub]:,}")
+        return out
+
+    def notes(self, folder, spec=None):
+        """A source file the official release does not hold, or whose pair count is not the release's (a missing
+        one is a :meth:`missing_note`)."""
+        if spec is None or not in_place(folder / f"sts-{spec.split}.csv"):
+            return []
+        return [d for d in self.differences(folder, spec) if " lacks " not in d]
+
+
+@functools.lru_cache(maxsize=4)
+def _read_companion(path: str, inode: int, mtime_ns: int, size: int) -> tuple:
+    """One version (inode, mtime, size) of a companion file, parsed; callers copy what they keep."""
+    return formats.read_stsb(Path(path), formats.COMPANION_COLUMNS)
 
 
 def v2_key(pair) -> tuple:
@@ -414,6 +512,7 @@ class Table(Kind):
 
 KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),
                               STS22V2(), Table())}
+KINDS["stscompanion"] = STSCompanion()
 
 
 def output_kind(path) -> Kind:

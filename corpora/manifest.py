@@ -90,11 +90,14 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
         entries = entries_under(folder, manifest)
         pinned = [(release, pin) for release, pin in content_pins.load_pins().items()
                   if pin["file"].startswith(folder.rstrip("/") + "/")]
-        if not entries and not pinned:
+        by_kind = [n for n in (names or datasets.dataset_names())
+                   if datasets.spec(n).folder == folder and datasets.spec(n).kind.pins]
+        if not entries and not pinned and not by_kind:
             notes.append(f"{folder}: not in the manifest (the reference data has no copy); not checked")
             continue
         checks.extend(check_files(root, entries))
         checks.extend(check_content(root, release, pin) for release, pin in pinned)
+        checks.extend(check_pairs(root, name) for name in by_kind)
     return checks, notes
 
 
@@ -109,6 +112,23 @@ def check_content(root: Path, release: str, pin: dict) -> Check:
     if diffs:
         return Check("MISMATCH", pin["file"], f"not what mteb describes for {pin['task']}: {content_pins.describe(diffs)}")
     return Check("OK", pin["file"], f"mteb's figures for {pin['task']}")
+
+
+def check_pairs(root: Path, name: str) -> Check:
+    """A named dataset whose kind pins its files otherwise (the STS-B companion: pairs per source file)."""
+    spec = datasets.spec(name)
+    located = spec.kind.locate(spec, root / spec.folder) if (root / spec.folder).is_dir() else []
+    rel = f"{spec.folder}/{located[0][1].name}" if located else spec.folder
+    if not located:
+        return Check("MISSING", rel)
+    try:
+        diffs = spec.kind.differences(root / spec.folder, spec)
+    except FormatError as exc:
+        return Check("MISMATCH", rel, f"does not parse: {exc}")
+    if diffs:
+        return Check("MISMATCH", rel, f"not {spec.kind.pins}: " + "; ".join(diffs[:3]) + (
+            f"; and {len(diffs) - 3} more" if len(diffs) > 3 else ""))
+    return Check("OK", rel, spec.kind.pins)
 
 
 def main(argv=None) -> int:

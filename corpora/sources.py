@@ -54,6 +54,8 @@ SOURCES = {s.name: s for s in [
            files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),  # pinned by mteb's figures
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test"), derived=("stsb-v2-dev", "stsb-v2-test")),
+    Source("stscompanion", "stscompanion", (f"{STSWIKI}/e/ee/Stscompanion.tar.gz",), "stscompanion",
+           datasets=("stscompanion-mt", "stscompanion-other")),  # pinned by pairs per source file (kinds.STSCompanion)
     Source("sick2014", "sick2014", tuple(f"{SEMEVAL2014_TASK1}/{n}" for n in (
                "sick_train.zip", "sick_trial.zip", "sick_test_annotated.zip")),
            files=("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from pathlib import Path
 
 from semsts.core.errors import InvalidValue
@@ -69,6 +70,10 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
         kind = KINDS["sick"]
     elif columns is None and first and _looks_stsb(first[0]):
         kind = KINDS["stsb"]
+    elif columns is None and first and _looks_companion(first[0]):  # each source file a subset
+        kind = KINDS["stscompanion"]
+        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in kind.subsets(path))
+        return Dataset(name, kind, subs, (), path, sha256(path))
     else:
         sub = KINDS["table"].read(name, path.stem, path, path, score_range=score_range, columns=columns)
         return Dataset(name, sub.kind, (sub,), (), path, sha256(path))
@@ -107,6 +112,18 @@ def _looks_stsb(line: str) -> bool:
         return False
     try:
         formats.parse_number(fields[4], "", 0, "score", (-math.inf, math.inf))
+    except FormatError:
+        return False
+    return True
+
+
+def _looks_companion(line: str) -> bool:
+    """An STS-B companion line: 6 tab fields or more, the second a year (2012, 2012test), the fourth a number."""
+    fields = line.split("\t")
+    if len(fields) < 6 or not re.fullmatch(r"20\d\d[a-z]*", fields[1]):
+        return False
+    try:
+        formats.parse_number(fields[3], "", 0, "score", (-math.inf, math.inf))
     except FormatError:
         return False
     return True

@@ -17,6 +17,8 @@ from .tasks import missing_subsets
 # The test sets a bench can cover, in the SimCSE table's order; sts2017-test only when present.
 FAMILY = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
           "sick2014-test", "sts2017-test", "stsb-v2-test", "biosses-test", "sts2022-test", "sts2022-v2-test")
+# The STS-B companion (evaluation only): benched when named (--datasets), in no suite; no MTEB task holds it.
+FAMILY += ("stscompanion-mt", "stscompanion-other")
 OPTIONAL = ("sts2017-test",)
 # Named selections (``sts bench --suite``). classic: SimCSE's seven and STS17 when present. mteb-eng-v2: the STS
 # tasks of MTEB's "MTEB(eng, v2)" benchmark (mteb's benchmarks definition: STS12-15, STS17 en-en, STSBenchmark,
@@ -35,6 +37,7 @@ SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test
 LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R",
           "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en"}
+LABELS.update({"stscompanion-mt": "STS-B companion MT", "stscompanion-other": "STS-B companion other"})
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
@@ -82,9 +85,9 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
         senteval=None if only else cv.senteval(parts)["all"], simcse=None if only else cv.simcse(parts),
-        mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
-        mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
-        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None)
+        mteb=cv.mteb(pool) if pool and cv.in_mteb(dataset) else None, missing=tuple(missing),
+        mteb_n=sum(cv.sizes(pool).values()) if pool and cv.in_mteb(dataset) else None, parts=scored,
+        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool and cv.in_mteb(dataset) else None)
 
 
 @dataclass(frozen=True)
@@ -154,6 +157,9 @@ def signature(convention: str, figures) -> Signature:
     """The signature of one convention's figures over ``figures`` (DatasetFigures of one run)."""
     fields = list(CONVENTIONS[convention][1])
     figures = [f for f in figures if convention == "mteb" or not cv.mteb_only(f.dataset)]
+    figures = [f for f in figures if convention != "mteb" or cv.in_mteb(f.dataset)]
+    if convention == "official" and not all(cv.in_mteb(f.dataset) for f in figures):
+        fields.append(("stscompanion", "pearson-over-file"))  # the companion's readme: one Pearson over each file
     if convention == "mteb":
         pooled = [f for f in figures if f.mteb_n is not None and f.mteb_n != f.n]
         fields += [("sick-r-n", str(f.mteb_n)) for f in pooled]

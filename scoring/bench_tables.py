@@ -103,7 +103,7 @@ def senteval_table(rows) -> tuple[list, list]:
 
 
 def mteb_table(rows) -> tuple[list, list]:
-    datasets = datasets_of(rows)
+    datasets = [d for d in datasets_of(rows) if cv.in_mteb(d)]  # no column for a dataset no MTEB task holds
     header = ["system", *(LABELS.get(d, d) for d in datasets)]
     header.append("mean")
     body = [[name_of(r), *(fmt100(r.figures[d].mteb) if d in r.figures else "-" for d in datasets),
@@ -393,6 +393,10 @@ def trailer(rows, absent=()) -> list[str]:
     lines += [f"{r.system}: {r.source}" for r in rows if r.source]
     lines += [f"note: {r.system}: {n}" for r in rows for n in r.notes]
     lines += [f"absent: {name}: {how}" for name, how in absent]
+    outside = [LABELS.get(d, d) for d in datasets_of(rows) if not cv.in_mteb(d)]
+    if outside:
+        lines.append(f"no MTEB figure for {', '.join(outside)}: no MTEB task holds it, and no table publishes it "
+                     "(its official figure is the readme's Pearson over the file)")
     return lines
 
 

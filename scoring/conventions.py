@@ -107,6 +107,16 @@ def mteb_only(dataset: str) -> bool:
     return task_of(dataset) in MTEB_ONLY_TASKS
 
 
+# Tasks no MTEB task holds (the STS-B companion): no MTEB figure, so that a row's MTEB mean stays comparable with
+# MTEB's leaderboard.
+NOT_MTEB_TASKS = ("stscompanion",)
+
+
+def in_mteb(dataset: str) -> bool:
+    """Whether an MTEB task holds ``dataset``'s pairs, so that the MTEB convention scores it."""
+    return task_of(dataset) not in NOT_MTEB_TASKS
+
+
 def check_official(dataset: str) -> None:
     """Refuse, before anything is predicted, a dataset whose task paper's figures this module does not know."""
     if task_of(dataset) not in OFFICIAL_TASKS:

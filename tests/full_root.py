@@ -2,7 +2,8 @@
 fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs; the *SEM 2013
 TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py;
 BIOSSES and STS22 en as MTEB's Hugging Face files hold them, from the demo pairs with their gold moved affinely
-onto the tasks' scales, 0-4 and 1-4: fixtures, not the tasks' data). `.ci/run` runs
+onto the tasks' scales, 0-4 and 1-4; the STS-B companion's two files, from the demo pairs with the official pairs
+per source file: fixtures, not the tasks' data). `.ci/run` runs
 the whole suite on it too, so that the tests pass whichever datasets a root holds.
 
     python tests/full_root.py SOURCE DEST
@@ -73,6 +74,33 @@ def sts2022(dest: Path) -> None:
                                        encoding="utf-8")
 
 
+def companion_rows(counts: dict, licensed=("postediting.2016", "question-question.2016")) -> list[str]:
+    """Rows of an STS-B companion file (file, year, id, score, sentence1, sentence2[, two licence fields]) with
+    ``counts`` pairs per source file (``file.year``), cycling through the demo pairs; a quote in the first text."""
+    from semsts import corpora
+    demo = corpora.load("demo-test")
+    pairs, gold, k, rows = demo.pairs, demo.subsets[0].gold, 0, []
+    for sub, n in counts.items():
+        file, year = sub.rsplit(".", 1)
+        for i in range(n):
+            a, b = pairs[k % len(pairs)]
+            a = f'"{a}" he said' if k == 0 else a
+            extra = "\tSource: a fixture (licence A)\tSource: a fixture (licence B)" if sub in licensed else ""
+            rows.append(f"{file}\t{year}\t{i:04d}\t{gold[k % len(gold)]:.3f}\t{a}\t{b}{extra}\n")
+            k += 1
+    return rows
+
+
+def stscompanion(dest: Path) -> None:
+    """stscompanion/sts-mt.csv and sts-other.csv in the layout of the organizers' Stscompanion.tar.gz, with the
+    official pairs per source file (the demo pairs, cycled: a fixture, not the companion's pairs)."""
+    from semsts.corpora.kinds import KINDS
+    folder = dest / "stscompanion"
+    folder.mkdir(parents=True)
+    for split, counts in KINDS["stscompanion"].OFFICIAL_PAIRS.items():
+        (folder / f"sts-{split}.csv").write_text("".join(companion_rows(counts)), encoding="utf-8")
+
+
 def main(argv=None) -> int:
     source, dest = (Path(a) for a in (argv if argv is not None else sys.argv[1:]))
     if dest.exists():
@@ -89,6 +117,8 @@ def main(argv=None) -> int:
         biosses(dest)
     if not (dest / "sts2022").exists():
         sts2022(dest)
+    if not (dest / "stscompanion").exists():
+        stscompanion(dest)
     print(dest)
     return 0
 
