@@ -14,9 +14,13 @@ from . import conventions as cv
 from .signature import Signature
 from .tasks import missing_subsets
 
+# SemEval-2017's other tracks, each its own dataset (official convention only: see conventions.official_only).
+STS2017_TRACK_DATASETS = ("sts2017-ar-ar-test", "sts2017-ar-en-test", "sts2017-es-es-test", "sts2017-es-en-test",
+                          "sts2017-es-en-wmt-test", "sts2017-tr-en-test")
 # The test sets a bench can cover, in the SimCSE table's order; sts2017-test only when present.
 FAMILY = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
-          "sick2014-test", "sts2017-test", "stsb-v2-test", "biosses-test", "sts2022-test", "sts2022-v2-test")
+          "sick2014-test", "sts2017-test", "stsb-v2-test", "biosses-test", "sts2022-test", "sts2022-v2-test",
+          "sts2017-all-test", *STS2017_TRACK_DATASETS)
 OPTIONAL = ("sts2017-test",)
 # Named selections (``sts bench --suite``). classic: SimCSE's seven and STS17 when present. mteb-eng-v2: the STS
 # tasks of MTEB's "MTEB(eng, v2)" benchmark (mteb's benchmarks definition: STS12-15, STS17 en-en, STSBenchmark,
@@ -34,7 +38,8 @@ SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test
                    "sick2014-test")
 LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R",
-          "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en"}
+          "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en",
+          "sts2017-all-test": "STS17 (7 tracks)", **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}}
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
@@ -77,11 +82,13 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     """The figures of ``parts`` (subset -> (gold, prediction)) of ``dataset``. MTEB's SICK-R pools all
     of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
     pool = mteb_parts if dataset in MTEB_POOLS else parts
-    only = cv.mteb_only(dataset)
+    only, official_only = cv.mteb_only(dataset), cv.official_only(dataset)
+    pool = None if official_only else pool
     scored = cv.scored_parts(parts)
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
-        senteval=None if only else cv.senteval(parts)["all"], simcse=None if only else cv.simcse(parts),
+        senteval=None if only or official_only else cv.senteval(parts)["all"],
+        simcse=None if only or official_only else cv.simcse(parts),
         mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
         mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
         mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None)
