@@ -84,6 +84,13 @@ def source_of(name: str) -> Source:
     raise DatasetNotFound(f"nothing to fetch for {name!r}; known: {', '.join(fetchable)}")
 
 
+def subsumed(source: Source) -> bool:
+    """Whether another release installs the same folder with every file of ``source`` and more (STS 2017's track 5
+    within all its tracks): ``sts data fetch all`` takes the larger one only."""
+    return any(other is not source and other.target == source.target and set(source.files) < set(other.files)
+               for other in SOURCES.values())
+
+
 def mib(n: int) -> str:
     """A size as the fetch's messages show it."""
     return f"{n / (1 << 20):.1f} MiB"
