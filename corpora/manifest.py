@@ -88,8 +88,8 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
         if not explicit and not (root / folder).is_dir():
             continue
         entries = entries_under(folder, manifest)
-        pinned = [(release, pin) for release, pin in content_pins.load_pins().items()
-                  if pin["file"].startswith(folder.rstrip("/") + "/")]
+        pinned = list({pin["file"]: (release, pin) for release, pin in reversed(content_pins.load_pins().items())
+                       if pin["file"].startswith(folder.rstrip("/") + "/")}.values())  # a file two releases pin: once
         if not entries and not pinned:
             notes.append(f"{folder}: not in the manifest (the reference data has no copy); not checked")
             continue

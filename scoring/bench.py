@@ -41,9 +41,10 @@ LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS
           "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en",
           "sts2017-all-test": "STS17 (7 tracks)", **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}}
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
-    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
+    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2016 Mean; 2017 "
+                 "Primary, the mean of its tracks)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
-                  ("sts2013-2017", "Mean=size-weighted"), ("stsb,sick", "test")]),
+                  ("sts2013-2016", "Mean=size-weighted"), ("sts2017", "Primary=mean-of-tracks"), ("stsb,sick", "test")]),
     "senteval": ("SentEval: Pearson and Spearman of each subset, their mean and size-weighted mean (wmean)",
                  [("convention", "senteval"), ("corr", "pearson,spearman"), ("agg", "mean,wmean=scored-pairs")]),
     "simcse": ('SimCSE/SBERT "all": Spearman x 100 of the pooled subsets; STS-B and SICK-R test; '
