@@ -9,7 +9,7 @@ import numpy as np
 from semsts.core.errors import InvalidValue
 
 from .errors import DatasetNotFound, FormatError, SubsetNotFound
-from .kinds import CLSS_LEVELS, KINDS, STS2017_TRACKS, Kind
+from .kinds import CLSS_LEVELS, KINDS, Kind
 from .paths import data_root, demo_root, missing_root
 
 __all__ = ["CLSS_LEVELS", "Dataset", "SPECS", "Spec", "Subset", "dataset_names", "folder_of", "load", "locate", "spec"]
@@ -128,7 +128,8 @@ def _sts(name, folder, description, expected=(), licensed_out=()):
 
 
 # The 2017 tracks as datasets of their own (track 5 is ``sts2017-test``): track, the paper's label, name part.
-_STS2017_NAMED = [(t, label, label.lower().replace(" ", "-")) for t, label in STS2017_TRACKS.items() if t != "track5.en-en"]
+_STS2017_NAMED = [(t, label, label.lower().replace(" ", "-")) for t, label in KINDS["sts2017"].tracks.items()
+                  if t != "track5.en-en"]
 
 SPECS = {s.name: s for s in [
     _sts("sts2012-train", "sts2012/train", "SemEval-2012 Task 6 training data",
@@ -150,7 +151,7 @@ SPECS = {s.name: s for s in [
       for track, label, short in _STS2017_NAMED),
     Spec("sts2017-all-test", KINDS["sts2017"], "sts2017/test",
          "SemEval-2017 Task 1, all seven tracks: per track and the primary score (mean of the tracks' Pearsons)",
-         tuple(STS2017_TRACKS)),
+         tuple(KINDS["sts2017"].tracks)),
     Spec("stsb-train", STSB, "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
     Spec("stsb-dev", STSB, "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
     Spec("stsb-test", STSB, "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),

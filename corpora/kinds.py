@@ -211,6 +211,7 @@ class STS2017(STSFolder):
 
     name = "sts2017"
     scored_as = "sts2017"
+    tracks: ClassVar[dict] = STS2017_TRACKS
 
     def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
         if sub != STS2017_HALVED or gold_path is None:
@@ -458,8 +459,9 @@ class Table(Kind):
                             table.ids, split, score_range)
 
 
-KINDS = {k.name: k for k in (STSFolder(), STS2017(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),
+KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),
                               STS22V2(), Table())}
+KINDS[STS2017.name] = STS2017()  # SemEval-2017's tracks (an STS folder with track 6's halved gold)
 
 
 def output_kind(path) -> Kind:
