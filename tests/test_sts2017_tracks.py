@@ -206,3 +206,11 @@ def test_token_cosine_on_track5_is_not_the_2017_papers_baseline(data_dir):
     punct = lambda text: re.findall(r"\w+|[^\w\s]", text.lower())  # noqa: E731
     split = [whitespace_cosine(" ".join(punct(r[5])), " ".join(punct(r[6]))) for r in track5]
     assert round(float(np.corrcoef(split, gold)[0, 1]), 4) == 0.7268
+
+
+def test_verify_checks_track5_by_mtebs_figures_and_names_the_unpinned_tracks(root, capsys):
+    assert cli.main(["data", "verify", "sts2017-all-test", "--data-dir", str(root)]) == 1  # the fixture is not mteb's
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("MISMATCH sts2017/test/STS.input.track5.en-en.txt  (not what mteb describes for STS17")
+    others = sorted(f"STS.{part}.{t}.txt" for t in TRACKS if t != "track5.en-en" for part in ("gs", "input"))
+    assert out[1] == f"note: sts2017/test: 12 file(s) no checksum or mteb figure pins, not checked: {', '.join(others)}"
