@@ -39,7 +39,8 @@ LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS
 STS2017_TRACK_DATASETS = ("sts2017-ar-ar-test", "sts2017-ar-en-test", "sts2017-es-es-test", "sts2017-es-en-test",
                           "sts2017-es-en-wmt-test", "sts2017-tr-en-test")
 FAMILY = (*FAMILY, "sts2017-all-test", *STS2017_TRACK_DATASETS)
-LABELS.update({"sts2017-all-test": "STS17 (7 tracks)", **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}})
+LABELS.update({"sts2017-test": "STS17 en-en", "sts2017-all-test": "STS17 (7 tracks)",
+               **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}})  # track 5 named, beside the others
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2016 Mean; 2017 "
                  "Primary, the mean of its tracks)",
