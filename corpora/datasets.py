@@ -127,6 +127,10 @@ def _sts(name, folder, description, expected=(), licensed_out=()):
     return Spec(name, STS, folder, description, tuple(expected), "", tuple(licensed_out))
 
 
+# The 2017 tracks as datasets of their own (track 5 is ``sts2017-test``): track, the paper's label, name part.
+_STS2017_NAMED = [(t, label, label.lower().replace(" ", "-")) for t, label in KINDS["sts2017"].tracks.items()
+                  if t != "track5.en-en"]
+
 SPECS = {s.name: s for s in [
     _sts("sts2012-train", "sts2012/train", "SemEval-2012 Task 6 training data",
          ["MSRpar", "MSRvid", "SMTeuroparl"]),
@@ -142,6 +146,12 @@ SPECS = {s.name: s for s in [
          ["answer-answer", "headlines", "plagiarism", "postediting", "question-question"]),
     _sts("sts2017-test", "sts2017/test", "SemEval-2017 Task 1 track 5 (English) test data with gold",
          ["track5.en-en"]),
+    *(Spec(f"sts2017-{short}-test", KINDS["sts2017"], "sts2017/test",
+           f"SemEval-2017 Task 1 {track.split('.')[0]} ({label}) test data with gold", (track,))
+      for track, label, short in _STS2017_NAMED),
+    Spec("sts2017-all-test", KINDS["sts2017"], "sts2017/test",
+         "SemEval-2017 Task 1, all seven tracks: per track and the primary score (mean of the tracks' Pearsons)",
+         tuple(KINDS["sts2017"].tracks)),
     Spec("stsb-train", STSB, "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
     Spec("stsb-dev", STSB, "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
     Spec("stsb-test", STSB, "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),

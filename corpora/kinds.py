@@ -75,7 +75,9 @@ REPORTS = {
     "sts2012": Reported((_ALL, _ALLNORM, _MEAN), "all", "Agirre et al. 2012, ALL, ALLnrm and Mean"),
     **{t: Reported((_MEAN,), "mean", f"the {t[3:]} task paper: Mean (size-weighted; 2013 over the subsets present)")
        for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
-    "sts2017": Reported((_PEARSON,), "pearson", "SemEval-2017 task 1, track 5 (en-en): Pearson over its 250 pairs"),
+    "sts2017": Reported((Measure("primary", "Primary", "mean"),), "primary",
+                        "Cer et al. 2017 (SemEval-2017 Task 1): each track's Pearson; the primary score is their plain "
+                        "mean over the seven tracks (a one-track dataset: that track's Pearson)"),
     "stsb": Reported((_PEARSON,), "pearson", "Cer et al. 2017: Pearson on the test set"),
     "sick2014": Reported((_PEARSON,), "pearson", "Marelli et al. 2014: Pearson on the test set"),
     "stscompanion": Reported((_PEARSON,), "pearson", "the STS-B companion's readme: Pearson over the file (no "
@@ -200,6 +202,51 @@ class STSFolder(Kind):
         others = [sub for sub in self.scan(folder) if sub not in spec.expected]
         return [f"{spec.name}: files of subsets it does not register, not read: {', '.join(others)} (in {folder})"
                 ] if others else []
+
+
+# SemEval-2017 Task 1's tracks, in the paper's order: file subset -> the paper's column label (the archive's readme
+# names the seven input files; track 4 is split into 4a, SNLI, and 4b, WMT news).
+STS2017_TRACKS = {"track1.ar-ar": "ar-ar", "track2.ar-en": "ar-en", "track3.es-es": "es-es", "track4a.es-en": "es-en",
+                  "track4b.es-en": "es-en WMT", "track5.en-en": "en-en", "track6.tr-en": "tr-en"}
+STS2017_CROSSLINGUAL = ("track2.ar-en", "track4a.es-en", "track4b.es-en", "track6.tr-en")
+STS2017_HALVED = "track6.tr-en"  # its input holds twice as many pairs as its gold has lines
+
+
+class STS2017(STSFolder):
+    """SemEval-2017 Task 1's archive (every track an STS folder file pair), scored per track and by the primary score.
+
+    Track 6 (tr-en) ships 500 input pairs for 250 gold lines: gold line i scores input line i (the alignment of a
+    line-by-line paste of the two files) and the other 250 pairs are run but unscored; any other count is refused.
+    """
+
+    name = "sts2017"
+    scored_as = "sts2017"
+    tracks: ClassVar[dict] = STS2017_TRACKS
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        if sub != STS2017_HALVED or gold_path is None:
+            return super().read(dataset, sub, inp, gold_path, split=split, score_range=score_range)
+        pairs = formats.read_sts_input(inp)
+        gold = formats.read_gold(gold_path, tuple(score_range) or self.score_range)
+        if len(gold) and len(pairs) == 2 * len(gold):
+            gold = np.concatenate([gold, np.full(len(gold), math.nan)])
+        elif len(pairs) != len(gold):
+            raise FormatError(gold_path, len(gold) or None,
+                              f"has {len(gold)} gold lines but {inp.name} has {len(pairs)} pairs; expected as many "
+                              "gold lines as pairs, or the official layout of track 6: twice as many pairs as gold "
+                              "lines (500 for 250)")
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, [], split, score_range)
+
+    def notes(self, folder, spec=None):
+        notes = super().notes(folder, spec)
+        inp, gold = folder / f"STS.input.{STS2017_HALVED}.txt", folder / f"STS.gs.{STS2017_HALVED}.txt"
+        if spec is not None and STS2017_HALVED in spec.expected and in_place(inp) and in_place(gold):
+            n_in, n_gold = len(formats.read_lines(inp)), len(formats.read_lines(gold))
+            if n_gold and n_in == 2 * n_gold:
+                notes.append(f"{spec.name}: {STS2017_HALVED}: {n_in} pairs for {n_gold} gold lines: gold line i "
+                             f"scores pair i, pairs {n_gold + 1}-{n_in} are run but unscored (the organizers' own "
+                             "alignment is not confirmed)")
+        return notes
 
 
 class STSBenchmark(Kind):
@@ -513,6 +560,7 @@ class Table(Kind):
 KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK(), CLSS(), Typed(), BIOSSES(), STS22(),
                               STS22V2(), Table())}
 KINDS["stscompanion"] = STSCompanion()
+KINDS[STS2017.name] = STS2017()  # SemEval-2017's tracks (an STS folder with track 6's halved gold)
 
 
 def output_kind(path) -> Kind:

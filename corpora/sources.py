@@ -7,6 +7,7 @@ from typing import NamedTuple
 from semsts.core.errors import STSError
 
 from .errors import DatasetNotFound
+from .kinds import STS2017_TRACKS
 
 STSWIKI = "http://ixa2.si.ehu.es/stswiki/images"
 SEMEVAL2017 = "http://alt.qcri.org/semeval2017/task1/data/uploads"
@@ -52,6 +53,11 @@ SOURCES = {s.name: s for s in [
            "sts2016-english-with-gs-v1.0", datasets=("sts2016-test",)),
     Source("sts2017-test", "sts2017/test", (f"{SEMEVAL2017}/sts2017.eval.v1.1.zip", f"{SEMEVAL2017}/sts2017.gs.zip"),
            files=("STS.input.track5.en-en.txt", "STS.gs.track5.en-en.txt"), datasets=("sts2017-test",)),  # pinned by mteb's figures
+    Source("sts2017-tracks", "sts2017/test", (f"{SEMEVAL2017}/sts2017.eval.v1.1.zip", f"{SEMEVAL2017}/sts2017.gs.zip"),
+           files=tuple(f"STS.{part}.{track}.txt" for track in STS2017_TRACKS for part in ("input", "gs")),
+           datasets=("sts2017-ar-ar-test", "sts2017-ar-en-test", "sts2017-es-es-test", "sts2017-es-en-test",
+                     "sts2017-es-en-wmt-test", "sts2017-tr-en-test"),
+           derived=("sts2017-all-test",)),  # the same archives, every track; pinned by track 5 (mteb's figures)
     Source("stsbenchmark", "stsbenchmark", (f"{STSWIKI}/4/48/Stsbenchmark.tar.gz",), "stsbenchmark",
            datasets=("stsb-train", "stsb-dev", "stsb-test"), derived=("stsb-v2-dev", "stsb-v2-test")),
     Source("stscompanion", "stscompanion", (f"{STSWIKI}/e/ee/Stscompanion.tar.gz",), "stscompanion",
@@ -78,6 +84,13 @@ def source_of(name: str) -> Source:
             return source
     fetchable = sorted({*SOURCES, *(d for s in SOURCES.values() for d in (*s.datasets, *s.derived))})
     raise DatasetNotFound(f"nothing to fetch for {name!r}; known: {', '.join(fetchable)}")
+
+
+def subsumed(source: Source) -> bool:
+    """Whether another release installs the same folder with every file of ``source`` and more (STS 2017's track 5
+    within all its tracks): ``sts data fetch all`` takes the larger one only."""
+    return any(other is not source and other.target == source.target and set(source.files) < set(other.files)
+               for other in SOURCES.values())
 
 
 def mib(n: int) -> str:

@@ -38,10 +38,17 @@ LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R",
           "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en"}
 LABELS.update({"stscompanion-mt": "STS-B companion MT", "stscompanion-other": "STS-B companion other"})
+# SemEval-2017's other tracks, each its own dataset, and all seven (official convention only: conventions.official_only).
+STS2017_TRACK_DATASETS = ("sts2017-ar-ar-test", "sts2017-ar-en-test", "sts2017-es-es-test", "sts2017-es-en-test",
+                          "sts2017-es-en-wmt-test", "sts2017-tr-en-test")
+FAMILY = (*FAMILY, "sts2017-all-test", *STS2017_TRACK_DATASETS)
+LABELS.update({"sts2017-test": "STS17 en-en", "sts2017-all-test": "STS17 (7 tracks)",
+               **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}})  # track 5 named, beside the others
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
-    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
+    "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2016 Mean; 2017 "
+                 "Primary, the mean of its tracks)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
-                  ("sts2013-2017", "Mean=size-weighted"), ("stsb,sick", "test")]),
+                  ("sts2013-2016", "Mean=size-weighted"), ("sts2017", "Primary=mean-of-tracks"), ("stsb,sick", "test")]),
     "senteval": ("SentEval: Pearson and Spearman of each subset, their mean and size-weighted mean (wmean)",
                  [("convention", "senteval"), ("corr", "pearson,spearman"), ("agg", "mean,wmean=scored-pairs")]),
     "simcse": ('SimCSE/SBERT "all": Spearman x 100 of the pooled subsets; STS-B and SICK-R test; '
@@ -80,11 +87,13 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     """The figures of ``parts`` (subset -> (gold, prediction)) of ``dataset``. MTEB's SICK-R pools all
     of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
     pool = mteb_parts if dataset in MTEB_POOLS else parts
-    only = cv.mteb_only(dataset)
+    only, official_only = cv.mteb_only(dataset), cv.official_only(dataset)
+    pool = None if official_only else pool
     scored = cv.scored_parts(parts)
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
-        senteval=None if only else cv.senteval(parts)["all"], simcse=None if only else cv.simcse(parts),
+        senteval=None if only or official_only else cv.senteval(parts)["all"],
+        simcse=None if only or official_only else cv.simcse(parts),
         mteb=cv.mteb(pool) if pool and cv.in_mteb(dataset) else None, missing=tuple(missing),
         mteb_n=sum(cv.sizes(pool).values()) if pool and cv.in_mteb(dataset) else None, parts=scored,
         mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool and cv.in_mteb(dataset) else None)

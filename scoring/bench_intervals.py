@@ -116,10 +116,11 @@ class _RowResampler:
                 for label, rule in cv.official_figures(d):
                     out[("official", d, label)] = aggregates.of_resamples(rule, raw, pearson_rows) \
                         if rule in ("pooled", "normalized") else aggregates.of_figure_rows(rule, pearsons, sizes)
-                for corr, values in (("pearson", pearsons), ("spearman", spearmans)):
-                    for key, rule in cv.SENTEVAL_AGGREGATES:
-                        out[("senteval", d, corr, key)] = aggregates.of_figure_rows(rule, values, sizes)
-                out[("simcse", d)] = _pooled_spearman(coded, d, gold_ranks)
+                if not cv.official_only(d):  # the 2017 tracks beyond track 5: the official convention alone
+                    for corr, values in (("pearson", pearsons), ("spearman", spearmans)):
+                        for key, rule in cv.SENTEVAL_AGGREGATES:
+                            out[("senteval", d, corr, key)] = aggregates.of_figure_rows(rule, values, sizes)
+                    out[("simcse", d)] = _pooled_spearman(coded, d, gold_ranks)
             if f.mteb is not None:
                 pool = self.pool_codes.get(d)
                 if pool is not None:  # SICK-R: all of SICK
@@ -183,8 +184,9 @@ def closed_form(row: BenchRow) -> dict:
         scores = intervals.subset_scores(f.parts, pearson)
         n = sum(s.n for s in scores)
         figures = [(("official", d, label), rule, f.official.get(label)) for label, rule in cv.official_figures(d)]
-        figures += [(("senteval", d, "pearson", key), rule, f.senteval["pearson"][key])
-                    for key, rule in cv.SENTEVAL_AGGREGATES]
+        if f.senteval is not None:
+            figures += [(("senteval", d, "pearson", key), rule, f.senteval["pearson"][key])
+                        for key, rule in cv.SENTEVAL_AGGREGATES]
         for key, rule, value in figures:
             interval = intervals.figure_interval(rule, value, scores, n)
             if interval is not None:

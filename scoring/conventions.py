@@ -117,6 +117,12 @@ def in_mteb(dataset: str) -> bool:
     return task_of(dataset) not in NOT_MTEB_TASKS
 
 
+def official_only(dataset: str) -> bool:
+    """Whether only the official convention scores ``dataset``: the SemEval-2017 tracks beyond track 5 and all seven
+    together (SentEval and SimCSE's table have no 2017; MTEB's STS17 subsets are its own files, not these)."""
+    return task_of(dataset) == "sts2017" and dataset != "sts2017-test"
+
+
 def check_official(dataset: str) -> None:
     """Refuse, before anything is predicted, a dataset whose task paper's figures this module does not know."""
     if task_of(dataset) not in OFFICIAL_TASKS:

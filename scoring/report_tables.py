@@ -95,6 +95,19 @@ def clss_csv(report) -> str:
     return sts_csv(report, lambda r: [*aggregate_rows(r), ("official", r.figures["official"])])
 
 
+def sts2017_tables(report):
+    """The 2017 paper's layout first: one column per track (its Pearson), then the primary score."""
+    f = report.figures
+    tracks = [t for t in corpora.kinds.STS2017_TRACKS if t in f["subsets"]]
+    header = [""] + [corpora.kinds.STS2017_TRACKS[t] for t in tracks] + ["Primary (mean)"]
+    return [(header, [["Pearson"] + [fmt(f["subsets"][t]["pearson"]) for t in tracks] + [fmt(f["primary"])]]),
+            *sts_tables(report)]
+
+
+def sts2017_csv(report) -> str:
+    return sts_csv(report, lambda r: [*aggregate_rows(r), ("primary", r.figures["primary"])])
+
+
 # --- TYPED
 def typed_lines(figures: dict) -> list[str]:
     """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
@@ -119,5 +132,5 @@ def typed_csv(report) -> str:
     return out.getvalue()
 
 
-TABLES = {"sts": sts_tables, "clss": clss_tables, "typed": typed_tables}  # task name -> its tables
-CSV = {"sts": sts_csv, "clss": clss_csv, "typed": typed_csv}
+TABLES = {"sts": sts_tables, "clss": clss_tables, "typed": typed_tables, "sts2017": sts2017_tables}  # task name -> its tables
+CSV = {"sts": sts_csv, "clss": clss_csv, "typed": typed_csv, "sts2017": sts2017_csv}

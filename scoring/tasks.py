@@ -267,6 +267,22 @@ class CLSS(STS):
                 "spearman_sum": aggregates.of_scores("sum", [SubsetScore(n, s["spearman"], s["n"]) for n, s in levels])}
 
 
+class STS2017(STS):
+    """SemEval-2017 Task 1: the STS figures per track, and the primary score, the plain mean of the tracks' Pearsons
+    (Cer et al. 2017; over the tracks present: a missing track is in the signature's ``missing``)."""
+
+    name = "sts2017"
+    json_keys = (*STS.json_keys[:-1], "primary", "signature")
+    aggregates = STS.aggregates + ",primary=mean-of-tracks"
+
+    def figures(self, parts) -> dict:
+        result = score_subsets(parts)
+        tracks = [SubsetScore(name, s["pearson"], s["n"]) for name, s in result["subsets"].items()]
+        return {**result, "primary": aggregates.of_scores("mean", tracks)}
+
+    def part_labels(self):
+        return dict(corpora.kinds.STS2017_TRACKS)
+
 
 class TYPED(TaskKind):
     """The *SEM 2013 TYPED pilot: eight scores per pair of Europeana records, ranked by their plain mean."""

@@ -98,7 +98,7 @@ def cmd_fetch(args) -> int:
     seen = {}
     names = args.names
     if args.names == ["all"]:
-        names = [s.name for s in sources.SOURCES.values() if s.urls]
+        names = [s.name for s in sources.SOURCES.values() if s.urls and not sources.subsumed(s)]
     for name in names:
         if name in europeana.FETCH_NAMES:
             _fetch_typed(name, args)

@@ -1,5 +1,6 @@
 """Build a data root holding more than ours: a copy of the official root plus, in their official formats,
-fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs; the *SEM 2013
+fixtures of the registered datasets it lacks (STS 2017 track 5, from the shipped demo pairs, and its other six
+tracks, from words of our own in Arabic, Spanish, Turkish and English; the *SEM 2013
 TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py;
 BIOSSES and STS22 en as MTEB's Hugging Face files hold them, from the demo pairs with their gold moved affinely
 onto the tasks' scales, 0-4 and 1-4; the STS-B companion's two files, from the demo pairs with the official pairs
@@ -27,6 +28,45 @@ def sts2017(dest: Path) -> None:
                                                        encoding="utf-8")
     (folder / "STS.gs.track5.en-en.txt").write_text("".join(f"{g:g}\n" for g in demo.subsets[0].gold[:250]),
                                                     encoding="utf-8")
+    sts2017_tracks(folder)
+
+
+# Words of our own for the STS 2017 fixture (not the task's sentences): each track's two sides, and names and numbers
+# that cross languages, so that token overlap varies on the cross-lingual tracks too.
+_WORDS = {"ar": "رجل امرأة طفل كلب قطة يركض يأكل يقرأ كتاب تفاحة حديقة شارع بيت سيارة كبير صغير".split(),
+          "es": "hombre mujer niño perro gato corre come lee libro manzana parque calle casa coche grande pequeño".split(),
+          "tr": "adam kadın çocuk köpek kedi koşuyor yiyor okuyor kitap elma park sokak ev araba büyük küçük".split(),
+          "en": "man woman child dog cat runs eats reads book apple park street house car big small".split()}
+_NAMES = ["Ali", "Ana", "Mehmet", "2017", "Madrid", "Ankara", "Cairo", "3", "Bob", "7"]
+
+
+def sts2017_pairs(first: str, second: str, n: int, seed: int) -> tuple[list, list]:
+    """``n`` fixture pairs (``first``-language text, ``second``-language text) and gold 0-5: the second text keeps k of
+    the first's six slots (translated word for word, names kept) and the gold follows k, with a wobble."""
+    import random
+    rng = random.Random(seed)
+    pairs, gold = [], []
+    for _ in range(n):
+        slots = [("name", rng.randrange(len(_NAMES)))] + [("word", rng.randrange(16)) for _ in range(5)]
+        k = rng.randrange(7)
+        other = [s if i < k else ("word", (s[1] + 1 + rng.randrange(15)) % 16) if s[0] == "word"
+                 else ("name", (s[1] + 1) % len(_NAMES)) for i, s in enumerate(slots)]
+        text = lambda lang, ss: " ".join(_NAMES[j] if kind == "name" else _WORDS[lang][j] for kind, j in ss)  # noqa: E731
+        pairs.append((text(first, slots), text(second, other)))
+        gold.append(round(min(5.0, max(0.0, 5 * k / 6 + rng.choice((-0.4, 0.0, 0.4)))), 1))
+    return pairs, gold
+
+
+def sts2017_tracks(folder: Path) -> None:
+    """Every track but track 5 in the layout of sts2017.eval.v1.1.zip and sts2017.gs.zip (UTF-8, tab-separated
+    pairs, one gold score a line); track6.tr-en with 500 input pairs for its 250 gold lines, as the official file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    sides = {"track1.ar-ar": ("ar", "ar"), "track2.ar-en": ("ar", "en"), "track3.es-es": ("es", "es"),
+             "track4a.es-en": ("es", "en"), "track4b.es-en": ("es", "en"), "track6.tr-en": ("tr", "en")}
+    for seed, (track, (one, two)) in enumerate(sides.items()):
+        pairs, gold = sts2017_pairs(one, two, 500 if track == "track6.tr-en" else 250, seed)
+        (folder / f"STS.input.{track}.txt").write_text("".join(f"{a}\t{b}\n" for a, b in pairs), encoding="utf-8")
+        (folder / f"STS.gs.{track}.txt").write_text("".join(f"{g:g}\n" for g in gold[:250]), encoding="utf-8")
 
 
 def typed2013(dest: Path) -> None:

@@ -204,6 +204,7 @@ CROSS_CUTTING = {
     "safety_model": "issue 32: what a model file and its card can make us do (model_file, model_card, model_checks, model_archive)",
     "sts2017_fixture": "one dataset, STS 2017 in its official layout, through every command",
     "stscompanion_fixture": "the STS-B companion in its official layout (fixtures): fetch, run, eval, bench, train",
+    "sts2017_tracks": "issue 36, item 2: every STS 2017 track in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
     "safety_cache": "issue 32: the derived and embedding caches and a user's encoder at run time, against hostile files",
     "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",

@@ -116,10 +116,11 @@ def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
     for source in sources.SOURCES.values():
         by_kind = all(corpora.spec(d).kind.pins for d in source.datasets)
         assert manifest.entries_under(source.target, known) or source.name in pins or by_kind, source.name
-    assert sorted(pins) == ["biosses", "sts2017-test", "sts2022"]
-    for name, pin in pins.items():
+    assert sorted(pins) == ["biosses", "sts2017-test", "sts2017-tracks", "sts2022"]
+    for name, pin in pins.items():  # the pinned file is one the release installs, read by the pin's dataset
         source = sources.SOURCES[name]
-        assert pin["dataset"] in source.datasets and pin["file"] == f"{source.target}/{source.files[0]}"
+        assert corpora.spec(pin["dataset"]).folder == source.target
+        assert pin["file"].startswith(f"{source.target}/") and pin["file"].split("/")[-1] in source.files
         assert pin["source"].startswith("mteb 2.26.24 (PyPI wheel), mteb/descriptive_stats/STS/")
     assert pins["biosses"]["figures"]["num_samples"] == 100 and pins["sts2022"]["figures"]["num_samples"] == 197
     assert pins["biosses"]["figures"]["label_statistics"]["avg_score"] == 2.1959999999999997
@@ -145,6 +146,7 @@ def test_figures_reproduce_mteb_published_sts17_figures_on_real_pairs(data_dir):
                                              "average_text_length": 42.724, "max_text_length": 101, "unique_texts": 250},
                         "label_statistics": {"min_score": 0.0, "avg_score": 2.2776000000000014, "max_score": 5.0}}
     assert content_pins.pin_of("sts2017-test")["figures"] == mteb_sts17_en_en
+    assert content_pins.pin_of("sts2017-tracks")["figures"] == mteb_sts17_en_en  # every track's archives: by track 5
     figures = content_pins.figures([(r[5], r[6]) for r in track5], [float(r[4]) for r in track5])
     assert content_pins.compare(mteb_sts17_en_en, figures) == []
     assert figures["label_statistics"]["avg_score"] != 2.2776000000000014  # summed in another order: not bit-equal
@@ -236,8 +238,8 @@ def test_fetch_all_fetches_every_release(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
     code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
     assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
-                                   "sts2016-test", "sts2017-test", "stsbenchmark", "stscompanion", "sick2014", "biosses",
-                                   "sts2022"]
+                                   "sts2016-test", "sts2017-tracks", "stsbenchmark", "stscompanion", "sick2014",
+                                   "biosses", "sts2022"]
     assert err == []
 
 
