@@ -29,12 +29,22 @@ SUITES = {
 }
 # MTEB's SICK-R "test" split is all of SICK: its figure needs these datasets' predictions too.
 MTEB_POOLS = {"sick2014-test": ("sick2014-train", "sick2014-trial")}
+# MTEB's multilingual STS tasks (corpora.datasets), each figure the mean of its subsets' (conventions.mteb_by_subset).
+# mteb-multilingual: STS17 and STS22.v2 with all their subsets (as "MTEB(Multilingual, v2)" selects them) and
+# STSBenchmarkMultilingualSTS, whose task score mteb averages over its dev and test splits: stsbmt-test's MTEB
+# figure pools stsbmt-dev's subsets as SICK-R's pools SICK's other sets.
+MULTILINGUAL = ("sts17-ml-test", "sts22-ml-test", "sts22-v2-ml-test", "stsbmt-test", "stsbmt-dev")
+FAMILY = (*FAMILY, *MULTILINGUAL)
+SUITES["mteb-multilingual"] = ("sts17-ml-test", "sts22-v2-ml-test", "stsbmt-test")
+MTEB_POOLS["stsbmt-test"] = ("stsbmt-dev",)
 # SimCSE's Table 5 columns, in its order; Avg. is their plain mean.
 SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
                    "sick2014-test")
 LABELS = {"sts2012-test": "STS12", "sts2013-test": "STS13", "sts2014-test": "STS14", "sts2015-test": "STS15",
           "sts2016-test": "STS16", "sts2017-test": "STS17", "stsb-test": "STS-B", "sick2014-test": "SICK-R",
           "stsb-v2-test": "STS-B v2", "biosses-test": "BIOSSES", "sts2022-test": "STS22 en", "sts2022-v2-test": "STS22.v2 en"}
+LABELS.update({"sts17-ml-test": "STS17", "sts22-ml-test": "STS22", "sts22-v2-ml-test": "STS22.v2",
+               "stsbmt-test": "STSBMultilingual", "stsbmt-dev": "STSBMultilingual dev"})
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2017 Mean)",
                  [("convention", "official"), ("corr", "pearson"), ("sts2012", "ALL,ALLnorm,Mean"),
@@ -67,6 +77,7 @@ class DatasetFigures:
     # the scored (gold, prediction) pairs the figures are computed from, for resampling: subset -> pairs; MTEB's pool
     parts: dict = field(default_factory=dict, compare=False, repr=False)
     mteb_parts: dict | None = field(default=None, compare=False, repr=False)
+    mteb_subsets: dict | None = None  # a multilingual MTEB task: each subset's figure, whose mean is ``mteb``
 
     @property
     def n(self) -> int:
@@ -79,12 +90,14 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     pool = mteb_parts if dataset in MTEB_POOLS else parts
     only = cv.mteb_only(dataset)
     scored = cv.scored_parts(parts)
+    by_subset = cv.mteb_subsets(pool) if pool and cv.mteb_by_subset(dataset) else None
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
         senteval=None if only else cv.senteval(parts)["all"], simcse=None if only else cv.simcse(parts),
-        mteb=cv.mteb(pool) if pool else None, missing=tuple(missing),
+        mteb=(aggregates.mean(by_subset.values()) if by_subset is not None else cv.mteb(pool)) if pool else None,
+        missing=tuple(missing),
         mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
-        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None)
+        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None, mteb_subsets=by_subset)
 
 
 @dataclass(frozen=True)
@@ -156,7 +169,9 @@ def signature(convention: str, figures) -> Signature:
     figures = [f for f in figures if convention == "mteb" or not cv.mteb_only(f.dataset)]
     if convention == "mteb":
         pooled = [f for f in figures if f.mteb_n is not None and f.mteb_n != f.n]
-        fields += [("sick-r-n", str(f.mteb_n)) for f in pooled]
+        fields += [("sick-r-n" if f.dataset == "sick2014-test" else f"{f.dataset}-n", str(f.mteb_n)) for f in pooled]
+        if any(cv.mteb_by_subset(f.dataset) for f in figures):
+            fields.append(("multilingual", "mean-of-subsets"))
     return Signature(fields + [("pairs", "scored"), ("data", data_field(figures))])
 
 

@@ -114,10 +114,12 @@ def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
     known, pins = manifest.load_manifest(), content_pins.load_pins()
     for source in sources.SOURCES.values():
         assert manifest.entries_under(source.target, known) or source.name in pins, source.name
-    assert sorted(pins) == ["biosses", "sts2017-test", "sts2022"]
+    assert sorted(pins) == ["biosses", "mteb-sts17", "mteb-sts22", "mteb-stsb-multi", "sts2017-test", "sts2022"]
     for name, pin in pins.items():
         source = sources.SOURCES[name]
         assert pin["dataset"] in source.datasets and pin["file"] == f"{source.target}/{source.files[0]}"
+        for more in pin.get("more", ()):  # a multilingual release's other datasets, pinned per subset too
+            assert more["dataset"] in (*source.datasets, *source.derived) and more["subsets"]
         assert pin["source"].startswith("mteb 2.26.24 (PyPI wheel), mteb/descriptive_stats/STS/")
     assert pins["biosses"]["figures"]["num_samples"] == 100 and pins["sts2022"]["figures"]["num_samples"] == 197
     assert pins["biosses"]["figures"]["label_statistics"]["avg_score"] == 2.1959999999999997
@@ -234,7 +236,8 @@ def test_fetch_all_fetches_every_release(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(fetch, "fetch", lambda name, *args: asked.append(name))
     code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
     assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
-                                   "sts2016-test", "sts2017-test", "stsbenchmark", "sick2014", "biosses", "sts2022"]
+                                   "sts2016-test", "sts2017-test", "stsbenchmark", "sick2014", "biosses", "sts2022",
+                                   "mteb-sts17", "mteb-sts22", "mteb-stsb-multi"]
     assert err == []
 
 
