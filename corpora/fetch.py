@@ -106,7 +106,8 @@ def nested(source: Source) -> bool:
 
 def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, progress: Progress | None,
                    budget: int) -> tuple[list[Path], list[Path]]:
-    """A nested release's files into ``tmp/x0`` at their paths: downloaded (a mirror serves each at its path), or
+    """A nested release's files into ``tmp/x0`` at their paths: downloaded (a mirror serves each where a data root
+    holds it, ``MIRROR/mteb/REPOSITORY/PATH``: another data root's URL is a mirror), or
     taken from a folder holding them there (``--archive FOLDER``: a copy of the repository at the pinned revision)."""
     tree, left = tmp / "x0", budget
     tree.mkdir()
@@ -125,7 +126,7 @@ def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, prog
         return [folder], [tree]
     mirror = mirror or os.environ.get(MIRROR_VAR)
     for i, (url, rel) in enumerate(zip(source.urls, source.files)):
-        address = f"{check_mirror(mirror).rstrip('/')}/{rel}" if mirror else url
+        address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
         got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left)
         left -= _copy_at(got, tree, rel, left)
         got.unlink()

@@ -1,4 +1,4 @@
-"""Issue 36, part 3: MTEB's multilingual STS (STS17's 11 pairs, STS22's and STS22.v2's 18 subsets,
+"""Dataset kinds (corpora.kinds), issue 36 part 3: MTEB's multilingual STS (STS17's 11 pairs, STS22's and STS22.v2's 18 subsets,
 STSBenchmarkMultilingualSTS's 10 languages) as datasets in every command, fetched from MTEB's files at their paths and
 pinned per subset by mteb's figures, and benched as mteb scores them: each subset's cosine Spearman, a task their mean.
 
@@ -223,8 +223,7 @@ def fixture_pins(ml_root, tmp_path, monkeypatch):
                                            ("stsbmt-dev", "stsb_multi_mt")])
 def test_fetch_from_a_mirror_serving_the_repository(ml_root, tmp_path, fixture_pins, name, release):
     root = tmp_path / "data"
-    mirror = (ml_root / "mteb" / release).as_uri()
-    assert fetch.fetch(name, root, mirror=mirror) == root / "mteb" / release
+    assert fetch.fetch(name, root, mirror=ml_root.as_uri()) == root / "mteb" / release
     for a, b in zip(corpora.load(name, root), corpora.load(name, ml_root)):
         assert a.pairs == b.pairs and a.gold.tolist() == b.gold.tolist()
     assert [p.name for p in root.iterdir()] == ["mteb"]  # nothing left of the download
@@ -232,7 +231,7 @@ def test_fetch_from_a_mirror_serving_the_repository(ml_root, tmp_path, fixture_p
 
 def test_files_that_are_not_mtebs_are_refused_naming_the_subset(ml_root, tmp_path):
     root = tmp_path / "data"
-    mirror = (ml_root / "mteb" / "sts17-crosslingual-sts").as_uri()
+    mirror = ml_root.as_uri()
     with pytest.raises(FetchError, match=r"mteb-sts17: its files are not those mteb describes for STS17 "
                                          r"\(sts17-ml-test/ar-ar: num_samples expected 250, got 40"):
         fetch.fetch("sts17-ml-test", root, mirror=mirror)
@@ -269,3 +268,40 @@ def test_compare_and_train_take_them_too(ml_root, tmp_path, capsys):
                      "--regressor", "ridge", "--save", str(model), "--quiet", *root]) == 0
     card = json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
     assert card["training_data"]["datasets"] == ["stsbmt-dev"]
+
+
+# --- the pages' commands (docs/data.md and docs/compare.md show them; the data is not here, so they run on fixtures)
+
+
+def _shown(page: str) -> list[list[str]]:
+    """The commands of ``page``'s blocks this file tests, each as its arguments after ``sts``."""
+    import shlex
+
+    from conftest import doc_blocks
+    blocks = [b for b in doc_blocks(page) if b.how == ("tested-by", "tests/test_kinds.py")]
+    assert blocks, page
+    commands = [shlex.split(line.split("#")[0]) for b in blocks for line in b.text.splitlines() if line.strip()]
+    assert all(c[0] == "sts" for c in commands)
+    return [c[1:] for c in commands]
+
+
+def test_the_fetch_commands_of_docs_data_md(ml_root, tmp_path, fixture_pins, monkeypatch, capsys):
+    root = tmp_path / "data"
+    monkeypatch.setenv("STS_DATA", str(root))
+    monkeypatch.setenv("STS_MIRROR", ml_root.as_uri())  # another data root serves the files at their paths
+    for args in _shown("docs/data.md"):
+        assert cli.main([*args, "--quiet"]) == 0, args
+    capsys.readouterr()
+    for name in NAMES:
+        assert [s.name for s in corpora.load(name, root)] == [s.name for s in corpora.load(name, ml_root)]
+
+
+def test_the_bench_commands_of_docs_compare_md(ml_root, monkeypatch, capsys):
+    monkeypatch.setenv("STS_DATA", str(ml_root))
+    outputs = []
+    for args in _shown("docs/compare.md"):
+        assert cli.main([*args, "--quiet"]) == 0, args
+        outputs.append(capsys.readouterr().out)
+    assert "MTEB by subset" in outputs[0]
+    doc = json.loads(outputs[1])["rows"][0]["datasets"]
+    assert len(doc["sts22-ml-test"]["mteb_subsets"]) == len(doc["sts22-v2-ml-test"]["mteb_subsets"]) == 18
