@@ -351,6 +351,8 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
     out = []
     for convention in conventions:
         placed = published and convention in PUBLISHED_TABLES
+        if placed and convention == "mteb" and not any(d in MTEB_DATASETS for r in rows for d in r.figures):
+            placed = False  # MTEB's multilingual tasks alone: no published row has a figure to place them among
         gaps: dict = {}
         if placed:
             header, body, notes = PUBLISHED_TABLES[convention](rows)

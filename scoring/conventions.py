@@ -34,6 +34,9 @@ this module picks which ones each convention reports. Conventions (checked again
   STS22 en (gold 1-4; STS22.v2 without the pairs where a text is empty) are scored the same way: the gold's
   normalization by its task's ``min_score``/``max_score`` is affine, so it does not change Spearman. They are MTEB
   tasks only: SentEval, SimCSE's table and the official tables here do not score them (:func:`mteb_only`).
+  MTEB's multilingual tasks (STS17, STS22, STS22.v2, STSBenchmarkMultilingualSTS) are scored per ``hf_subset`` (a
+  language or pair: its own cosine Spearman) and a task's score is the plain mean of its subsets' (mteb's
+  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated): :func:`mteb_subset_mean`.
 """
 from __future__ import annotations
 

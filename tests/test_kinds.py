@@ -199,6 +199,12 @@ def test_the_suite_shows_the_mteb_tables_alone(ml_root, capsys):
     rows = [line.split() for line in out.splitlines() if line.startswith(("STS17 ", "STS22.v2 ", "STSBMultilingual "))]
     assert len(rows) == 11 + 18 + 20 and [r[1] for r in rows[:2]] == ["ar-ar", "en-ar"]
     assert all(r[3].startswith("[") for r in rows)  # each subset's bootstrap interval
+    # --published: no published row has a figure of these tasks (mteb-sts.tsv: STS17 en-en and STS22 en only)
+    assert cli.main(["bench", "token-cosine", "--suite", "mteb-multilingual", "--published", "--resamples", "0",
+                     "--quiet", *root]) == 0
+    placed = capsys.readouterr().out
+    assert "rank" not in placed and placed.splitlines()[2].split() == ["system", "STS17", "STS22.v2", "STSBMultilingual",
+                                                                      "mean"]
 
 
 # --- fetching: MTEB's files at their paths, pinned per subset
