@@ -1,4 +1,5 @@
-"""Content pins: mteb's published descriptive statistics of the MTEB files we fetch (BIOSSES, STS22 en).
+"""Content pins: mteb's published descriptive statistics of the MTEB files we fetch (BIOSSES, STS22, STS17, stsb_multi_mt;
+the multilingual tasks per ``hf_subset``).
 
 No SHA-256 of those files is published where we can read it, but mteb publishes, per task and revision, the
 pair count, each side's text lengths and unique texts, and the min/average/max score (``content_pins.json``
@@ -92,10 +93,26 @@ def differences(release: str, root) -> list[Difference] | None:
     pin = pin_of(release)
     if pin is None:
         return None
+    if "subsets" in pin:
+        return [d for check in (pin, *pin.get("more", ())) for d in _subset_differences(check, root)]
     subsets = list(datasets.load(pin["dataset"], root))
     pairs = [p for sub in subsets for p in sub.pairs]
     gold = [g for sub in subsets for g in sub.gold]
     return compare(pin["figures"], figures(pairs, gold))
+
+
+def _subset_differences(check: dict, root) -> list[Difference]:
+    """A multilingual task's pin (``{"dataset", "subsets": {hf_subset: figures}}``): each subset's figures as mteb
+    gives them per ``hf_subset``, a subset absent or extra being a difference too."""
+    loaded = {sub.name: sub for sub in datasets.load(check["dataset"], root)}
+    diffs = [Difference(f"{check['dataset']}/{name}", "present", "absent") for name in check["subsets"]
+             if name not in loaded]
+    for name, want in check["subsets"].items():
+        if name in loaded:
+            sub = loaded[name]
+            diffs += [d._replace(figure=f"{check['dataset']}/{name}: {d.figure}")
+                      for d in compare(want, figures(sub.pairs, sub.gold))]
+    return diffs
 
 
 def describe(diffs: list[Difference], most: int = 3) -> str:

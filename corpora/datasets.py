@@ -190,6 +190,29 @@ SPECS = {s.name: s for s in [
 ]}
 
 
+# MTEB's multilingual STS tasks, one dataset per task and split, its subsets the task's hf_subsets (languages or
+# language pairs) in alphabetical order; their files as MTEB's Hugging Face datasets hold them (corpora.sources).
+STS17_PAIRS = ("ar-ar", "en-ar", "en-de", "en-en", "en-tr", "es-en", "es-es", "fr-en", "it-en", "ko-ko", "nl-en")
+STS22_LANGUAGES = ("ar", "de", "de-en", "de-fr", "de-pl", "en", "es", "es-en", "es-it", "fr", "fr-pl", "it", "pl",
+                   "pl-en", "ru", "tr", "zh", "zh-en")
+STSB_MULTI_LANGUAGES = ("de", "en", "es", "fr", "it", "nl", "pl", "pt", "ru", "zh")
+SPECS.update({s.name: s for s in [
+    Spec("sts17-ml-test", KINDS["mteb-sts17"], "mteb/sts17-crosslingual-sts",
+         "MTEB's STS17: SemEval-2017 Task 1's 11 language pairs, scores 0-5 (mteb/sts17-crosslingual-sts)", STS17_PAIRS,
+         "test"),
+    Spec("sts22-ml-test", KINDS["mteb-sts22"], "mteb/sts22-crosslingual-sts",
+         "MTEB's STS22: SemEval-2022 Task 8's 18 language subsets, scores 1-4 (mteb/sts22-crosslingual-sts)",
+         STS22_LANGUAGES, "test"),
+    Spec("sts22-v2-ml-test", KINDS["mteb-sts22-v2"], "mteb/sts22-crosslingual-sts",
+         "MTEB's STS22.v2: sts22-ml-test without the pairs where a text is empty", STS22_LANGUAGES, "test"),
+    Spec("stsbmt-test", KINDS["mteb-stsb-multi"], "mteb/stsb_multi_mt",
+         "MTEB's STSBenchmarkMultilingualSTS test split: STS-B test in 10 languages, scores 0-5 (mteb/stsb_multi_mt)",
+         STSB_MULTI_LANGUAGES, "test"),
+    Spec("stsbmt-dev", KINDS["mteb-stsb-multi"], "mteb/stsb_multi_mt",
+         "MTEB's STSBenchmarkMultilingualSTS dev split: STS-B dev in 10 languages, scores 0-5 (mteb/stsb_multi_mt)",
+         STSB_MULTI_LANGUAGES, "dev"),
+]})
+
 def dataset_names() -> list[str]:
     return list(SPECS)
 

@@ -18,8 +18,9 @@ from semsts.core.files import missing_folders, remove_empty
 
 from . import content_pins, datasets, manifest
 from .archives import extract
-from .download import Progress, download, mirror_address
+from .download import Progress, check_mirror, download, mirror_address
 from .errors import DatasetNotFound, FormatError
+from .formats import in_place
 from .paths import data_root
 from .sources import FetchError, Source, mib, source_of
 
@@ -85,6 +86,8 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
             budget: int) -> tuple[list[Path], list[Path]]:
     """The release's archives (``archives``, else downloaded into ``tmp``) and the folders of ``tmp`` each was
     extracted (or, for plain files, copied) into: ``budget`` bytes at most, downloaded and extracted."""
+    if nested(source):
+        return _unpack_nested(source, tmp, archives, mirror, progress, budget)
     paths = [Path(a) for a in archives] or [
         download(mirror_address(url, mirror or os.environ.get(MIRROR_VAR)), tmp / PurePosixPath(url).name, progress,
                  limit=budget) for url in source.urls]
@@ -95,13 +98,59 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
     return paths, trees
 
 
+def nested(source: Source) -> bool:
+    """A release of plain files kept at their paths in a repository (MTEB's multilingual tasks: many files of one
+    name in folders of their language), one file per address."""
+    return source.plain and any("/" in f for f in source.files)
+
+
+def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, progress: Progress | None,
+                   budget: int) -> tuple[list[Path], list[Path]]:
+    """A nested release's files into ``tmp/x0`` at their paths: downloaded (a mirror serves each where a data root
+    holds it, ``MIRROR/mteb/REPOSITORY/PATH``: another data root's URL is a mirror), or
+    taken from a folder holding them there (``--archive FOLDER``: a copy of the repository at the pinned revision)."""
+    tree, left = tmp / "x0", budget
+    tree.mkdir()
+    if archives:
+        if len(archives) != 1 or not Path(archives[0]).is_dir() or Path(archives[0]).is_symlink():
+            raise FetchError(f"{source.name}: --archive takes one folder holding the release's files at their paths "
+                             f"({', '.join(source.files[:2])}, …): a copy of the repository at the pinned revision")
+        folder = Path(archives[0])
+        for rel in source.files:
+            path = folder / rel
+            if not in_place(path):
+                continue  # the check after names what is missing
+            if path.is_symlink() or not path.is_file():
+                raise FetchError(f"{path}: not a regular file; refused")
+            left -= _copy_at(path, tree, rel, left)
+        return [folder], [tree]
+    mirror = mirror or os.environ.get(MIRROR_VAR)
+    for i, (url, rel) in enumerate(zip(source.urls, source.files)):
+        address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
+        got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left)
+        left -= _copy_at(got, tree, rel, left)
+        got.unlink()
+    return [tmp / "x0"], [tree]
+
+
+def _copy_at(path: Path, tree: Path, rel: str, limit: int) -> int:
+    """Copy ``path`` to ``tree/rel``; its size (refused beyond ``limit``)."""
+    size = path.stat().st_size
+    if size > limit:
+        raise FetchError(f"{path}: {mib(size)}, more than the release needs (at most {mib(limit)} left); refused")
+    (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, tree / rel)
+    return size
+
+
 def check_content(source: Source, root: Path) -> None:
     """A release pinned by mteb's descriptive statistics (:mod:`.content_pins`) holds the pairs mteb describes, and
     one its kind pins otherwise (``Kind.differences``) those pairs: else a FetchError naming what differs."""
     diffs = content_pins.differences(source.name, root)
     if diffs:
         pin = content_pins.pin_of(source.name)
-        raise FetchError(f"{source.name}: {PurePosixPath(pin['file']).name} is not the file mteb describes for "
+        what = "its files are not those" if "subsets" in pin else f"{PurePosixPath(pin['file']).name} is not the file"
+        raise FetchError(f"{source.name}: {what} mteb describes for "
                          f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
     pinned = [d for name in source.datasets for d in datasets.spec(name).kind.differences(
         datasets.folder_of(name, root), datasets.spec(name))]
@@ -190,6 +239,7 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
         found = sorted((p for tree in trees for p in tree.rglob(filename) if p.is_file()), key=lambda p: len(p.parts))
         if not found:
             raise FetchError(f"{shown}: has no file {filename!r}; are these the official {source.name} archives?")
+        (staged / filename).parent.mkdir(parents=True, exist_ok=True)  # a nested release's files keep their paths
         shutil.copy2(found[0], staged / filename)
 
 

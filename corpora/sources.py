@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 from semsts.core.errors import STSError
 
+from .datasets import STS17_PAIRS, STS22_LANGUAGES, STSB_MULTI_LANGUAGES
 from .errors import DatasetNotFound
 from .kinds import STS2017_TRACKS
 
@@ -17,6 +18,14 @@ CLSS_PAGE = "http://alt.qcri.org/semeval2014/task3/index.php?id=data-and-tools"
 # revision that inverted the scores to 1-4 (4 most similar), the last whose file layout (en/test.jsonl) we could check
 HF_BIOSSES = "https://huggingface.co/datasets/mteb/biosses-sts/resolve/d3fb88f8f02e40887cd149695127462bbcf29b4a"
 HF_STS22 = "https://huggingface.co/datasets/mteb/sts22-crosslingual-sts/resolve/6d1ba47164174a496b7fa5d3569dae26a6813b80"
+
+# MTEB's multilingual STS tasks: STS17 at the revision mteb's STS17 pins (its "fast loading" layout, one gzipped JSONL
+# file a pair under test/); STS22's 18 languages at the revision of HF_STS22 (one folder a language, as for
+# sts2022-test); stsb_multi_mt at the revision mteb's STSBenchmarkMultilingualSTS pins (one Parquet file a split and
+# language). Each file keeps its path in the repository (a mirror serves it there too); pinned by content_pins.json.
+HF_STS17 = "https://huggingface.co/datasets/mteb/sts17-crosslingual-sts/resolve/faeb762787bd10488a50c8b5be4a3b82e411949c"
+HF_STSB_MULTI = "https://huggingface.co/datasets/mteb/stsb_multi_mt/resolve/29afa2569dcedaaa2fe6a3dcfebab33d28b82e8c"
+STSB_MULTI_FILES = tuple(f"{split}/{lang}.parquet" for split in ("test", "dev") for lang in STSB_MULTI_LANGUAGES)
 
 
 class FetchError(RuntimeError, STSError):
@@ -73,6 +82,17 @@ SOURCES = {s.name: s for s in [
     Source("sts2022", "sts2022/en", (f"{HF_STS22}/en/test.jsonl",), files=("test.jsonl",),
            datasets=("sts2022-test",), derived=("sts2022-v2-test",), plain=True),  # as BIOSSES
 ]}
+
+# Releases of several files, each at its path in the repository (``files``, one per address in ``urls``).
+SOURCES.update({s.name: s for s in [
+    Source("mteb-sts17", "mteb/sts17-crosslingual-sts", tuple(f"{HF_STS17}/test/{p}.jsonl.gz" for p in STS17_PAIRS),
+           files=tuple(f"test/{p}.jsonl.gz" for p in STS17_PAIRS), datasets=("sts17-ml-test",), plain=True),
+    Source("mteb-sts22", "mteb/sts22-crosslingual-sts", tuple(f"{HF_STS22}/{lang}/test.jsonl" for lang in STS22_LANGUAGES),
+           files=tuple(f"{lang}/test.jsonl" for lang in STS22_LANGUAGES), datasets=("sts22-ml-test",),
+           derived=("sts22-v2-ml-test",), plain=True),
+    Source("mteb-stsb-multi", "mteb/stsb_multi_mt", tuple(f"{HF_STSB_MULTI}/{f}" for f in STSB_MULTI_FILES),
+           files=STSB_MULTI_FILES, datasets=("stsbmt-test", "stsbmt-dev"), plain=True),
+]})
 
 
 def source_of(name: str) -> Source:

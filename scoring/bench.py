@@ -31,6 +31,14 @@ SUITES = {
 }
 # MTEB's SICK-R "test" split is all of SICK: its figure needs these datasets' predictions too.
 MTEB_POOLS = {"sick2014-test": ("sick2014-train", "sick2014-trial")}
+# MTEB's multilingual STS tasks (corpora.datasets), each figure the mean of its subsets' (conventions.mteb_by_subset).
+# mteb-multilingual: STS17 and STS22.v2 with all their subsets (as "MTEB(Multilingual, v2)" selects them) and
+# STSBenchmarkMultilingualSTS, whose task score mteb averages over its dev and test splits: stsbmt-test's MTEB
+# figure pools stsbmt-dev's subsets as SICK-R's pools SICK's other sets.
+MULTILINGUAL = ("sts17-ml-test", "sts22-ml-test", "sts22-v2-ml-test", "stsbmt-test", "stsbmt-dev")
+FAMILY = (*FAMILY, *MULTILINGUAL)
+SUITES["mteb-multilingual"] = ("sts17-ml-test", "sts22-v2-ml-test", "stsbmt-test")
+MTEB_POOLS["stsbmt-test"] = ("stsbmt-dev",)
 # SimCSE's Table 5 columns, in its order; Avg. is their plain mean.
 SIMCSE_DATASETS = ("sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test", "sts2016-test", "stsb-test",
                    "sick2014-test")
@@ -44,6 +52,8 @@ STS2017_TRACK_DATASETS = ("sts2017-ar-ar-test", "sts2017-ar-en-test", "sts2017-e
 FAMILY = (*FAMILY, "sts2017-all-test", *STS2017_TRACK_DATASETS)
 LABELS.update({"sts2017-test": "STS17 en-en", "sts2017-all-test": "STS17 (7 tracks)",
                **{d: f"STS17 {d[8:-5]}" for d in STS2017_TRACK_DATASETS}})  # track 5 named, beside the others
+LABELS.update({"sts17-ml-test": "STS17", "sts22-ml-test": "STS22", "sts22-v2-ml-test": "STS22.v2",
+               "stsbmt-test": "STSBMultilingual", "stsbmt-dev": "STSBMultilingual dev"})
 CONVENTIONS = {  # name -> (title, the signature's fields before the data)
     "official": ("official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2016 Mean; 2017 "
                  "Primary, the mean of its tracks)",
@@ -77,6 +87,7 @@ class DatasetFigures:
     # the scored (gold, prediction) pairs the figures are computed from, for resampling: subset -> pairs; MTEB's pool
     parts: dict = field(default_factory=dict, compare=False, repr=False)
     mteb_parts: dict | None = field(default=None, compare=False, repr=False)
+    mteb_subsets: dict | None = None  # a multilingual MTEB task: each subset's figure, whose mean is ``mteb``
 
     @property
     def n(self) -> int:
@@ -88,15 +99,17 @@ def dataset_figures(dataset: str, parts: cv.Parts, *, missing=(), mteb_parts: cv
     of SICK: without ``mteb_parts`` (the parts of all three SICK datasets) its figure is None."""
     pool = mteb_parts if dataset in MTEB_POOLS else parts
     only, official_only = cv.mteb_only(dataset), cv.official_only(dataset)
-    pool = None if official_only else pool
+    pool = None if official_only or not cv.in_mteb(dataset) else pool  # no MTEB figure: the 2017 tracks, the companion
     scored = cv.scored_parts(parts)
+    by_subset = cv.mteb_subsets(pool) if pool and cv.mteb_by_subset(dataset) else None
     return DatasetFigures(
         dataset=dataset, sizes=cv.sizes(parts), official={} if only else cv.official(dataset, parts),
         senteval=None if only or official_only else cv.senteval(parts)["all"],
         simcse=None if only or official_only else cv.simcse(parts),
-        mteb=cv.mteb(pool) if pool and cv.in_mteb(dataset) else None, missing=tuple(missing),
-        mteb_n=sum(cv.sizes(pool).values()) if pool and cv.in_mteb(dataset) else None, parts=scored,
-        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool and cv.in_mteb(dataset) else None)
+        mteb=(aggregates.mean(by_subset.values()) if by_subset is not None else cv.mteb(pool)) if pool else None,
+        missing=tuple(missing),
+        mteb_n=sum(cv.sizes(pool).values()) if pool else None, parts=scored,
+        mteb_parts=(scored if pool is parts else cv.scored_parts(pool)) if pool else None, mteb_subsets=by_subset)
 
 
 @dataclass(frozen=True)
@@ -171,7 +184,9 @@ def signature(convention: str, figures) -> Signature:
         fields.append(("stscompanion", "pearson-over-file"))  # the companion's readme: one Pearson over each file
     if convention == "mteb":
         pooled = [f for f in figures if f.mteb_n is not None and f.mteb_n != f.n]
-        fields += [("sick-r-n", str(f.mteb_n)) for f in pooled]
+        fields += [("sick-r-n" if f.dataset == "sick2014-test" else f"{f.dataset}-n", str(f.mteb_n)) for f in pooled]
+        if any(cv.mteb_by_subset(f.dataset) for f in figures):
+            fields.append(("multilingual", "mean-of-subsets"))
     return Signature(fields + [("pairs", "scored"), ("data", data_field(figures))])
 
 

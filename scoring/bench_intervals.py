@@ -121,7 +121,14 @@ class _RowResampler:
                         for key, rule in cv.SENTEVAL_AGGREGATES:
                             out[("senteval", d, corr, key)] = aggregates.of_figure_rows(rule, values, sizes)
                     out[("simcse", d)] = _pooled_spearman(coded, d, gold_ranks)
-            if f.mteb is not None:
+            if f.mteb is not None and cv.mteb_by_subset(d):  # a multilingual task: the mean of its subsets' figures
+                source = self.pool_codes.get(d) or self.codes[d]
+                strata_, names = list(source), list(f.mteb_parts if d in self.pool_codes else f.parts)
+                each = [_spearman(gold_ranks, (d, "mteb-subset", k))(p, g)
+                        for k, (p, g) in zip(strata_, _drawn(source, idx, strata_))]
+                out[("mteb", d)] = 100 * aggregates.of_figure_rows("mean", each, [1] * len(each))
+                out.update({("mteb", d, name): 100 * v for name, v in zip(names, each)})
+            elif f.mteb is not None:
                 pool = self.pool_codes.get(d)
                 if pool is not None:  # SICK-R: all of SICK
                     out[("mteb", d)] = 100 * aggregates.of_resamples(

@@ -114,6 +114,31 @@ def mteb_table(rows) -> tuple[list, list]:
 TABLES = {"simcse": simcse_table, "official": official_table, "senteval": senteval_table, "mteb": mteb_table}
 
 
+MTEB_SUBSETS_TITLE = ("MTEB by subset: each hf_subset's main score (cosine Spearman x 100) of the multilingual tasks; "
+                      "a task's figure above is their plain mean, as mteb's task score (STSBMultilingual: its test "
+                      "and dev subsets)")
+
+
+def mteb_subset_table(rows) -> tuple[list, list]:
+    """The multilingual tasks' per-subset MTEB figures, one line per dataset and subset, a column per row (and its
+    95% interval where it has one)."""
+    header, body = ["dataset", "subset"], []
+    for r in rows:
+        header += [name_of(r)] + ([CI_LABEL.strip()] if r.ci else [])
+    for dataset in datasets_of(rows):
+        subsets = next((r.figures[dataset].mteb_subsets for r in rows if dataset in r.figures
+                        and r.figures[dataset].mteb_subsets is not None), None)
+        for name in subsets or ():
+            line = [LABELS.get(dataset, dataset), name]
+            for r in rows:
+                f = r.figures.get(dataset)
+                line.append(fmt100(f.mteb_subsets.get(name)) if f is not None and f.mteb_subsets else "-")
+                if r.ci:
+                    line.append(fmt_ci(r.ci.get(("mteb", dataset, name)), x100=True))
+            body.append(line)
+    return header, body
+
+
 def published_table(rows) -> tuple[list, list, list]:
     """SimCSE's Table 5 as the paper lays it out, our rows after it; and the notes on them."""
     header = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
@@ -326,6 +351,8 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
     out = []
     for convention in conventions:
         placed = published and convention in PUBLISHED_TABLES
+        if placed and convention == "mteb" and not any(d in MTEB_DATASETS for r in rows for d in r.figures):
+            placed = False  # MTEB's multilingual tasks alone: no published row has a figure to place them among
         gaps: dict = {}
         if placed:
             header, body, notes = PUBLISHED_TABLES[convention](rows)
@@ -338,6 +365,9 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
             ours = [True] * len(body)
         signatures = list(dict.fromkeys(str(signature(convention, r.figures.values())) for r in rows))
         out.append(Section(CONVENTIONS[convention][0], header, body, notes, signatures, ours, gaps))
+        if convention == "mteb" and any(f.mteb_subsets for r in rows for f in r.figures.values()):
+            header, body = mteb_subset_table(rows)
+            out.append(Section(MTEB_SUBSETS_TITLE, header, body, [], [], [True] * len(body)))
     if bootstrap is not None and bootstrap.tests:
         header, body, notes = tests_table(bootstrap, conventions)
         out.append(Section("paired tests: each two rows of ours on the primary figures of each convention",
@@ -432,7 +462,8 @@ def _dataset_ci(r: BenchRow, d: str, f) -> dict:
     return {"official": {label: ci.get(("official", d, label)) for label in f.official},
             "senteval": None if f.senteval is None else {c: {a: ci.get(("senteval", d, c, a)) for a in aggs}
                                                          for c, aggs in f.senteval.items()},
-            "simcse": ci.get(("simcse", d)), "mteb": ci.get(("mteb", d))}
+            "simcse": ci.get(("simcse", d)), "mteb": ci.get(("mteb", d)),
+            **({"mteb_subsets": {n: ci.get(("mteb", d, n)) for n in f.mteb_subsets}} if f.mteb_subsets else {})}
 
 
 def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
@@ -444,7 +475,8 @@ def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
             "system": r.system, "source": r.source, "trained_on_sts": r.trained_on_sts, "notes": list(r.notes),
             "simcse_avg": r.simcse_average, "mteb_mean": r.mteb_mean,
             "datasets": {d: {"n": f.n, "subsets": f.sizes, "missing": list(f.missing), "official": f.official,
-                             "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n}
+                             "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n,
+                             **({"mteb_subsets": f.mteb_subsets} if f.mteb_subsets is not None else {})}
                          for d, f in r.figures.items()},
             "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}}
         if r.ci:

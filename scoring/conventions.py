@@ -34,6 +34,9 @@ this module picks which ones each convention reports. Conventions (checked again
   STS22 en (gold 1-4; STS22.v2 without the pairs where a text is empty) are scored the same way: the gold's
   normalization by its task's ``min_score``/``max_score`` is affine, so it does not change Spearman. They are MTEB
   tasks only: SentEval, SimCSE's table and the official tables here do not score them (:func:`mteb_only`).
+  MTEB's multilingual tasks (STS17, STS22, STS22.v2, STSBenchmarkMultilingualSTS) are scored per ``hf_subset`` (a
+  language or pair: its own cosine Spearman) and a task's score is the plain mean of its subsets' (mteb's
+  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated): :func:`mteb_subset_mean`.
 """
 from __future__ import annotations
 
@@ -100,6 +103,29 @@ OFFICIAL_TASKS = tuple(task for task, reported in REPORTS.items() if reported.pa
 # MTEB's tasks beyond the STS family (BIOSSES, STS22 en): neither SentEval, SimCSE's table nor the tasks' figures in
 # this module's official tables cover them, so only the MTEB convention scores them.
 MTEB_ONLY_TASKS = ("biosses", "sts2022")
+
+
+# MTEB's multilingual tasks (STS17, STS22, STS22.v2, STSBenchmarkMultilingualSTS; corpora.datasets names them sts17-ml,
+# sts22-ml, sts22-v2-ml, stsbmt): MTEB scores each hf_subset (language or pair) alone and its task's score is the plain
+# mean of those main scores (mteb's TaskResult.get_score: np.mean over the splits and subsets evaluated), never a
+# Spearman of the languages pooled.
+MTEB_BY_SUBSET_TASKS = ("sts17", "sts22", "stsbmt")
+MTEB_ONLY_TASKS = (*MTEB_ONLY_TASKS, *MTEB_BY_SUBSET_TASKS)
+
+
+def mteb_by_subset(dataset: str) -> bool:
+    """Whether MTEB's figure of ``dataset`` is the mean of its subsets' figures (:data:`MTEB_BY_SUBSET_TASKS`)."""
+    return task_of(dataset) in MTEB_BY_SUBSET_TASKS
+
+
+def mteb_subsets(parts: Parts) -> dict:
+    """MTEB's main score x 100 of each subset (hf_subset) alone: its cosine Spearman over its scored pairs."""
+    return {name: 100 * spearman(p, g) for name, (g, p) in scored_parts(parts).items()}
+
+
+def mteb_subset_mean(parts: Parts) -> float:
+    """MTEB's score x 100 of a multilingual task: the plain mean of its subsets' main scores (NaN if any is)."""
+    return aggregates.mean(mteb_subsets(parts).values())
 
 
 def mteb_only(dataset: str) -> bool:

@@ -48,11 +48,13 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
-    p.add_argument("--suite", choices=["classic", "mteb-eng-v2"], default="classic",
+    p.add_argument("--suite", choices=["classic", "mteb-eng-v2", "mteb-multilingual"], default="classic",
                    help="the datasets benched when --datasets is not given: classic (STS12-16, STS-B, SICK-R and "
                         "STS17 when present; the default) or mteb-eng-v2 (the STS tasks of MTEB(eng, v2): "
                         "STS12-15, STS17 en-en, STSBenchmark, SICK-R, BIOSSES, STS22.v2 en; scored by MTEB's "
-                        "convention only where SimCSE's and the official tables do not cover them)")
+                        "convention only where SimCSE's and the official tables do not cover them) or "
+                        "mteb-multilingual (MTEB's STS17 and STS22.v2, all their subsets, and STSBenchmarkMultilingualSTS; "
+                        "MTEB's convention: each subset's cosine Spearman and their mean per task)")
     p.add_argument("--convention", action="append", choices=["official", "senteval", "simcse", "mteb"],
                    help="only these tables (repeatable; default: all four)")
     p.add_argument("--published", action="store_true",
@@ -91,6 +93,8 @@ def bench_command(args) -> int:
     if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
         from semsts.scoring.pair_predictions import check_folder
         check_folder(args.save_predictions)
+    if not args.convention and _mteb_only_selection(args):  # the other tables would be empty
+        conventions = ("mteb",)
     with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
         rows, absent, boot, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
@@ -130,6 +134,13 @@ def _save_predictions(rows, args):
         print(f"error: the per-pair predictions: {exc}", file=sys.stderr)
         return None
     return pairs
+
+
+def _mteb_only_selection(args) -> bool:
+    """Whether every dataset asked for (``--datasets``, else the suite's) is scored by MTEB's convention alone."""
+    from semsts.scoring.bench import SUITES
+    from semsts.scoring.conventions import mteb_only
+    return all(mteb_only(d) for d in args.datasets or SUITES[getattr(args, "suite", "classic")])
 
 
 def _bench_tables(args, conventions) -> tuple:

@@ -4,7 +4,8 @@ tracks, from words of our own in Arabic, Spanish, Turkish and English; the *SEM 
 TYPED pilot's train and test, Europeana records in the organizers' layout, from tests/test_typed2013_pipeline.py;
 BIOSSES and STS22 en as MTEB's Hugging Face files hold them, from the demo pairs with their gold moved affinely
 onto the tasks' scales, 0-4 and 1-4; the STS-B companion's two files, from the demo pairs with the official pairs
-per source file: fixtures, not the tasks' data). `.ci/run` runs
+per source file; MTEB's multilingual STS17, STS22 and stsb_multi_mt in their files' formats, texts of our own in
+their languages: fixtures, not the tasks' data). `.ci/run` runs
 the whole suite on it too, so that the tests pass whichever datasets a root holds.
 
     python tests/full_root.py SOURCE DEST
@@ -141,6 +142,88 @@ def stscompanion(dest: Path) -> None:
         (folder / f"sts-{split}.csv").write_text("".join(companion_rows(counts)), encoding="utf-8")
 
 
+# MTEB's multilingual STS tasks: texts of our own, a dozen words aligned by meaning in each language (Arabic,
+# Chinese and Korean among them), so that a cross-lingual pair can share meaning without sharing tokens.
+WORDS = {lang: words.split() + ["Berlin", "2017"] for lang, words in {  # two names every language writes alike
+    "en": "the cat sits on a red carpet in the house",
+    "de": "die Katze sitzt auf einem roten Teppich im großen Haus",
+    "es": "el gato se sienta en una alfombra roja en casa",
+    "fr": "le chat est assis sur un tapis rouge dans maison",
+    "it": "il gatto siede su un tappeto rosso nella grande casa",
+    "nl": "de kat zit op een rood tapijt in het huis",
+    "pl": "kot siedzi na czerwonym dywanie w dużym domu i śpi",
+    "pt": "o gato senta no tapete vermelho na casa grande agora",
+    "ru": "кошка сидит на красном ковре в большом доме и спит",
+    "tr": "kedi büyük evde kırmızı halının üstünde oturuyor ve uyuyor sessizce",
+    "ar": "القطة تجلس على السجادة الحمراء في البيت الكبير وتنام بهدوء",
+    "zh": "猫 坐 在 红色 的 地毯 上 大 房子 里",
+    "ko": "고양이가 큰 집의 빨간 카펫 위에 앉아 조용히 잠을 잔다",
+}.items()}
+JOINED = ("zh",)  # Chinese is written without spaces between its words
+
+
+def _text(lang: str, indices) -> str:
+    words = [WORDS[lang][i % len(WORDS[lang])] for i in indices]
+    if lang not in JOINED:
+        return " ".join(words)
+    return "".join(w if not w.isascii() else f" {w} " for w in words).strip()  # a name stays a word of its own
+
+
+def _multilingual_rows(pair: str, n: int, lo: float, hi: float, seed: int) -> list[dict]:
+    """``n`` pairs of the subset ``pair`` (``de`` or ``en-ar``): the second text the first's words with some changed,
+    the gold the share kept, moved onto [lo, hi] (a fixture's scale, not the task's data)."""
+    import numpy as np
+    first, _, second = pair.partition("-")
+    second = second or first
+    rng = np.random.default_rng(seed)
+    rows = []
+    for _ in range(n):
+        a = rng.integers(0, 12, size=int(rng.integers(4, 9))).tolist()
+        changed = int(rng.integers(0, len(a) + 1))
+        b = a[:len(a) - changed] + rng.integers(0, 12, size=changed).tolist()
+        kept = (len(a) - changed) / len(a)
+        rows.append({"sentence1": _text(first, a), "sentence2": _text(second, b),
+                     "score": round(lo + (hi - lo) * kept, 2), "lang": pair})
+    return rows
+
+
+def mteb_multilingual(dest: Path) -> None:
+    """MTEB's multilingual STS files as `sts data fetch` installs them, at their paths in the Hugging Face
+    repositories: mteb/sts17-crosslingual-sts test/{pair}.jsonl.gz (0-5), mteb/sts22-crosslingual-sts {lang}/test.jsonl
+    (1-4; one empty text in de, which STS22.v2 drops) and mteb/stsb_multi_mt {split}/{lang}.parquet (0-5, the score
+    in similarity_score, float32, written by pyarrow as the Hub's files are)."""
+    import gzip
+    import json
+
+    from semsts.corpora.datasets import STS17_PAIRS, STS22_LANGUAGES, STSB_MULTI_LANGUAGES
+
+    def lines(rows):
+        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+    folder = dest / "mteb" / "sts17-crosslingual-sts" / "test"
+    folder.mkdir(parents=True)
+    for i, pair in enumerate(STS17_PAIRS):
+        text = lines(_multilingual_rows(pair, 40, 0.0, 5.0, i))
+        (folder / f"{pair}.jsonl.gz").write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+    for i, lang in enumerate(STS22_LANGUAGES):
+        folder = dest / "mteb" / "sts22-crosslingual-sts" / lang
+        folder.mkdir(parents=True)
+        rows = _multilingual_rows(lang, 30, 1.0, 4.0, 100 + i)
+        if lang == "de":
+            rows[3]["sentence1"] = ""
+        (folder / "test.jsonl").write_text(lines(rows), encoding="utf-8")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    for split, n in (("test", 50), ("dev", 40)):
+        folder = dest / "mteb" / "stsb_multi_mt" / split
+        folder.mkdir(parents=True)
+        for i, lang in enumerate(STSB_MULTI_LANGUAGES):
+            rows = _multilingual_rows(lang, n, 0.0, 5.0, 200 + i + (len(STSB_MULTI_LANGUAGES) if split == "dev" else 0))
+            table = pa.table({"sentence1": [r["sentence1"] for r in rows], "sentence2": [r["sentence2"] for r in rows],
+                              "similarity_score": pa.array([r["score"] for r in rows], pa.float32()),
+                              "lang": [lang] * n})
+            pq.write_table(table, folder / f"{lang}.parquet")
+
 def main(argv=None) -> int:
     source, dest = (Path(a) for a in (argv if argv is not None else sys.argv[1:]))
     if dest.exists():
@@ -159,6 +242,8 @@ def main(argv=None) -> int:
         sts2022(dest)
     if not (dest / "stscompanion").exists():
         stscompanion(dest)
+    if not (dest / "mteb").exists():
+        mteb_multilingual(dest)
     print(dest)
     return 0
 

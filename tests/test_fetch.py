@@ -245,7 +245,7 @@ def test_fetch_all_takes_every_release_with_an_address(tmp_path, monkeypatch, ca
     assert data_main("--data-dir", tmp_path, "fetch", "all", "--unverified") == 0
     assert asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
                      "sts2016-test", "sts2017-tracks", "stsbenchmark", "stscompanion", "sick2014", "biosses",
-                     "sts2022"]
+                     "sts2022", "mteb-sts17", "mteb-sts22", "mteb-stsb-multi"]
     assert "clss2014" not in capsys.readouterr().out  # nor sts2017-test: sts2017-tracks installs its track 5 too
 
 

@@ -116,11 +116,15 @@ def test_every_release_is_pinned_by_checksums_or_by_mteb_figures():
     for source in sources.SOURCES.values():
         by_kind = all(corpora.spec(d).kind.pins for d in source.datasets)
         assert manifest.entries_under(source.target, known) or source.name in pins or by_kind, source.name
-    assert sorted(pins) == ["biosses", "sts2017-test", "sts2017-tracks", "sts2022"]
+    assert sorted(pins) == ["biosses", "mteb-sts17", "mteb-sts22", "mteb-stsb-multi", "sts2017-test", "sts2017-tracks",
+                            "sts2022"]
     for name, pin in pins.items():  # the pinned file is one the release installs, read by the pin's dataset
         source = sources.SOURCES[name]
-        assert corpora.spec(pin["dataset"]).folder == source.target
-        assert pin["file"].startswith(f"{source.target}/") and pin["file"].split("/")[-1] in source.files
+        assert pin["dataset"] in (*source.datasets, *source.derived) or name == "sts2017-tracks"
+        assert pin["file"].startswith(f"{source.target}/")
+        assert pin["file"][len(source.target) + 1:] in source.files or pin["file"].split("/")[-1] in source.files
+        for more in pin.get("more", ()):  # a multilingual release's other datasets, pinned per subset too
+            assert more["dataset"] in (*source.datasets, *source.derived) and more["subsets"]
         assert pin["source"].startswith("mteb 2.26.24 (PyPI wheel), mteb/descriptive_stats/STS/")
     assert pins["biosses"]["figures"]["num_samples"] == 100 and pins["sts2022"]["figures"]["num_samples"] == 197
     assert pins["biosses"]["figures"]["label_statistics"]["avg_score"] == 2.1959999999999997
@@ -239,7 +243,7 @@ def test_fetch_all_fetches_every_release(tmp_path, monkeypatch, capsys):
     code, out, err = sts("data", "--data-dir", tmp_path, "fetch", "all", capsys=capsys)
     assert code == 0 and asked == ["sts2012-train", "sts2012-test", "sts2013-test", "sts2014-test", "sts2015-test",
                                    "sts2016-test", "sts2017-tracks", "stsbenchmark", "stscompanion", "sick2014",
-                                   "biosses", "sts2022"]
+                                   "biosses", "sts2022", "mteb-sts17", "mteb-sts22", "mteb-stsb-multi"]
     assert err == []
 
 

@@ -14,12 +14,14 @@ from semsts.scoring import STS, TASKS, Signature, task_for
 
 def test_every_dataset_kind_is_scored_by_a_task():
     assert set(corpora.KINDS) == {"sts", "stsb", "stsb-v2", "sick", "clss", "typed", "biosses", "sts22", "sts22-v2",
-                                  "table", "stscompanion", "sts2017"}
+                                  "table", "stscompanion", "sts2017", "mteb-sts17", "mteb-sts22",
+                                  "mteb-sts22-v2", "mteb-stsb-multi"}
     assert {s.kind.name for s in SPECS.values()} == set(corpora.KINDS) - {"table"}  # a table is a user's file
     by_task = {name: type(task_for(SimpleNamespace(kind=kind))).__name__ for name, kind in corpora.KINDS.items()}
     assert by_task == {"sts": "STS", "stsb": "STS", "stsb-v2": "STS", "sick": "STS", "table": "STS", "clss": "CLSS",
                        "typed": "TYPED", "biosses": "STS", "sts22": "STS", "sts22-v2": "STS", "stscompanion": "STS",
-                       "sts2017": "STS2017"}
+                       "sts2017": "STS2017", "mteb-sts17": "STS", "mteb-sts22": "STS", "mteb-sts22-v2": "STS",
+                       "mteb-stsb-multi": "STS"}
     assert set(TASKS) == {"sts", "clss", "typed", "sts2017"}  # one per way of scoring, no empty subclasses
     with pytest.raises(ValueError, match="unknown task 'nope'; known: sts, clss, sts2017, typed"):
         task_for(SimpleNamespace(kind=SimpleNamespace(scored_as="nope")))
