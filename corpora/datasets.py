@@ -119,6 +119,11 @@ class Spec:
     split: str = ""  # CLSS and STS Benchmark file split name
     licensed_out: tuple = ()  # subsets whose input is not freely distributed
 
+    @property
+    def folder_subsets(self) -> tuple:
+        """The subsets every registered dataset of this folder reads (the STS 2017 archive: one dataset a track)."""
+        return tuple(sub for other in SPECS.values() if other.folder == self.folder for sub in other.expected)
+
 
 STS, STSB, SICK, CLSS, TYPED = (KINDS[k] for k in ("sts", "stsb", "sick", "clss", "typed"))
 

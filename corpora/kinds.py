@@ -196,12 +196,14 @@ class STSFolder(Kind):
         return super().missing_note(dataset, folder, sub)
 
     def notes(self, folder, spec=None):
-        """The files of subsets the dataset does not register (the other tracks of STS 2017's archive): not read."""
+        """The files in the folder that no registered dataset reads (a file another dataset of the folder reads, as
+        each STS 2017 track is, is no news): not read."""
         if spec is None or not spec.expected:
             return []
-        others = [sub for sub in self.scan(folder) if sub not in spec.expected]
-        return [f"{spec.name}: files of subsets it does not register, not read: {', '.join(others)} (in {folder})"
-                ] if others else []
+        known = getattr(spec, "folder_subsets", spec.expected)
+        others = [sub for sub in self.scan(folder) if sub not in known]
+        return [f"{spec.name}: files of subsets no registered dataset reads, not read: {', '.join(others)} "
+                f"(in {folder})"] if others else []
 
 
 # SemEval-2017 Task 1's tracks, in the paper's order: file subset -> the paper's column label (the archive's readme

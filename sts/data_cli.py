@@ -23,6 +23,17 @@ def _print_wrapped(head: str, text: str) -> None:
     print("\n".join(lines) or head.rstrip())  # an empty text still shows its head
 
 
+NAME_WIDTH = 16  # a longer name (sts2017-es-en-wmt-test) takes a line of its own, the columns stay aligned
+
+
+def _head(name: str, status: str) -> str:
+    """A listing row's start: the name in its column, then the status; a name too long for it printed above."""
+    if len(name) > NAME_WIDTH:
+        print(name)
+        name = ""
+    return f"{name:{NAME_WIDTH}} {status}"
+
+
 def cmd_list(args) -> int:
     if args.specs:
         return _list_files(args)
@@ -34,15 +45,15 @@ def cmd_list(args) -> int:
         try:
             ds = datasets.load(name, args.data_dir)
         except DatasetNotFound:
-            _print_wrapped(f"{name:16} absent   ", f"{spec.description}; {_how_to_get(name, args.data_dir)}")
+            _print_wrapped(_head(name, "absent   "), f"{spec.description}; {_how_to_get(name, args.data_dir)}")
             continue
         except (FormatError, OSError) as exc:  # one line about the file at fault; the listing goes on
-            print(f"{name:16} INVALID  {exc}")
+            print(_head(name, f"INVALID  {exc}"))
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-        _print_wrapped(f"{name:16} present  {sum(len(s) for s in ds):6d} pairs: ", subs)
+        _print_wrapped(_head(name, f"present  {sum(len(s) for s in ds):6d} pairs: "), subs)
         for text in ds.notes:
-            _print_wrapped(f"{'':16} note: ", text)
+            _print_wrapped(f"{'':{NAME_WIDTH}} note: ", text)
     return 0
 
 

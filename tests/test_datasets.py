@@ -30,7 +30,7 @@ def test_subsets_in_the_papers_order_and_unexpected_last(tmp_path):
     assert [s.name for s in ds] == ["MSRpar", "MSRvid", "surprise.SMTnews"]  # zzz: not registered, not read
     assert all(len(s) == 2 and s.output_name == f"STS.output.{s.name}.txt" for s in ds)
     assert len(ds.pairs) == 6 and len(ds.gold) == 6
-    assert [n for n in ds.notes if "zzz" in n] == [f"sts2012-test: files of subsets it does not register, "
+    assert [n for n in ds.notes if "zzz" in n] == [f"sts2012-test: files of subsets no registered dataset reads, "
                                                    f"not read: zzz (in {folder})"]
 
 
