@@ -250,14 +250,15 @@ def _bench_scorer(spec, datasets, pools, args, bar):
     """A pair scorer: fitted once on every scored pair of the row (one map of its scale onto the tasks' range, which
     no figure sees, pooled or not), then predicting them."""
     from semsts.baselines.bench_predictions import scored_subset
+    from semsts.baselines.run import fit_on_subsets
     from semsts.baselines.scorer import PairScorer
     from semsts.options import settings
     system = PairScorer(spec, cache=not args.no_cache)
-    pairs = [p for ds in (*datasets, *pools) for sub in ds for p in scored_subset(sub)[0].pairs]
+    subsets = [sub for ds in (*datasets, *pools) for sub in ds]
     if bar:
         bar.step(f"{spec}: scoring the scored pairs of {len(datasets) + len(pools)} dataset(s)")
     with settings(args, bar):
-        system.fit(pairs)
+        fit_on_subsets(system, subsets, [scored_subset(sub)[1] for sub in subsets])
     trained = ("trained on STS-family data, as --trained-on-sts says" if args.trained_on_sts
                else "taken as not trained on STS-family data; else say --trained-on-sts")
     lo, hi = system.scale_
