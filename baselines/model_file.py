@@ -117,34 +117,29 @@ def check_encoder(path, card: dict, confirmed) -> None:
     when the caller names the same spec again (``confirmed``: a spec, or the specs the user named); built-in
     encoders need nothing. Checked before anything is imported or predicted."""
     from semsts.features.encoders import ENCODERS
-    spec = card.get("encoder")
-    if spec is not None and not isinstance(spec, str):
-        raise corpora.FormatError(card_path(path), None, f"field 'encoder' should be a str, got a {type(spec).__name__}")
-    if isinstance(confirmed, str) and confirmed != spec:
-        raise ModelMismatch(f"{path}: --encoder {confirmed!r:.100} is not the encoder the model was trained with "
-                            f"({'none' if spec is None else repr(spec)[:100]})")
-    named = (confirmed,) if isinstance(confirmed, str) else tuple(confirmed or ())
-    if spec is not None and spec not in ENCODERS and spec not in named:
-        raise ModelMismatch(f"{path}: trained with the encoder {spec!r:.100}, code its card names: it is imported (and "
-                            "runs) only when you name it again: --encoder SPEC with --model (sts run, sts bench), "
-                            "or load_model(path, encoder=SPEC)")
+    check_confirmed(path, card, "encoder", confirmed, what="encoder", builtins=ENCODERS)
 
 
 def check_scorer(path, card: dict, confirmed) -> None:
     """A card naming a pair scorer (``package.module:function``, imported: it runs code) is accepted only when the
-    caller names the same spec again (``confirmed``: a spec, or the specs the user named), as an encoder's is
-    (:func:`check_encoder`). Checked before anything is imported or predicted."""
-    spec = card.get("scorer")
+    caller names the same spec again, as an encoder's is (:func:`check_encoder`)."""
+    check_confirmed(path, card, "scorer", confirmed, what="pair scorer")
+
+
+def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, builtins=()) -> None:
+    """The card's ``field`` (a spec of the user's code, or None) is one of ``builtins`` or named again by the caller
+    (``confirmed``: the spec ``--FIELD`` gave, or the specs the user named), else a ModelMismatch naming ``what``."""
+    spec = card.get(field)
     if spec is not None and not isinstance(spec, str):
-        raise corpora.FormatError(card_path(path), None, f"field 'scorer' should be a str, got a {type(spec).__name__}")
+        raise corpora.FormatError(card_path(path), None, f"field {field!r} should be a str, got a {type(spec).__name__}")
     if isinstance(confirmed, str) and confirmed != spec:
-        raise ModelMismatch(f"{path}: --scorer {confirmed!r:.100} is not the pair scorer the model was trained with "
+        raise ModelMismatch(f"{path}: --{field} {confirmed!r:.100} is not the {what} the model was trained with "
                             f"({'none' if spec is None else repr(spec)[:100]})")
     named = (confirmed,) if isinstance(confirmed, str) else tuple(confirmed or ())
-    if spec is not None and spec not in named:
-        raise ModelMismatch(f"{path}: trained with the pair scorer {spec!r:.100}, code its card names: it is imported "
-                            "(and runs) only when you name it again: --scorer SPEC with --model (sts run, sts bench), "
-                            "or load_model(path, scorer=SPEC)")
+    if spec is not None and spec not in builtins and spec not in named:
+        raise ModelMismatch(f"{path}: trained with the {what} {spec!r:.100}, code its card names: it is imported (and "
+                            f"runs) only when you name it again: --{field} SPEC with --model (sts run, sts bench), "
+                            f"or load_model(path, {field}=SPEC)")
 
 
 def load_model(path, encoder=None, scorer=None) -> tuple[SubsetModels, dict]:

@@ -274,8 +274,23 @@ def exit_refused():
                 os._exit, _REFUSING[1] = _REFUSING[1], None
 
 
-def _exited(name: str, exc: EncoderExit) -> ValueError:
-    return InvalidValue(f"encoder {name} called os._exit({exc.status!r:.40})")
+def _exited(name: str, exc: EncoderExit, what: str = "encoder") -> ValueError:
+    return InvalidValue(f"{what} {name} called os._exit({exc.status!r:.40})")
+
+
+def in_batches(work, items: list, *, name: str, what: str, desc: str, unit: str, shown: bool = True):
+    """``work(advance)`` run on a user's callable (``what`` ``name``: "encoder …", "scorer …") over ``items``: with
+    ``shown`` (and items), ``advance(n)`` counts them batch by batch to the progress hook
+    (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``), else it is None; ``os._exit`` in it is a
+    ValueError naming it, not the end of the run."""
+    try:
+        with exit_refused():
+            if not shown or not items:
+                return work(None)
+            with counting(len(items), desc, unit) as advance:
+                return work(advance)
+    except EncoderExit as exc:
+        raise _exited(name, exc, what) from None
 
 
 def fitted(encode, texts: list[str]):
@@ -306,14 +321,8 @@ def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> n
     """
     name = encoder_name(encode)
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
-    try:
-        with exit_refused():
-            if not shown or not texts:
-                return _embed(encode, name, texts, batch_size)
-            with counting(len(texts), "encoding", "texts") as advance:
-                return _embed(encode, name, texts, batch_size, advance)
-    except EncoderExit as exc:
-        raise _exited(name, exc) from None
+    return in_batches(lambda advance: _embed(encode, name, texts, batch_size, advance), texts, name=name,
+                      what="encoder", desc="encoding", unit="texts", shown=shown)
 
 
 def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:

@@ -16,9 +16,8 @@ from numbers import Real
 import numpy as np
 
 from semsts.core.errors import InvalidValue, STSError
-from semsts.core.progress import counting
 
-from .encoders import EncoderExit, exit_refused, import_callable
+from .encoders import import_callable, in_batches
 
 BATCH_SIZE = 32  # pairs per call: a cross-encoder's batch on a CPU, a handful of API requests
 
@@ -89,14 +88,8 @@ def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: boo
     non-number is a ValueError naming the scorer, a NaN or infinite score a :class:`NonFiniteScore` naming its pair."""
     name = scorer_name(score)
     size = batch_size_of(score, batch_size)
-    try:
-        with exit_refused():
-            if not shown or not pairs:
-                return _score(score, name, pairs, size)
-            with counting(len(pairs), "scoring", "pairs") as advance:
-                return _score(score, name, pairs, size, advance)
-    except EncoderExit as exc:
-        raise InvalidValue(f"scorer {name} called os._exit({exc.status!r:.40})") from None
+    return in_batches(lambda advance: _score(score, name, pairs, size, advance), pairs, name=name, what="scorer",
+                      desc="scoring", unit="pairs", shown=shown)
 
 
 def _score(score, name: str, pairs: list, batch_size: int, advance=None) -> np.ndarray:
