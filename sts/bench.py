@@ -150,6 +150,9 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.features.encoders import check_ready
     for spec in args.encoder:  # a built-in encoder's missing extra or requirement (torch) is said before any work
         check_ready(spec)
+    from semsts.features.scorers import load_scorer
+    for spec in args.scorer:  # a scorer that cannot be imported too
+        load_scorer(spec)
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" and not args.datasets else ()  # a dataset named is never optional
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)

@@ -58,6 +58,9 @@ def cmd_train(args) -> int:
     require("reference", "`sts train` (the reference system)")
     from semsts.features.encoders import check_ready
     check_ready(args.encoder)  # a built-in encoder's missing requirement (torch) too
+    if args.scorer:  # a scorer that cannot be imported, before minutes of featurizing
+        from semsts.features.scorers import load_scorer
+        load_scorer(args.scorer)
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}

@@ -307,6 +307,10 @@ def test_the_scorer_feature_changes_the_regression():
     (["run", "token-cosine", "--scorer", JACCARD, "--test", "T", "--out", "O"], "--scorer SPEC runs a pair scorer on its own"),
     (["run", "--scorer", JACCARD, "--encoder", "sif", "--test", "T", "--out", "O"], "run one at a time"),
     (["run", "--scorer", JACCARD, "--train", "T", "--test", "T", "--out", "O"], "--scorer SPEC runs a pair scorer on its own"),
+    (["bench", "--encoder", "glove-mean", "--scorer", "no_such_module_y:f", "--datasets", "stsb-test"],
+     "error: scorer 'no_such_module_y:f': cannot import module 'no_such_module_y'"),  # before the encoder's row
+    (["train", "--train", "T", "--scorer", "no_such_module_y:f", "--save", "m.skops"],
+     "error: scorer 'no_such_module_y:f': cannot import module 'no_such_module_y'"),  # before any featurizing
 ])
 def test_bad_scorer_requests_say_what_is_expected(argv, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
