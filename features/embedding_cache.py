@@ -167,7 +167,7 @@ def cached_compute(kind: EntryKind, fn, items: list, batch_size, *, who: str | N
 
         def expect(part, stored, dtype):
             return None if (part, stored, dtype.kind) == (kind.array, shape, "f") else \
-                f"{part} {dtype} {stored}, where the {kind.who} gives floats {shape}"
+                f"{part} {dtype} {stored}, where the {kind.who} gives float {kind.array} {shape}"
         found = read_entry(manifest, expect=expect)
     if found is not None:
         why = unusable(found[0].get(kind.array), len(items), rows, sample, kind)
