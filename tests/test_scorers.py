@@ -317,3 +317,37 @@ def test_bad_scorer_requests_say_what_is_expected(argv, message, tmp_path, capsy
     pairs_tsv(tmp_path / "T", 20, 3)
     assert cli.main(argv + ["--quiet"]) == 1
     assert message in capsys.readouterr().err
+
+
+SCORES_TAMPER = {
+    "NaN": lambda s: np.full_like(s, np.nan),
+    "zeros": np.zeros_like,
+    "reversed": lambda s: s[::-1],
+    "scaled": lambda s: s * 1.01,
+    "a score short": lambda s: s[:-1],
+    "a column": lambda s: s[:, None],
+    "integers": lambda s: s.astype(np.int64),
+    "strings": lambda s: s.astype(str),
+    "none": lambda s: s[:0],
+}
+
+
+@pytest.mark.parametrize("tamper", SCORES_TAMPER)
+def test_a_re_signed_pair_score_entry_is_checked_recomputed_and_never_used(tmp_path, monkeypatch, tamper):
+    import hashlib
+    (tmp_path / "distinct.py").write_text("def score(pairs):\n    return [len(a) + len(b) / 100 for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from semsts.features.scorers import load_scorer
+    score, pairs = load_scorer("distinct:score"), [("x" * i, "y" * (i % 3)) for i in range(1, 41)]
+    first = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
+    (manifest,) = (tmp_path / "pair-score-cache").glob("pair-scores_*.json")
+    array = manifest.with_name(manifest.stem + ".scores.npy")
+    np.save(array, SCORES_TAMPER[tamper](np.load(array)), allow_pickle=False)
+    entry = json.loads(manifest.read_text())
+    entry["files"]["scores"] = hashlib.sha256(array.read_bytes()).hexdigest()  # signed again over the new array
+    manifest.write_text(json.dumps(entry))
+    with pytest.warns(Note) as notes:
+        again = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
+    assert again.tolist() == first.tolist()
+    (message,) = [str(n.message) for n in notes]
+    assert message.endswith(("; recomputing it", "where the scorer gives float scores (40,); rebuilding it")), message
