@@ -119,8 +119,8 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                    "with `regression --train` add its score as a feature; with --model, the scorer the model's card "
                    "names, which runs only when named again so")
     p.add_argument("--no-cache", action="store_true",
-                   help="with --encoder or --scorer: encode every text (score every pair) again, without the per-user "
-                        "embedding and pair-score caches")
+                   help="with --encoder or --scorer run as the system: encode every text (score every pair) again, "
+                        "without the per-user embedding and pair-score caches")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
