@@ -65,13 +65,20 @@ def _encoder(model) -> str | None:
 
 
 def feature_spec(models: SubsetModels) -> dict:
-    """Feature set, excluded families, encoder (if any) and feature names shared by every sub-model."""
-    specs = {(m.feature_set, tuple(m.exclude), _encoder(m), tuple(m.feature_names_)) for m in models.models.values()}
+    """Feature set, excluded families, encoder and pair scorer (if any) and feature names shared by every sub-model."""
+    specs = {(m.feature_set, tuple(m.exclude), _encoder(m), _scorer(m), tuple(m.feature_names_))
+             for m in models.models.values()}
     if len(specs) != 1:
         raise ValueError("every sub-model of one file must use the same features")
-    (feature_set, exclude, encoder, names), = specs
+    (feature_set, exclude, encoder, scorer, names), = specs
     spec = {"feature_set": feature_set, "exclude": list(exclude), "feature_names": list(names)}
-    return {**spec, "encoder": encoder} if encoder else spec
+    return {**spec, **({"encoder": encoder} if encoder else {}), **({"scorer": scorer} if scorer else {})}
+
+
+def _scorer(model) -> str | None:
+    from semsts.features.scorers import scorer_name
+    scorer = getattr(model, "scorer", None)
+    return None if scorer is None else scorer_name(scorer)
 
 
 def check_regular(path: Path, what: str) -> None:

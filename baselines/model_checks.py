@@ -78,8 +78,20 @@ def _check_encoder(obj, spec: str | None) -> None:
                       "importing anything")
 
 
-def check_models(models, spec: str | None) -> None:
-    """The whole graph: sub-models, their pipelines, arrays and trees; ``spec``: the card's encoder, if any."""
+def _check_scorer(obj, spec: str | None) -> None:
+    """A pair scorer our objects hold: none, or the card's ``spec`` (the only one confirmed)."""
+    for attribute in ("scorer", "scorer_"):
+        value = getattr(obj, "__dict__", {}).get(attribute)
+        if value is None or (isinstance(value, str) and value == spec):
+            continue
+        what = f"the pair scorer {value!r:.100}" if isinstance(value, str) else f"a {type(value).__name__} as its scorer"
+        raise Damaged(f"a {type(obj).__name__} holds {what}, which its card does not name; refused before "
+                      "importing anything")
+
+
+def check_models(models, spec: str | None, scorer: str | None = None) -> None:
+    """The whole graph: sub-models, their pipelines, arrays and trees; ``spec`` and ``scorer``: the card's encoder and
+    pair scorer, if any."""
     from .regression import FeatureRegression
     from .subset_models import SubsetModels
     if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models):
@@ -98,6 +110,7 @@ def check_models(models, spec: str | None) -> None:
             raise Damaged(f"a learned array of shape {obj.shape} holds NaN or infinite values")
         if type(obj).__module__.startswith("semsts."):
             _check_encoder(obj, spec)
+            _check_scorer(obj, scorer)
         if isinstance(obj, NATIVE):
             natives.append(obj)
     regressions, checked = {}, set()  # the steps after each sub-model's features, their widths; objects checked

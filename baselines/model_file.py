@@ -43,6 +43,7 @@ TRUSTED = sorted({
     "semsts.features.featurizer.PairFeaturizer", "semsts.features.alignment.Alignment", "semsts.features.distributional.Distributional",
     "semsts.features.distributional.char_text", "semsts.features.distributional.lemma_tokens", "semsts.features.edit.EditSimilarity",
     "semsts.features.embedding.EmbeddingSimilarity", "semsts.features.encoder_features.EncoderFeatures", "semsts.features.encoders.SIF",
+    "semsts.features.scorer_features.ScorerFeatures",
     "semsts.features.gloss_features.GlossSimilarity", "semsts.features.lengths.Lengths", "semsts.features.ngrams.NgramOverlap",
     "semsts.features.shallow.CapitalOverlap", "semsts.features.shallow.NegationOverlap", "semsts.features.shallow.NumberOverlap",
     "semsts.features.substrings.CommonSubstrings", "semsts.features.weighted.WeightedOverlap",
@@ -116,26 +117,39 @@ def check_encoder(path, card: dict, confirmed) -> None:
     when the caller names the same spec again (``confirmed``: a spec, or the specs the user named); built-in
     encoders need nothing. Checked before anything is imported or predicted."""
     from semsts.features.encoders import ENCODERS
-    spec = card.get("encoder")
+    check_confirmed(path, card, "encoder", confirmed, what="encoder", builtins=ENCODERS)
+
+
+def check_scorer(path, card: dict, confirmed) -> None:
+    """A card naming a pair scorer (``package.module:function``, imported: it runs code) is accepted only when the
+    caller names the same spec again, as an encoder's is (:func:`check_encoder`)."""
+    check_confirmed(path, card, "scorer", confirmed, what="pair scorer")
+
+
+def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, builtins=()) -> None:
+    """The card's ``field`` (a spec of the user's code, or None) is one of ``builtins`` or named again by the caller
+    (``confirmed``: the spec ``--FIELD`` gave, or the specs the user named), else a ModelMismatch naming ``what``."""
+    spec = card.get(field)
     if spec is not None and not isinstance(spec, str):
-        raise corpora.FormatError(card_path(path), None, f"field 'encoder' should be a str, got a {type(spec).__name__}")
+        raise corpora.FormatError(card_path(path), None, f"field {field!r} should be a str, got a {type(spec).__name__}")
     if isinstance(confirmed, str) and confirmed != spec:
-        raise ModelMismatch(f"{path}: --encoder {confirmed!r:.100} is not the encoder the model was trained with "
+        raise ModelMismatch(f"{path}: --{field} {confirmed!r:.100} is not the {what} the model was trained with "
                             f"({'none' if spec is None else repr(spec)[:100]})")
     named = (confirmed,) if isinstance(confirmed, str) else tuple(confirmed or ())
-    if spec is not None and spec not in ENCODERS and spec not in named:
-        raise ModelMismatch(f"{path}: trained with the encoder {spec!r:.100}, code its card names: it is imported (and "
-                            "runs) only when you name it again: --encoder SPEC with --model (sts run, sts bench), "
-                            "or load_model(path, encoder=SPEC)")
+    if spec is not None and spec not in builtins and spec not in named:
+        raise ModelMismatch(f"{path}: trained with the {what} {spec!r:.100}, code its card names: it is imported (and "
+                            f"runs) only when you name it again: --{field} SPEC with --model (sts run, sts bench), "
+                            f"or load_model(path, {field}=SPEC)")
 
 
-def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
+def load_model(path, encoder=None, scorer=None) -> tuple[SubsetModels, dict]:
     """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
     and (under other library versions or resources) the canary predictions.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
-    only when ``encoder`` names that spec again (:func:`check_encoder`): a model file is data, and the module
-    it names is the user's code, imported as they ask (it must be importable here)."""
+    only when ``encoder`` names that spec again (:func:`check_encoder`), and one trained with a pair scorer (the
+    card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
+    user's code, imported as they ask (it must be importable here)."""
     path = Path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
@@ -146,6 +160,7 @@ def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
     require("reference", "a model file")
     card = read_card(path)
     check_encoder(path, card, encoder)
+    check_scorer(path, card, scorer)
     try:
         check_file_size(path)
     except ArchiveRefused as exc:
@@ -160,7 +175,7 @@ def load_model(path, encoder=None) -> tuple[SubsetModels, dict]:
         models = _read_skops(path)
         from .model_checks import Damaged, check_models
         try:
-            check_models(models, card.get("encoder"))
+            check_models(models, card.get("encoder"), card.get("scorer"))
         except Damaged as exc:
             raise ModelMismatch(f"{path}: {exc}") from None
         check_features(path, models, card)
@@ -207,12 +222,13 @@ def check_features(path, models: SubsetModels, card: dict) -> None:
         spec = feature_spec(models)
     except (ValueError, AttributeError, TypeError) as exc:
         raise ModelMismatch(f"{path}: its sub-models do not describe their features ({shown(exc, 200)})") from None
-    for key in ("feature_set", "exclude", "encoder", "feature_names"):
+    for key in ("feature_set", "exclude", "encoder", "scorer", "feature_names"):
         if spec.get(key) != card.get(key):
             raise ModelMismatch(f"{path}: the model's {key} does not match its card's ({card.get(key)!r:.120})")
     from semsts.features.sets import make_union
     try:
-        union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"))
+        union = make_union(spec["feature_set"], exclude=spec["exclude"], encoder=spec.get("encoder"),
+                           scorer=spec.get("scorer"))
     except ImportError as exc:
         raise ModelMismatch(f"{path}: trained with the encoder {shown(repr(spec.get('encoder')), 120)}, which cannot be imported "
                             f"here ({shown(exc, 200)}); install its package or use a model trained without it") from None

@@ -30,17 +30,21 @@ class FeatureRegression(PairRegressor):
     one value per parameter skips the search. Featurization and the CV fits run through joblib:
     the caller sets workers and backend with ``joblib.parallel_config``; they never change the result.
     ``encoder`` (``glove-mean``, ``sif``, ``package.module:function`` or a callable) adds that sentence
-    encoder's cosine and three derived features as one more family (:mod:`semsts.features.encoder_features`).
+    encoder's cosine and three derived features as one more family (:mod:`semsts.features.encoder_features`);
+    ``scorer`` (a pair scorer's spec or callable) adds its score as one more feature
+    (:mod:`semsts.features.scorer_features`).
     """
 
     _parameter_constraints = {
         "feature_set": [StrOptions(set(set_names()))], "exclude": [list, tuple], "regressor": [StrOptions(set(REGRESSORS))],
         "param_grid": [dict, None], "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
         "random_state": [Interval(Integral, 0, None, closed="left")], "score_range": [tuple, list, None],
-        "encoder": [callable, str, None]}
+        "encoder": [callable, str, None], "scorer": [callable, str, None]}
+
+    scorer = None  # models saved before pair scorers came hold no such attribute
 
     def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
-                 cv: int = 5, random_state: int = 0, score_range=None, encoder=None):
+                 cv: int = 5, random_state: int = 0, score_range=None, encoder=None, scorer=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.regressor = regressor
@@ -49,6 +53,7 @@ class FeatureRegression(PairRegressor):
         self.random_state = random_state
         self.score_range = score_range
         self.encoder = encoder
+        self.scorer = scorer
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -56,11 +61,11 @@ class FeatureRegression(PairRegressor):
         return tags
 
     def build_featurizer(self) -> PairFeaturizer:
-        """The unfitted first step of the fitted pipeline: the featurizer of ``feature_set``, ``exclude`` and
-        ``encoder``. With :meth:`build_model` it lets a caller featurize the pairs once for its own tuning
+        """The unfitted first step of the fitted pipeline: the featurizer of ``feature_set``, ``exclude``,
+        ``encoder`` and ``scorer``. With :meth:`build_model` it lets a caller featurize the pairs once for its own tuning
         (as :func:`semsts.baselines.regimes.tune_on_dev` does), then fit with :meth:`fit_featurized`."""
         require("reference", "the reference system (regression)")
-        return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder)
+        return PairFeaturizer(self.feature_set, tuple(self.exclude), encoder=self.encoder, scorer=self.scorer)
 
     def build_model(self) -> tuple[Pipeline, dict]:
         """The unfitted steps after the features (``StandardScaler``, then ``regressor`` seeded with

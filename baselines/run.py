@@ -79,8 +79,27 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
     check_kinds(system, [test, *train])
     with_training_score_range(system, train)
     pairs, gold = training_pairs(train)
-    system.fit(pairs or [p for sub in test for p in sub.pairs], gold if pairs else None)
+    if pairs:
+        system.fit(pairs, gold)
+    else:
+        fit_on_subsets(system, list(test))
     return write_outputs(test, out_dir, lambda sub: predict_subset(system, sub), name=name or name_of(system))
+
+
+def fit_on_subsets(system, subsets, keeps=None) -> None:
+    """Fit ``system`` on the pairs of ``subsets`` (all of them; with ``keeps``, each subset's pairs at those 0-based
+    indices), as a system that learns no scores is fitted on what it will score; a pair it cannot use (a
+    :class:`PairError`, as a pair scorer's NaN) is a FormatError at its subset's file and line."""
+    keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
+    try:
+        system.fit([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep])
+    except PairError as exc:
+        index = exc.index
+        for sub, keep in zip(subsets, keeps):
+            if index < len(keep):
+                raise corpora.FormatError(sub.input_path, int(keep[index]) + 1, exc.message) from None
+            index -= len(keep)
+        raise
 
 
 def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:

@@ -59,9 +59,9 @@ def counting(total: int, desc: str, unit: str):
         counter.close()
 
 
-def from_cache(found: int, total: int, where) -> None:
-    """Tell the hook that ``found`` of ``total`` items were read from the cache at ``where`` (the others computed and
-    stored there); the hook says so if it has a ``cached`` method."""
+def from_cache(found: int, total: int, where, *, unit: str = "texts", cache: str = "embedding cache") -> None:
+    """Tell the hook that ``found`` of ``total`` items (``unit``: texts embedded, pair scores) were read from the
+    ``cache`` at ``where`` (the others computed and stored there); the hook says so if it has a ``cached`` method."""
     cached = getattr(hook(), "cached", None)
     if cached is not None:
-        cached(found, total, where)
+        cached(found, total, where, unit=unit, cache=cache)

@@ -1,4 +1,6 @@
-"""Cached embeddings of a user's encoder: computed once per encoder and texts, checked against the encoder when read.
+"""Cached embeddings of a user's encoder and scores of a user's pair scorer: computed once per callable and items (texts,
+pairs), checked against the callable when read. Below, the encoder's embeddings; a scorer's scores of pairs are kept
+the same way (:data:`PAIR_SCORES`, in their own folder; its probe rescores a few pairs).
 
 Only an encoder named by a spec ``package.module:function`` is cached (a callable handed over in Python
 may be a closure whose behaviour its name does not pin). Its identity is the spec plus a version: the
@@ -17,6 +19,8 @@ import os
 import secrets
 import sys
 import warnings
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -26,13 +30,18 @@ from semsts.corpora.derived_cache import entry_path, file_sha256, read_entry, st
 from semsts.corpora.paths import cache_root
 
 from .encoders import ENCODERS, SIF, embed, encoder_name
+from .scorers import score_pairs
 
-PROBE = 8  # texts encoded again to check an entry against the encoder as it is now
+PROBE = 8  # texts encoded (pairs scored) again to check an entry against the encoder as it is now
 TOLERANCE = 1e-4  # of a row's norm: float32 encoders differ by far less between batches, a stale entry by far more
 
 
 def cache_folder():
     return cache_root() / "embeddings"
+
+
+def scores_folder():
+    return cache_root() / "pair-scores"
 
 
 def identity(spec, encode) -> str | None:
@@ -42,9 +51,18 @@ def identity(spec, encode) -> str | None:
     if isinstance(spec, str) and spec in ENCODERS:  # built in: only a slow one declares a version (minilm)
         declared = getattr(ENCODERS[spec], "cache_version", None)
         return f"{spec}@version:{declared}" if declared is not None and encode is ENCODERS[spec] else None
-    if not isinstance(spec, str) or ":" not in spec or isinstance(encode, SIF) or hasattr(encode, "for_sentences"):
+    if isinstance(encode, SIF) or hasattr(encode, "for_sentences"):
         return None
-    declared = getattr(encode, "cache_version", None)
+    return callable_identity(spec, encode)
+
+
+def callable_identity(spec, fn) -> str | None:
+    """The cache identity of the callable ``fn`` a ``package.module:function`` ``spec`` names: the spec with its
+    ``cache_version`` attribute, else with the SHA-256 of its module's file; None for anything else (no spec, a
+    module whose file cannot be read)."""
+    if not isinstance(spec, str) or ":" not in spec:
+        return None
+    declared = getattr(fn, "cache_version", None)
     if declared is not None:
         return f"{spec}@version:{declared}"
     module = sys.modules.get(spec.partition(":")[0])
@@ -63,6 +81,11 @@ def texts_hash(texts) -> str:
     return digest.hexdigest()
 
 
+def pairs_hash(pairs) -> str:
+    """:func:`texts_hash` of the pairs' texts, both of each pair in order (the count in the key tells the pairs apart)."""
+    return texts_hash(text for pair in pairs for text in pair)
+
+
 def probe_rows(n: int) -> list[int]:
     """The rows of up to :data:`PROBE` of ``n`` texts, drawn anew each run from the system's entropy: nobody who
     edits an entry can know which rows will be checked (the figures never depend on the draw)."""
@@ -76,56 +99,100 @@ def agree(cached: np.ndarray, fresh: np.ndarray) -> bool:
     return bool((gap <= TOLERANCE * np.linalg.norm(fresh, axis=1) + 1e-12).all())
 
 
-def unusable(vectors, n: int, rows: list[int], sample: np.ndarray) -> str | None:
-    """Why cached ``vectors`` cannot stand for an encoder's embeddings of ``n`` texts, whose ``rows`` it gives as
-    ``sample`` now; None if they can."""
-    if not isinstance(vectors, np.ndarray) or not np.issubdtype(vectors.dtype, np.floating):
-        return f"{getattr(vectors, 'dtype', type(vectors).__name__)} values, not floats"
-    if vectors.shape != (n, sample.shape[1]):
-        return f"shape {vectors.shape}, where the encoder gives ({n}, {sample.shape[1]}) for these texts"
-    if not np.isfinite(vectors).all():
+def agree_scores(cached: np.ndarray, fresh: np.ndarray) -> bool:
+    """Whether each of ``cached`` lies within :data:`TOLERANCE` of the largest of ``fresh`` (a scorer's scale is its
+    own: a float32 cross-encoder differs between batches by far less, a stale entry by far more)."""
+    return bool((np.abs(cached - fresh) <= TOLERANCE * np.max(np.abs(fresh), initial=0.0) + 1e-12).all())
+
+
+def unusable(values, n: int, rows: list[int], sample: np.ndarray, kind=None) -> str | None:
+    """Why cached ``values`` cannot stand for a callable's arrays of ``n`` items, whose ``rows`` it gives as
+    ``sample`` now (``kind``: an :class:`EntryKind`, embeddings by default); None if they can."""
+    kind = kind or EMBEDDINGS
+    if not isinstance(values, np.ndarray) or not np.issubdtype(values.dtype, np.floating):
+        return f"{getattr(values, 'dtype', type(values).__name__)} values, not floats"
+    shape = (n, *sample.shape[1:])
+    if values.shape != shape:
+        return f"shape {values.shape}, where the {kind.who} gives {shape} for these {kind.items}"
+    if not np.isfinite(values).all():
         return "NaN or infinite values"
-    if not agree(vectors[rows], sample):
-        return "its rows differ from what the encoder gives for the same texts now"
+    if not kind.agree(values[rows], sample):
+        return f"its rows differ from what the {kind.who} gives for the same {kind.items} now"
     return None
+
+
+@dataclass(frozen=True)
+class EntryKind:
+    """One kind of entry the cache holds: the arrays a callable named by a spec computes from a list of items."""
+
+    folder: Callable  # () -> the folder its entries live in
+    name: str  # the entries' name in that folder (:func:`semsts.corpora.derived_cache.entry_path`)
+    who: str  # the key's field naming the callable, as messages name it: "encoder", "scorer"
+    items: str  # the key's field of the items' hash: "texts", "pairs"
+    array: str  # the array's name in an entry
+    values: str  # what the callable gives: "embeddings", "scores"
+    unit: str  # what a note counts: "texts", "pair scores"
+    cache: str  # how notes name the cache
+    compute: Callable  # (callable, items, batch_size, shown=...) -> array, one row per item
+    digest: Callable  # items -> their hash, in order
+    agree: Callable  # (cached rows, fresh rows) -> whether they agree
 
 
 def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
     """:func:`semsts.features.encoders.embed`, read from the per-user cache when an entry for the encoder
     ``spec`` names and these texts is there and checks out, else computed and stored (no spec: computed)."""
-    who = identity(spec, encode) if texts else None
-    if who is None:
-        return embed(encode, texts, batch_size)
-    digest = texts_hash(texts)
-    key = {"encoder": who, "texts": digest, "n": len(texts)}
-    manifest = entry_path(cache_folder(), "embeddings", key)
-    found = rows = sample = None
-    if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the width to expect
-        rows = probe_rows(len(texts))
-        sample = embed(encode, [texts[i] for i in rows], batch_size, shown=False)
-        shape = (len(texts), sample.shape[1])
+    return cached_compute(EMBEDDINGS, encode, texts, batch_size, who=identity(spec, encode) if texts else None,
+                          name=encoder_name(spec) if spec is not None else None)
 
-        def expect(name, stored, dtype):
-            return None if (name, stored, dtype.kind) == ("vectors", shape, "f") else \
-                f"{name} {dtype} {stored}, where the encoder gives float vectors {shape}"
+
+def cached_scores(score, pairs: list, batch_size=None, *, spec=None):
+    """:func:`semsts.features.scorers.score_pairs`, read from the per-user cache when an entry for the scorer ``spec``
+    names and these pairs is there and checks out, else computed and stored (no spec: computed)."""
+    return cached_compute(PAIR_SCORES, score, pairs, batch_size, who=callable_identity(spec, score) if pairs else None,
+                          name=spec)
+
+
+def cached_compute(kind: EntryKind, fn, items: list, batch_size, *, who: str | None, name: str | None):
+    """``kind.compute(fn, items, batch_size)``, read from the cache when the entry of the callable identified as
+    ``who`` (None: not cached) and these items is there and checks out, else computed and stored."""
+    if who is None:
+        return kind.compute(fn, items, batch_size)
+    key = {kind.who: who, kind.items: kind.digest(items), "n": len(items)}
+    manifest = entry_path(kind.folder(), kind.name, key)
+    found = rows = sample = None
+    if os.path.lexists(manifest):  # an entry to check: the probe first, which gives the shape to expect
+        rows = probe_rows(len(items))
+        sample = kind.compute(fn, [items[i] for i in rows], batch_size, shown=False)
+        shape = (len(items), *sample.shape[1:])
+
+        def expect(part, stored, dtype):
+            return None if (part, stored, dtype.kind) == (kind.array, shape, "f") else \
+                f"{part} {dtype} {stored}, where the {kind.who} gives float {kind.array} {shape}"
         found = read_entry(manifest, expect=expect)
     if found is not None:
-        why = unusable(found[0].get("vectors"), len(texts), rows, sample)
+        why = unusable(found[0].get(kind.array), len(items), rows, sample, kind)
         if why is None:
-            from_cache(len(texts), len(texts), cache_folder())
-            return found[0]["vectors"]
-        warnings.warn(Note(f"embedding cache {manifest}: stale or damaged ({why}); recomputing it"), stacklevel=2)
-    vectors = embed(encode, texts, batch_size)
-    if sample is not None and not agree(vectors[rows], sample):
-        warnings.warn(Note(f"encoder {encoder_name(spec)} gives other embeddings for the same texts from one call to "
-                           "the next; they are not cached"), stacklevel=2)
-        return vectors
+            from_cache(len(items), len(items), kind.folder(), unit=kind.unit, cache=kind.cache)
+            return found[0][kind.array]
+        warnings.warn(Note(f"{kind.cache} {manifest}: stale or damaged ({why}); recomputing it"), stacklevel=3)
+    values = kind.compute(fn, items, batch_size)
+    if sample is not None and not kind.agree(values[rows], sample):
+        warnings.warn(Note(f"{kind.who} {name} gives other {kind.values} for the same {kind.items} from "
+                           "one call to the next; they are not cached"), stacklevel=3)
+        return values
     before = _identity_of(manifest)
-    stored = store_entry(manifest, key, {"vectors": vectors})[0]["vectors"]
+    stored = store_entry(manifest, key, {kind.array: values})[0][kind.array]
     after = _identity_of(manifest)
     if after is not None and after != before:  # written now (a cache that cannot be written has said so in a note)
-        from_cache(0, len(texts), cache_folder())
+        from_cache(0, len(items), kind.folder(), unit=kind.unit, cache=kind.cache)
     return stored
+
+
+EMBEDDINGS = EntryKind(lambda: cache_folder(), "embeddings", "encoder", "texts", "vectors", "embeddings", "texts",
+                       "embedding cache",
+                       embed, texts_hash, agree)
+PAIR_SCORES = EntryKind(lambda: scores_folder(), "pair-scores", "scorer", "pairs", "scores", "scores",
+                        "pair scores", "pair-score cache", score_pairs, pairs_hash, agree_scores)
 
 
 def _identity_of(path) -> tuple | None:

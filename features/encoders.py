@@ -151,29 +151,35 @@ def load_encoder(spec: str):
     if spec in ENCODERS:
         check_ready(spec)
         return ENCODERS[spec]
+    return import_callable(spec, "encoder", f"a built-in encoder ({', '.join(ENCODERS)}) or package.module:function",
+                           "encode(list[str]) -> (n, d) array")
+
+
+def import_callable(spec: str, what: str, expected: str, signature: str):
+    """The callable ``package.module:function`` names (the attribute may be dotted), imported: the user's code runs,
+    which they ask for by naming it. Every failure (no colon, an import that fails or calls ``exit``, no such
+    attribute, not a callable) is an InvalidValue naming ``what`` and the spec."""
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
-        raise InvalidValue(f"encoder {spec!r}: expected a built-in encoder ({', '.join(ENCODERS)}) "
-                           "or package.module:function")
+        raise InvalidValue(f"{what} {spec!r}: expected {expected}")
     try:
         with exit_refused():  # the module's own code runs as it is imported: an os._exit there is an error too
             target = import_module(module_name)
     except ImportError as exc:
-        raise InvalidValue(f"encoder {spec!r}: cannot import module {module_name!r} ({exc})") from exc
+        raise InvalidValue(f"{what} {spec!r}: cannot import module {module_name!r} ({exc})") from exc
     except EncoderExit as exc:
-        raise InvalidValue(f"encoder {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
+        raise InvalidValue(f"{what} {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
                            "imported") from None
     except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
-        raise InvalidValue(f"encoder {spec!r}: importing module {module_name!r} failed "
+        raise InvalidValue(f"{what} {spec!r}: importing module {module_name!r} failed "
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise InvalidValue(f"encoder {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
+            raise InvalidValue(f"{what} {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
     if not callable(target):
-        raise InvalidValue(f"encoder {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable "
-                           "encode(list[str]) -> (n, d) array")
+        raise InvalidValue(f"{what} {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable {signature}")
     return target
 
 
@@ -268,8 +274,23 @@ def exit_refused():
                 os._exit, _REFUSING[1] = _REFUSING[1], None
 
 
-def _exited(name: str, exc: EncoderExit) -> ValueError:
-    return InvalidValue(f"encoder {name} called os._exit({exc.status!r:.40})")
+def _exited(name: str, exc: EncoderExit, what: str = "encoder") -> ValueError:
+    return InvalidValue(f"{what} {name} called os._exit({exc.status!r:.40})")
+
+
+def in_batches(work, items: list, *, name: str, what: str, desc: str, unit: str, shown: bool = True):
+    """``work(advance)`` run on a user's callable (``what`` ``name``: "encoder …", "scorer …") over ``items``: with
+    ``shown`` (and items), ``advance(n)`` counts them batch by batch to the progress hook
+    (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``), else it is None; ``os._exit`` in it is a
+    ValueError naming it, not the end of the run."""
+    try:
+        with exit_refused():
+            if not shown or not items:
+                return work(None)
+            with counting(len(items), desc, unit) as advance:
+                return work(advance)
+    except EncoderExit as exc:
+        raise _exited(name, exc, what) from None
 
 
 def fitted(encode, texts: list[str]):
@@ -300,14 +321,8 @@ def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> n
     """
     name = encoder_name(encode)
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
-    try:
-        with exit_refused():
-            if not shown or not texts:
-                return _embed(encode, name, texts, batch_size)
-            with counting(len(texts), "encoding", "texts") as advance:
-                return _embed(encode, name, texts, batch_size, advance)
-    except EncoderExit as exc:
-        raise _exited(name, exc) from None
+    return in_batches(lambda advance: _embed(encode, name, texts, batch_size, advance), texts, name=name,
+                      what="encoder", desc="encoding", unit="texts", shown=shown)
 
 
 def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:

@@ -164,13 +164,17 @@ def _rewarned(results) -> Iterator:
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
     """Pairs → feature matrix of a named set (see :mod:`semsts.features.sets`), in chunks of ``chunk_size`` pairs;
-    ``encoder`` (a spec or callable, see :mod:`semsts.features.encoders`) adds an encoder's family."""
+    ``encoder`` (a spec or callable, see :mod:`semsts.features.encoders`) adds an encoder's family, ``scorer`` (a pair
+    scorer, :mod:`semsts.features.scorers`) its score."""
 
-    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500, encoder=None):
+    scorer = None  # models saved before pair scorers came hold no such attribute
+
+    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500, encoder=None, scorer=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.chunk_size = chunk_size
         self.encoder = encoder
+        self.scorer = scorer
 
     def __sklearn_tags__(self):
         """Input: a sequence of ``(text_a, text_b)`` string pairs, not a 2-D numeric array; fitted before use."""
@@ -178,7 +182,8 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         pairs = [tuple(p) for p in X]
-        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude), encoder=self.encoder).fit(pairs)
+        self.union_ = make_union(self.feature_set, exclude=tuple(self.exclude), encoder=self.encoder,
+                                 scorer=self.scorer).fit(pairs)
         self.feature_names_ = list(self.union_.get_feature_names_out())
         return self
 
@@ -210,9 +215,9 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         return self.union_.transform(pairs) if pairs else np.zeros((0, len(self.feature_names_)))
 
     def in_workers(self) -> bool:
-        """Whether chunks may go to worker processes: not with an encoder, which brings its own threads and
-        memory (a model loaded in every worker) and is best run in one process, batch after batch."""
-        return self.encoder is None
+        """Whether chunks may go to worker processes: not with an encoder or a scorer, which brings its own threads
+        and memory (a model loaded in every worker, an API's rate) and is best run in one process, batch after batch."""
+        return self.encoder is None and self.scorer is None
 
     def note_long_sides(self, pairs: list) -> None:
         """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""

@@ -13,6 +13,7 @@ from .encoder_features import EncoderFeatures
 from .gloss_features import GlossSimilarity
 from .lengths import Lengths
 from .ngrams import NgramOverlap
+from .scorer_features import ScorerFeatures
 from .shallow import CapitalOverlap, NegationOverlap, NumberOverlap
 from .static_vectors import StaticAlignment, StaticSIF
 from .substrings import CommonSubstrings
@@ -71,9 +72,10 @@ def families_of(feature_set: str, *, exclude=()) -> list[str]:
     return families
 
 
-def make_union(feature_set: str = "all", *, exclude=(), encoder=None) -> FeatureUnion:
+def make_union(feature_set: str = "all", *, exclude=(), encoder=None, scorer=None) -> FeatureUnion:
     """A fresh FeatureUnion of the set's families (``exclude`` removes families, for ablations);
-    ``encoder`` (a callable or spec, see :mod:`semsts.features.encoders`) adds its family last.
+    ``encoder`` (a callable or spec, see :mod:`semsts.features.encoders`) adds its family, then ``scorer`` (a pair
+    scorer, :mod:`semsts.features.scorers`) its score, last.
 
     Its families are fitted one after another in this process whatever joblib's ``parallel_config``
     (featurization is parallel by chunks instead): a family fitted in a worker comes back as a copy
@@ -83,4 +85,6 @@ def make_union(feature_set: str = "all", *, exclude=(), encoder=None) -> Feature
              for name, factory in FAMILIES[family]]
     if encoder is not None:
         steps.append(("encoder", EncoderFeatures(encoder)))
+    if scorer is not None:
+        steps.append(("scorer", ScorerFeatures(scorer)))
     return FeatureUnion(steps, n_jobs=1)

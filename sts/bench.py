@@ -40,13 +40,18 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
                    help="a sentence encoder: glove-mean, sif, wordllama, minilm (all-MiniLM-L6-v2: needs torch and sentence-transformers, which you install) or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
+    p.add_argument("--scorer", action="append", default=[], metavar="SPEC",
+                   help="a pair scorer package.module:function, score(list[tuple[str, str]]) -> list[float] (a "
+                        "cross-encoder, an LLM judge; imported: it runs your code), one row (repeatable); it also "
+                        "confirms a --model whose card names it")
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset of the systems that learn from gold")
     p.add_argument("--no-cache", action="store_true",
-                   help="encode every text again: neither read nor write the per-user embedding cache")
+                   help="encode every text (score every pair) again: neither read nor write the per-user embedding and "
+                        "pair-score caches")
     p.add_argument("--trained-on-sts", action="store_true",
-                   help="the --encoder models were trained on STS-family data (marks them not comparable)")
+                   help="the --encoder and --scorer models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
     p.add_argument("--suite", choices=["classic", "mteb-eng-v2", "mteb-multilingual"], default="classic",
                    help="the datasets benched when --datasets is not given: classic (STS12-16, STS-B, SICK-R and "
@@ -87,8 +92,8 @@ def bench_command(args) -> int:
     unknown = [s for s in args.system if s not in system_names()]
     if unknown:
         args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
-    if not (args.system or args.model or args.encoder or args.runs):
-        args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC or --runs DIR")
+    if not (args.system or args.model or args.encoder or args.scorer or args.runs):
+        args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC, --scorer SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
     if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
         from semsts.scoring.pair_predictions import check_folder
@@ -187,6 +192,9 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.features.encoders import check_ready
     for spec in args.encoder:  # a built-in encoder's missing extra or requirement (torch) is said before any work
         check_ready(spec)
+    from semsts.features.scorers import load_scorer
+    for spec in args.scorer:  # a scorer that cannot be imported too
+        load_scorer(spec)
     suite = getattr(args, "suite", "classic")
     optional = OPTIONAL if suite == "classic" and not args.datasets else ()  # a dataset named is never optional
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
@@ -223,7 +231,8 @@ def bench_rows(args) -> tuple[list, list]:
             from semsts.baselines.model_file import load_model
             if bar:
                 bar.step(f"loading {path}")
-            models, card = load_model(path, encoder=args.encoder)  # an encoder a card names runs if named here
+            # an encoder or scorer a card names runs if named here
+            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer)
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
@@ -237,6 +246,7 @@ def bench_rows(args) -> tuple[list, list]:
             from semsts.baselines.encoder import EncoderSimilarity
             rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=not args.no_cache), datasets, pools, args, bar, fit=True,
                                        trained=args.trained_on_sts, source=encoder_source))
+        rows += [_bench_scorer(spec, datasets, pools, args, bar) for spec in args.scorer]
         rows += _bench_runs(args.runs, args.data_dir)
     finally:
         if bar:
@@ -279,6 +289,27 @@ def _bench_predict(name, system, datasets, pools, args, bar, *, fit, trained, so
     with settings(args, bar):
         parts, pool_parts = predict_family(system, datasets, fit=fit, pools=pools, progress=bar.over if bar else None)
     return bench_row(name, datasets, parts, pools=pool_parts, source=source, trained_on_sts=trained, notes=notes)
+
+
+def _bench_scorer(spec, datasets, pools, args, bar):
+    """A pair scorer: fitted once on every scored pair of the row (one map of its scale onto the tasks' range, which
+    no figure sees, pooled or not), then predicting them."""
+    from semsts.baselines.bench_predictions import scored_subset
+    from semsts.baselines.run import fit_on_subsets
+    from semsts.baselines.scorer import PairScorer
+    from semsts.options import settings
+    system = PairScorer(spec, cache=not args.no_cache)
+    subsets = [sub for ds in (*datasets, *pools) for sub in ds]
+    if bar:
+        bar.step(f"{spec}: scoring the scored pairs of {len(datasets) + len(pools)} dataset(s)")
+    with settings(args, bar):
+        fit_on_subsets(system, subsets, [scored_subset(sub)[1] for sub in subsets])
+    trained = ("trained on STS-family data, as --trained-on-sts says" if args.trained_on_sts
+               else "taken as not trained on STS-family data; else say --trained-on-sts")
+    lo, hi = system.scale_
+    how = "the range it declares" if system.declared_ else "its lowest and highest score on these pairs"
+    return _bench_predict(spec, system, datasets, pools, args, bar, fit=False, trained=args.trained_on_sts,
+                          source=f"a pair scorer: its score of each pair, mapped from [{lo:g}, {hi:g}] ({how}; {trained})")
 
 
 def _bench_system(name, train, datasets, pools, args, bar):

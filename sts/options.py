@@ -94,7 +94,8 @@ def _featurized_in_workers(models) -> bool:
     from semsts.baselines.model_card import read_card
     for path in models:
         try:
-            if not read_card(path).get("encoder"):
+            card = read_card(path)
+            if not (card.get("encoder") or card.get("scorer")):
                 return True
         except (OSError, ValueError):  # the load reports it
             continue
@@ -115,7 +116,7 @@ class _Bar:
     texts an encoder encodes (done/total, rate, time left), and one line per step (loading, final fit,
     predicting). While a step or a bar waits on one long item (an SVR fit, a batch of texts), the elapsed time
     is redrawn every ``tick`` seconds, so stderr never stays still. On a terminal the bars are live; in a log
-    they are plain lines (:mod:`semsts.bars`). What an encoder read from the embedding cache is said in a note
+    they are plain lines (:mod:`semsts.bars`). What an encoder (a scorer) read from the embedding (pair-score) cache is said in a note
     when the step ends (:meth:`close`)."""
 
     def __init__(self, tick: float = 2.0, start: float | None = None):
@@ -140,9 +141,9 @@ class _Bar:
         self._end_beat(handed_over=True)
         return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept(), brief=True), self.tick)
 
-    def cached(self, found: int, total: int, where) -> None:
-        """``found`` of ``total`` texts came from the embedding cache at ``where`` (said when the step ends)."""
-        tally = self._cache.setdefault(str(where), [0, 0])
+    def cached(self, found: int, total: int, where, *, unit: str = "texts", cache: str = "embedding cache") -> None:
+        """``found`` of ``total`` items came from the ``cache`` at ``where`` (said when the step ends)."""
+        tally = self._cache.setdefault((str(where), unit, cache), [0, 0])
         tally[0] += found
         tally[1] += total
 
@@ -152,15 +153,16 @@ class _Bar:
         self._beat = _Heartbeat(bars.bar(desc="  working", bar_format="{desc}: {elapsed}", leave=_kept()), self.tick)
 
     def close(self) -> None:
-        """End the current step: its elapsed-time line, and a note of what came from the embedding cache."""
+        """End the current step: its elapsed-time line, and a note of what came from the embedding and pair-score caches."""
         self._end_beat()
         tallies, self._cache = self._cache, {}
-        for where, (found, total) in tallies.items():
+        for (where, unit, cache), (found, total) in tallies.items():
             from semsts.notes import note
             if found:
-                note(f"{found:,} of {total:,} texts from the embedding cache ({where})")
+                note(f"{found:,} of {total:,} {unit} from the {cache} ({where})")
             else:
-                note(f"{total:,} texts encoded and kept in the embedding cache ({where})")
+                verb = "encoded" if unit == "texts" else "computed"
+                note(f"{total:,} {unit} {verb} and kept in the {cache} ({where})")
 
     def _end_beat(self, handed_over: bool = False) -> None:
         """Stop the step's elapsed-time ticker; ``handed_over`` to a bar that shows the step's progress, a log gets

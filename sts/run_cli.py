@@ -32,14 +32,19 @@ def _run(args) -> list:
     if stale:
         note(f"removed {len(stale)} temporary file(s) an interrupted run left in {args.out}: "
              f"{', '.join(p.name for p in stale)}", even_quiet=True)
-    if args.system is None and not args.encoder:
-        raise InvalidValue("give a SYSTEM to run, or --encoder SPEC to run a sentence encoder")
+    if args.system is None and not (args.encoder or args.scorer):
+        raise InvalidValue("give a SYSTEM to run, --encoder SPEC to run a sentence encoder or --scorer SPEC to run a "
+                           "pair scorer")
     if args.system is not None:  # before the data is read
         require_extra(args.system)
-    if args.encoder and not args.model and (args.train if args.system is None
-                                            else "encoder" not in make_system(args.system).get_params()):
-        raise InvalidValue("--encoder SPEC runs an encoder on its own (no SYSTEM, no --train), "
-                           "or adds its features to `regression --train`")
+    for option, spec, param in (("--encoder", args.encoder, "encoder"), ("--scorer", args.scorer, "scorer")):
+        if spec and not args.model and (args.train if args.system is None
+                                         else param not in make_system(args.system).get_params()):
+            raise InvalidValue(f"{option} SPEC runs {'an encoder' if param == 'encoder' else 'a pair scorer'} on its "
+                               "own (no SYSTEM, no --train), or adds its features to `regression --train`")
+    if args.system is None and args.encoder and args.scorer:
+        raise InvalidValue("--encoder SPEC and --scorer SPEC each run as a system on their own: run one at a time "
+                           "(or add both to `regression --train`)")
     if not args.model and not args.train and args.system is not None and needs_training(args.system):
         raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
                            + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
@@ -59,15 +64,18 @@ def _run(args) -> list:
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
             raise InvalidValue("--model takes a model saved by `sts train`, and no --train "
-                               "(with --encoder SPEC: the encoder its card names, to confirm it may run)")
+                               "(with --encoder SPEC or --scorer SPEC: the encoder or pair scorer its card names, to "
+                               "confirm it may run)")
         return run_saved(args, test)
-    if args.system is None:
+    if args.system is None and args.scorer:
+        from semsts.baselines.scorer import PairScorer
+        system, name = PairScorer(args.scorer, cache=not args.no_cache), f"scorer {args.scorer}"
+    elif args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
         system, name = EncoderSimilarity(args.encoder, cache=not args.no_cache), f"encoder {args.encoder}"
     else:
         system, name = make_system(args.system), args.system
-        if args.encoder:
-            system.set_params(encoder=args.encoder)
+        system.set_params(**{k: v for k, v in (("encoder", args.encoder), ("scorer", args.scorer)) if v})
     if args.seed is not None:
         if "seed" not in system.get_params():
             raise InvalidValue(f"{args.system} takes no seed")
@@ -89,7 +97,7 @@ def run_saved(args, test) -> list:
     try:
         if bar:
             bar.step(f"loading {args.model}")
-        models, card = load_model(args.model, encoder=args.encoder)
+        models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer)
         with settings(args, bar):
             return write_outputs(models, test, args.out, model_sha256=card["sha256"])
     finally:  # an error then starts its own line, not after the step's elapsed time
@@ -100,7 +108,7 @@ def run_saved(args, test) -> list:
 def add_run_arguments(p: argparse.ArgumentParser) -> None:
     """``sts run``'s arguments and handler, on the parser ``sts`` gives it."""
     p.description = "Systems: " + "; ".join(f"{n}: {describe(n)}" for n in system_names())
-    p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder)")
+    p.add_argument("system", nargs="?", choices=system_names(), help="the system (omit it with --encoder or --scorer)")
     p.add_argument("--test", required=True, type=argtypes.nonempty, help="dataset name or file/folder to predict, e.g. sts2012-test or mine.tsv")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset name or file/folder (repeatable)")
     add_columns_option(p)
@@ -110,8 +118,13 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif, wordllama, minilm or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")
+    p.add_argument("--scorer", metavar="SPEC", help="run a pair scorer package.module:function, score(list[tuple[str, "
+                   "str]]) -> list[float] (a cross-encoder, an LLM judge; imported: it runs your code), as the system, or "
+                   "with `regression --train` add its score as a feature; with --model, the scorer the model's card "
+                   "names, which runs only when named again so")
     p.add_argument("--no-cache", action="store_true",
-                   help="with --encoder: encode every text again, without the per-user embedding cache")
+                   help="with --encoder or --scorer run as the system: encode every text (score every pair) again, "
+                        "without the per-user embedding and pair-score caches")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")

@@ -37,6 +37,8 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
     p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama, minilm or "
                    "package.module:function (imported: it runs your code)")
+    p.add_argument("--scorer", metavar="SPEC", help="add a pair scorer's score as a feature: package.module:function, "
+                   "score(list[tuple[str, str]]) -> list[float] (imported: it runs your code)")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar, no summary")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")
@@ -56,11 +58,16 @@ def cmd_train(args) -> int:
     require("reference", "`sts train` (the reference system)")
     from semsts.features.encoders import check_ready
     check_ready(args.encoder)  # a built-in encoder's missing requirement (torch) too
+    if args.scorer:  # a scorer that cannot be imported, before minutes of featurizing
+        from semsts.features.scorers import load_scorer
+        load_scorer(args.scorer)
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
     chosen = {"regressor": args.regressor} if args.regressor else {}
     if args.encoder:
         chosen["encoder"] = args.encoder
+    if args.scorer:
+        chosen["scorer"] = args.scorer
     settings_bar = progress_bar(args)
     try:
         with stdout_to_stderr():  # only the summary reaches stdout, whatever an encoder prints meanwhile

@@ -13,8 +13,9 @@ The line before each block says how, as an HTML comment that neither GitHub nor 
 - ``fetch``: a session block whose data root starts empty, with ``STS_MIRROR`` pointing at a local server that
   serves the official files of the releases it fetches (built from the data root the tests use): ``sts data
   fetch`` as written, with no internet.
-- ``hub``: the folder holds a stand-in ``sentence_transformers`` package (a deterministic ``SentenceTransformer``
-  that downloads nothing), for the example that needs the Hugging Face hub.
+- ``hub``: the folder holds a stand-in ``sentence_transformers`` package (a deterministic ``SentenceTransformer`` and
+  ``CrossEncoder`` that download nothing) and a stand-in ``openai`` package (a client whose chat completions answer
+  with a number, offline), for the examples that need the Hugging Face hub or a chat API.
 - ``file NAME``: the block is a file the page's commands use; it is written as ``NAME`` into every folder of the
   page, and a later block of the page must name it.
 - ``tested-by tests/test_X.py``: another test runs the block; that file must name the page.
@@ -62,6 +63,37 @@ class SentenceTransformer:
             for j in range(len(text) - 2):
                 out[i, sum(map(ord, text[j:j + 3])) % 32] += 1.0
         return out
+
+
+class CrossEncoder:
+    def __init__(self, name):
+        self.model = SentenceTransformer(name)
+
+    def predict(self, pairs, batch_size=32, **kwargs):
+        a = self.model.encode([p[0] for p in pairs])
+        b = self.model.encode([p[1] for p in pairs])
+        norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+        return np.divide((a * b).sum(axis=1), norms, out=np.zeros(len(pairs)), where=norms > 0).astype(np.float32)
+'''
+
+# The stand-in for a chat API's client: the reply to a prompt holding two numbered sentences ("1: …", "2: …") is
+# five times the Jaccard overlap of their words, as a model answering with the number only would write it.
+FAKE_OPENAI = '''"""A stand-in for the openai client (tests/test_docs_blocks.py): no network, no key, a number for a reply."""
+import re
+from types import SimpleNamespace
+
+
+class _Completions:
+    def create(self, model, messages, **kwargs):
+        text = messages[-1]["content"]
+        a, b = (set(re.findall(r"\\w+", re.search(rf"^{k}: (.*)$", text, re.M).group(1).lower())) for k in "12")
+        reply = f"{5 * len(a & b) / max(1, len(a | b)):.1f}"
+        return SimpleNamespace(choices=[SimpleNamespace(message=SimpleNamespace(content=reply))])
+
+
+class OpenAI:
+    def __init__(self, **kwargs):
+        self.chat = SimpleNamespace(completions=_Completions())
 '''
 
 
@@ -114,6 +146,8 @@ def _folder(tmp_path: Path, page: str, *, hub: bool) -> Path:
     if hub:
         (work / "sentence_transformers").mkdir()
         (work / "sentence_transformers" / "__init__.py").write_text(FAKE_SENTENCE_TRANSFORMERS, encoding="utf-8")
+        (work / "openai").mkdir()
+        (work / "openai" / "__init__.py").write_text(FAKE_OPENAI, encoding="utf-8")
     return work
 
 

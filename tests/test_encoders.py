@@ -286,7 +286,7 @@ def test_an_encoder_runs_as_a_system_and_names_the_run(toy_encoder, tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["run", "--test", "T", "--out", "O"], "give a SYSTEM to run, or --encoder SPEC"),
+    (["run", "--test", "T", "--out", "O"], "give a SYSTEM to run, --encoder SPEC"),
     (["run", "token-cosine", "--encoder", "sif", "--test", "T", "--out", "O"], "--encoder SPEC runs an encoder on its own"),
     (["run", "--encoder", "no_such_module_x:f", "--test", "T", "--out", "O"], "cannot import module 'no_such_module_x'"),
     (["train", "--train", "T", "--encoder", "no_colon", "--save", "m.skops"], "expected a built-in encoder"),

@@ -197,8 +197,8 @@ class _Counting:
                 outer.counts.append("closed")
         return Counter()
 
-    def cached(self, found, total, where):
-        self.cache.append((found, total, str(where)))
+    def cached(self, found, total, where, *, unit="texts", cache="embedding cache"):
+        self.cache.append((found, total, str(where)) if unit == "texts" else (found, total, str(where), unit, cache))
 
 
 def test_encoding_tells_the_hook_each_batch():

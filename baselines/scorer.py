@@ -1,0 +1,90 @@
+"""Pair scorers as systems: a pair scores what the user's ``score(list[tuple[str, str]]) -> list[float]`` gives it.
+
+``scorer`` is a callable or a spec ``package.module:function`` naming one (:mod:`semsts.features.scorers`). Each
+distinct pair is scored once, ``batch_size`` pairs a call; with a spec, the scores are kept in the per-user cache
+(:mod:`semsts.features.embedding_cache`). A scorer's scale is its own. The runner maps a system's scores onto the
+task's range linearly from its ``score_range``: here the scorer's declared ``score_range`` when it has one (a score
+outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw, which are
+the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor Spearman,
+pooled or not, sees it). A scorer giving every pair one score has them all at the range's middle.
+"""
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from semsts.core.errors import InvalidValue
+from semsts.features.embedding_cache import cached_scores
+from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
+
+from .base import PairError, PairRegressor
+
+
+def pair_scores(score, pairs, batch_size=None, *, cache_spec=None) -> np.ndarray:
+    """The scorer's score of each pair, every distinct pair scored once (with ``cache_spec``, the spec naming
+    ``score``, read from and kept in the per-user cache). A NaN or non-number is a PairError at the first pair
+    holding it (the runner reports the input file's line)."""
+    distinct = list(dict.fromkeys(tuple(p) for p in pairs))
+    try:
+        values = np.asarray(cached_scores(score, distinct, batch_size, spec=cache_spec), dtype=float)
+    except NonFiniteScore as exc:
+        index = next(i for i, pair in enumerate(pairs) if tuple(pair) == exc.pair)
+        raise PairError(index, str(exc)) from None
+    row = {p: i for i, p in enumerate(distinct)}
+    return values[[row[tuple(p)] for p in pairs]] if pairs else np.zeros(0)
+
+
+class PairScorer(PairRegressor):
+    """The user's pair scorer ``scorer`` as a system; ``fit`` learns the range its scores are mapped from."""
+
+    _parameter_constraints = {"scorer": [callable, str, None],
+                              "batch_size": [Interval(Integral, 1, None, closed="left"), None], "cache": ["boolean"]}
+
+    def __init__(self, scorer=None, *, batch_size=None, cache: bool = True):
+        self.scorer = scorer
+        self.batch_size = batch_size
+        self.cache = cache
+
+    @property
+    def score_range(self) -> tuple[float, float]:
+        """The range the scores are mapped from (:func:`semsts.baselines.run.onto_score_range`): ``scale_``."""
+        return getattr(self, "scale_", (0.0, 5.0))
+
+    def _fit(self, pairs, y) -> None:
+        if self.scorer is None:
+            raise InvalidValue("PairScorer needs a scorer: scorer=callable or a spec package.module:function")
+        self.scorer_ = resolve_scorer(self.scorer)
+        declared = declared_range(self.scorer_)
+        self.declared_ = declared is not None
+        self._seen = {}  # the fitted pairs' scores: predicting them again scores nothing again
+        if declared is not None:
+            self.scale_ = declared
+            return
+        scores = self._scores(pairs)
+        self._seen = dict(zip((tuple(p) for p in pairs), scores.tolist()))
+        lo, hi = (float(scores.min()), float(scores.max())) if len(scores) else (0.0, 1.0)
+        self.scale_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
+
+    def _scores(self, pairs) -> np.ndarray:
+        return pair_scores(self.scorer_, pairs, self.batch_size, cache_spec=self.scorer if self.cache else None)
+
+    def _predict(self, pairs):
+        seen = getattr(self, "_seen", {})
+        todo = [p for p in dict.fromkeys(pairs) if p not in seen]
+        fresh = dict(zip(todo, self._scores(todo).tolist())) if todo else {}
+        scores = np.array([seen[p] if p in seen else fresh[p] for p in pairs], dtype=float)
+        declared = declared_range(self.scorer_)
+        if declared is not None:
+            outside = np.flatnonzero((scores < declared[0]) | (scores > declared[1]))
+            if len(outside):
+                i = int(outside[0])
+                raise PairError(i, f"scorer {scorer_name(self.scorer)} gave {scores[i]:g}, outside the score_range "
+                                   f"[{declared[0]:g}, {declared[1]:g}] it declares")
+        return scores
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("_seen", None)  # a cache of this process's work, not what the system learned
+        return state

@@ -1,0 +1,45 @@
+"""A pair scorer's score as one more feature of the regression (``sts train --scorer SPEC``).
+
+``scorer`` is a spec ``package.module:function`` or a callable ``score(list[tuple[str, str]]) -> list[float]`` (see
+:mod:`semsts.features.scorers`); the regression's scaling takes its scale as it comes. A spec's scores are read from
+and kept in the per-user pair-score cache (:mod:`semsts.features.embedding_cache`), per chunk of pairs. A saved
+model keeps the spec, never the function: it is imported again only when the user names it again.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from semsts.core.errors import InvalidValue
+
+from .base import PairFeatures
+from .embedding_cache import cached_scores
+from .scorers import resolve_scorer
+
+
+class ScorerFeatures(PairFeatures):
+    """The scorer's score of the pair, each distinct pair scored once (``batch_size``: pairs per call, else the
+    scorer's own ``batch_size`` or :data:`semsts.features.scorers.BATCH_SIZE`)."""
+
+    def __init__(self, scorer=None, *, batch_size=None, cache: bool = True):
+        self.scorer = scorer
+        self.batch_size = batch_size
+        self.cache = cache
+
+    def _names(self):
+        return ["score"]
+
+    def fit(self, X, y=None):
+        if self.scorer is None:
+            raise InvalidValue("ScorerFeatures needs a scorer: scorer=callable or a spec package.module:function")
+        resolve_scorer(self.scorer)  # a spec that cannot be imported is said now, before any featurizing
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        pairs = [tuple(p) for p in X]
+        if not pairs:
+            return np.zeros((0, 1))
+        distinct = list(dict.fromkeys(pairs))
+        spec = self.scorer if self.cache and isinstance(self.scorer, str) else None
+        scores = np.asarray(cached_scores(resolve_scorer(self.scorer), distinct, self.batch_size, spec=spec))
+        row = {p: i for i, p in enumerate(distinct)}
+        return scores[[row[p] for p in pairs]].reshape(-1, 1)

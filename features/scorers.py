@@ -1,0 +1,133 @@
+"""Pair scorers: callables ``score(list[tuple[str, str]]) -> list[float]`` that score pairs directly.
+
+A cross-encoder, an LLM judge or a remote API scores a pair as a whole rather than embedding each text. A scorer is
+named ``package.module:function`` (imported: it runs the user's code, which they ask for by naming it) or handed over
+in Python. It is called with ``batch_size`` pairs at a time (the callable's own ``batch_size`` attribute, else
+:data:`BATCH_SIZE`) and must give one finite real number per pair; its scale is its own (a declared
+``score_range``, as ``score.score_range = (0, 1)``, says what it is). What goes wrong is a ValueError naming the
+scorer, and the pair where one is to blame; ``os._exit`` in it is refused as in an encoder
+(:func:`semsts.features.encoders.exit_refused`).
+"""
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+import numpy as np
+
+from semsts.core.errors import InvalidValue, STSError
+
+from .encoders import import_callable, in_batches
+
+BATCH_SIZE = 32  # pairs per call: a cross-encoder's batch on a CPU, a handful of API requests
+
+
+class NonFiniteScore(ValueError, STSError):
+    """The scorer gave NaN or inf (or no number) for ``pair``."""
+
+    def __init__(self, scorer: str, pair: tuple, what: str = "a NaN or infinite score"):
+        self.scorer, self.pair, self.what = scorer, tuple(pair), what
+        super().__init__(f"scorer {scorer} gave {what} for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})")
+
+    def __reduce__(self):  # raised in a worker process, it comes back whole
+        return type(self), (self.scorer, self.pair, self.what)
+
+
+def load_scorer(spec: str):
+    """The scorer ``package.module:function`` names (the attribute may be dotted, ``module:object.method``)."""
+    return import_callable(spec, "scorer", "package.module:function", "score(list[tuple[str, str]]) -> list[float]")
+
+
+def resolve_scorer(score):
+    """The callable ``score`` names (a spec) or is; anything else is refused."""
+    if isinstance(score, str):
+        return load_scorer(score)
+    if not callable(score):
+        raise InvalidValue("score must be a callable score(list[tuple[str, str]]) -> list[float] or a spec "
+                           f"package.module:function, got {type(score).__name__}")
+    return score
+
+
+def scorer_name(score) -> str:
+    """How messages name a scorer: its spec, or ``module:qualified name`` of the callable."""
+    if isinstance(score, str):
+        return score
+    module = getattr(score, "__module__", None) or type(score).__module__
+    qualname = getattr(score, "__qualname__", None) or type(score).__qualname__
+    return f"{module}:{qualname}"
+
+
+def batch_size_of(score, batch_size=None) -> int:
+    """``batch_size`` if given, else the scorer's own ``batch_size`` attribute (a positive int), else :data:`BATCH_SIZE`."""
+    size = batch_size if batch_size is not None else getattr(score, "batch_size", BATCH_SIZE)
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise InvalidValue(f"scorer {scorer_name(score)}: batch_size must be a positive whole number, got {size!r:.40}")
+    return size
+
+
+def declared_range(score) -> tuple[float, float] | None:
+    """The scorer's own ``score_range`` attribute as ``(low, high)``, None if it declares none."""
+    declared = getattr(score, "score_range", None)
+    if declared is None:
+        return None
+    try:
+        lo, hi = (float(v) for v in declared)
+    except (TypeError, ValueError):
+        lo = hi = math.nan
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise InvalidValue(f"scorer {scorer_name(score)}: score_range must be two finite numbers, low < high; "
+                           f"got {declared!r:.60}")
+    return lo, hi
+
+
+def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: bool = True) -> np.ndarray:
+    """The scorer's score of each pair (float64, one per pair), ``batch_size`` pairs a call; with ``shown``, the pairs
+    done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
+
+    Each call must give as many real, finite numbers as pairs it was handed: a failure, a wrong count or a
+    non-number is a ValueError naming the scorer, a NaN or infinite score a :class:`NonFiniteScore` naming its pair."""
+    name = scorer_name(score)
+    size = batch_size_of(score, batch_size)
+    return in_batches(lambda advance: _score(score, name, pairs, size, advance), pairs, name=name, what="scorer",
+                      desc="scoring", unit="pairs", shown=shown)
+
+
+def _score(score, name: str, pairs: list, batch_size: int, advance=None) -> np.ndarray:
+    """:func:`score_pairs` itself, its scorer named ``name`` in messages, ``advance(n)`` told of each batch done."""
+    out = np.empty(len(pairs))
+    for start in range(0, len(pairs), batch_size):
+        batch = [tuple(p) for p in pairs[start:start + batch_size]]
+        try:
+            got = score(batch)
+        except (Exception, SystemExit) as exc:  # the user's code: say which scorer failed, and how
+            raise InvalidValue(f"scorer {name} failed on a batch of {len(batch)} pairs "
+                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        out[start:start + len(batch)] = _checked(got, name, batch)
+        if advance is not None:
+            advance(len(batch))
+    return out
+
+
+def _checked(got, name: str, batch: list) -> np.ndarray:
+    """What the scorer returned for ``batch``, as float64: one real number per pair, each finite."""
+    if isinstance(got, np.ndarray) and got.ndim == 2 and 1 in got.shape:  # a column or a row of scores
+        got = got.ravel()
+    try:
+        values = None if isinstance(got, (str, bytes, dict)) else list(got)
+    except TypeError:
+        values = None
+    if values is None:
+        raise InvalidValue(f"scorer {name} returned {type(got).__name__}, not a list of numbers")
+    if len(values) != len(batch):
+        raise InvalidValue(f"scorer {name} returned {len(values)} scores for a batch of {len(batch)} pairs; "
+                           "expected one number per pair")
+    out = np.empty(len(values))
+    for i, value in enumerate(values):
+        if isinstance(value, np.ndarray) and value.shape == ():
+            value = value.item()
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise NonFiniteScore(name, batch[i], f"{type(value).__name__} {value!r:.40}, not a number,")
+        out[i] = float(value)
+        if not math.isfinite(out[i]):
+            raise NonFiniteScore(name, batch[i])
+    return out

@@ -1,0 +1,353 @@
+"""Pair scorers (issue 36): a user's ``score(list[tuple[str, str]]) -> list[float]`` as a system (`sts run`,
+`sts bench`) and as a feature of the regression (`sts train`), its scores cached as embeddings are, and every way
+it can fail one `error:` line. The scorers are the tests' own (tests/pair_scorers.py)."""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from semsts import baselines, cli, corpora
+from semsts.baselines.base import PairError
+from semsts.baselines.model_card import ModelMismatch
+from semsts.baselines.scorer import PairScorer
+from semsts.core import progress
+from semsts.core.errors import Note
+from semsts.features import embedding_cache
+from semsts.features.scorers import score_pairs
+from tests import pair_scorers
+from tests.conftest import SMALL, pairs_tsv
+
+JACCARD = "tests.pair_scorers:jaccard"
+
+
+@pytest.fixture(autouse=True)
+def _calls():
+    pair_scorers.CALLS.clear()
+    yield pair_scorers.CALLS
+    pair_scorers.CALLS.clear()
+
+
+def _words(text):
+    return set(re.findall(r"\w+", text.lower()))
+
+
+def jaccard_by_hand(a, b):
+    wa, wb = _words(a), _words(b)
+    return len(wa & wb) / len(wa | wb)
+
+
+def _test_pairs(path):
+    (sub,) = corpora.resolve(str(path))
+    return sub
+
+
+# --- The scorer alone
+
+
+def test_each_distinct_pair_is_scored_once_in_batches_and_mapped_from_its_own_range():
+    pairs = [("a b", "a c"), ("x y", "x y"), ("a b", "a c"), ("p", "q r")] * 10  # 3 distinct pairs
+    system = PairScorer("tests.pair_scorers:length_difference", batch_size=2).fit(pairs)
+    assert pair_scorers.CALLS == [2, 1]  # scored in fit, once each, two a call
+    assert system.scale_ == (-2.0, 0.0) and not system.declared_
+    assert system.predict(pairs[:4]).tolist() == [0.0, 0.0, 0.0, -2.0] and pair_scorers.CALLS == [2, 1]  # not again
+    assert system.predict([("abc", "a")]).tolist() == [-2.0] and pair_scorers.CALLS == [2, 1, 1]  # a new pair is scored
+    # one score for every pair: the middle of the range it is mapped from
+    assert PairScorer("tests.pair_scorers:length_difference").fit([("a", "b")]).scale_ == (-1.0, 1.0)
+
+
+def test_a_declared_range_and_batch_size_are_the_scorers_own_and_a_score_outside_it_is_an_error():
+    system = PairScorer("tests.pair_scorers:bounded").fit([])
+    assert system.scale_ == (0.0, 1.0) and system.declared_
+    pairs = [(f"w{i} a", "a b") for i in range(10)]
+    assert system.predict(pairs).tolist() == pytest.approx([1 / 3] * 10) and pair_scorers.CALLS == [7, 3]
+
+    def too_high(batch):
+        return [2.0 for _ in batch]
+    too_high.score_range = (0, 1)
+    with pytest.raises(PairError, match=r"pair 1: scorer .*too_high gave 2, outside the score_range \[0, 1\]"):
+        PairScorer(too_high).fit([]).predict([("a", "b")])
+
+
+@pytest.mark.parametrize("output, message", [
+    (lambda b: [1.0] * (len(b) + 1), "returned 3 scores for a batch of 2 pairs; expected one number per pair"),
+    (lambda b: "0.5", "returned str, not a list of numbers"),
+    (lambda b: 0.5, "returned float, not a list of numbers"),
+    (lambda b: [0.5, "high"], "gave str 'high', not a number, for the pair ('c', 'd')"),
+    (lambda b: [0.5, None], "gave NoneType None, not a number, for the pair ('c', 'd')"),
+    (lambda b: [True, 0.5], "gave bool True, not a number, for the pair ('a', 'b')"),
+    (lambda b: [0.5, 1j], "gave complex 1j, not a number"),
+    (lambda b: [0.5, math.nan], "gave a NaN or infinite score for the pair ('c', 'd')"),
+    (lambda b: np.array([np.inf, 0.5]), "gave a NaN or infinite score for the pair ('a', 'b')"),
+    (lambda b: 1 / 0, "failed on a batch of 2 pairs (ZeroDivisionError: division by zero)"),
+])
+def test_what_a_scorer_gives_is_checked(output, message):
+    with pytest.raises(ValueError) as info:
+        score_pairs(output, [("a", "b"), ("c", "d")])
+    assert message in str(info.value) and str(info.value).startswith("scorer ")
+
+
+def test_a_column_of_scores_and_numpy_numbers_are_numbers():
+    assert score_pairs(lambda b: np.array([[0.25], [0.5]], dtype=np.float32), [("a", "b"), ("c", "d")]).tolist() == \
+        [0.25, 0.5]
+    assert score_pairs(lambda b: [np.int64(2), np.float16(0.5)], [("a", "b"), ("c", "d")]).tolist() == [2.0, 0.5]
+
+
+def test_scoring_tells_the_hook_each_batch():
+    counts = []
+
+    class Hook:
+        def count(self, total, desc, unit):
+            class Counter:
+                def update(self, n):
+                    counts.append((desc, unit, total, n))
+
+                def close(self):
+                    counts.append("closed")
+            return Counter()
+    with progress.reporting(Hook()):
+        score_pairs(lambda b: [0.0] * len(b), [("a", str(i)) for i in range(70)], 32)
+    assert counts == [("scoring", "pairs", 70, 32), ("scoring", "pairs", 70, 32), ("scoring", "pairs", 70, 6), "closed"]
+
+
+MODULES = {
+    "sc_raises": "def score(pairs):\n    raise RuntimeError('quota exceeded')\n",
+    "sc_count": "def score(pairs):\n    return [1.0]\n",
+    "sc_nan": "def score(pairs):\n    return [float('nan') if 'b' in a else 1.0 for a, b in pairs]\n",
+    "sc_word": "def score(pairs):\n    return ['five' for _ in pairs]\n",
+    "sc_exits": "import sys\ndef score(pairs):\n    sys.exit(4)\n",
+    "sc_os_exit": "import os\ndef score(pairs):\n    os._exit(5)\n",
+    "sc_import": "raise ImportError('no openai here')\n",
+}
+
+
+@pytest.mark.parametrize("spec, expected", [
+    ("sc_raises:score", "error: scorer sc_raises:score failed on a batch of 32 pairs (RuntimeError: quota exceeded)"),
+    ("sc_count:score", "error: scorer sc_count:score returned 1 scores for a batch of 32 pairs"),
+    ("sc_nan:score", "error: {test}:"),  # where the first pair it cannot score is (its number, as the runner's), the pair
+    ("sc_word:score", "error: {test}:1: scorer sc_word:score gave str 'five', not a number, for the pair"),
+    ("sc_exits:score", "error: scorer sc_exits:score failed on a batch of 32 pairs (SystemExit: 4)"),
+    ("sc_os_exit:score", "error: scorer sc_os_exit:score called os._exit(5)"),
+    ("sc_import:score", "error: scorer 'sc_import:score': cannot import module 'sc_import' (no openai here)"),
+    ("no_colon", "error: scorer 'no_colon': expected package.module:function"),
+])
+def test_a_failing_scorer_is_one_error_line(tmp_path, monkeypatch, capsys, spec, expected):
+    for name, text in MODULES.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    assert cli.main(["run", "--scorer", spec, "--test", str(test), "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(expected.format(test=test)), err
+    if spec == "sc_nan:score":  # the first pair whose first text holds a 'b' (the test's words do)
+        first = next(i for i, (a, _) in enumerate(_test_pairs(test).pairs) if "b" in a)
+        assert err[0].startswith(f"error: {test}:{first + 1}: scorer sc_nan:score gave a NaN or infinite score")
+    assert not list((tmp_path / "out").glob("STS.output.*"))
+
+
+# --- As a system: sts run, and its cache
+
+
+def test_sts_run_writes_the_scores_mapped_from_their_range_onto_the_tasks(tmp_path, capsys):
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    out = tmp_path / "out"
+    assert cli.main(["run", "--scorer", JACCARD, "--test", str(test), "--out", str(out)]) == 0
+    assert "note: 40 pair scores computed and kept in the pair-score cache" in capsys.readouterr().err
+    record = json.loads((out / "sts-run.json").read_text())
+    assert record["system"] == f"scorer {JACCARD}" and record["complete"]
+    raw = np.array([jaccard_by_hand(a, b) for a, b in _test_pairs(test).pairs])
+    expected = 5 * (raw - raw.min()) / (raw.max() - raw.min())
+    written = np.loadtxt(next(out.glob("STS.output.*")))
+    assert np.abs(written - expected).max() <= 5e-7 and written.min() == 0 and written.max() == 5
+
+
+def test_a_second_run_scores_only_the_probe_and_a_damaged_entry_is_recomputed(tmp_path, capsys, _calls):
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    distinct = len(set(_test_pairs(test).pairs))
+
+    def run(*extra):
+        out = tmp_path / f"out{len(list(tmp_path.glob('out*')))}"
+        assert cli.main(["run", "--scorer", JACCARD, "--test", str(test), "--out", str(out), *extra]) == 0
+        return next(out.glob("STS.output.*")).read_text(), capsys.readouterr().err
+    first, _ = run()
+    assert sum(_calls) == distinct
+    _calls.clear()
+    again, err = run()
+    assert again == first and _calls == [embedding_cache.PROBE]
+    assert f"note: {distinct} of {distinct} pair scores from the pair-score cache" in err
+    _calls.clear()
+    assert run("--no-cache")[0] == first and sum(_calls) == distinct  # neither read nor written
+    (array,) = (tmp_path / "pair-score-cache").glob("*.scores.npy")
+    data = bytearray(array.read_bytes())
+    data[-8:] = np.float64(0.123).tobytes()  # one score changed: a plausible array, but not the one stored
+    array.write_bytes(bytes(data))
+    _calls.clear()
+    damaged, err = run()
+    assert damaged == first and sum(_calls) == distinct + embedding_cache.PROBE and "rebuilding it" in err
+
+
+def test_a_stale_entry_is_never_used_and_a_scorer_that_changes_its_mind_is_not_cached(tmp_path, monkeypatch):
+    pairs = [(f"a{i}", "b") for i in range(20)]
+    module = tmp_path / "drifting.py"
+    module.write_text("STEP = [0]\ndef score(pairs):\n    STEP[0] += 1\n    return [STEP[0] + len(a) for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from semsts.features.scorers import load_scorer
+    drifting = load_scorer("drifting:score")
+    drifting.cache_version = "1"
+    first = embedding_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
+    with pytest.warns(Note) as notes:
+        again = embedding_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
+    assert not np.array_equal(again, first)  # the entry was not used: the scores are the scorer's of now
+    messages = [str(n.message) for n in notes]
+    assert len(messages) == 2 and "stale or damaged (its rows differ from what the scorer gives" in messages[0]
+    assert "scorer drifting:score gives other scores for the same pairs from one call to the next; they are not " \
+        "cached" in messages[1]
+
+
+def test_the_identity_follows_the_module_and_a_declared_version():
+    assert embedding_cache.callable_identity(JACCARD, pair_scorers.jaccard).startswith(JACCARD + "@file-sha256:")
+    assert embedding_cache.callable_identity("tests.pair_scorers:bounded", pair_scorers.bounded) != \
+        embedding_cache.callable_identity(JACCARD, pair_scorers.jaccard)  # the spec is part of it
+    assert embedding_cache.callable_identity(None, pair_scorers.jaccard) is None  # a bare callable is not cached
+    assert embedding_cache.pairs_hash([("a", "b")]) != embedding_cache.pairs_hash([("b", "a")])
+    assert embedding_cache.pairs_hash([("a b", "c")]) != embedding_cache.pairs_hash([("a", "b c")])
+
+
+# --- sts bench: a row like any other
+
+
+def test_bench_gives_a_scorer_its_own_row_beside_an_encoder_with_intervals_and_tests(data_dir, capsys, toy_encoder):
+    argv = ["bench", "--encoder", "toy_encoder:encode", "--scorer", JACCARD, "--datasets", "stsb-test",
+            "--format", "json", "--resamples", "200", "--data-dir", str(data_dir), "--quiet"]
+    assert cli.main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    encoder_row, scorer_row = doc["rows"]
+    assert (encoder_row["system"], scorer_row["system"]) == ("toy_encoder:encode", JACCARD)
+    stsb = corpora.load("stsb-test", data_dir)
+    (sub,) = stsb
+    keep = ~np.isnan(sub.gold)
+    raw = np.array([jaccard_by_hand(a, b) for (a, b), k in zip(sub.pairs, keep) if k])
+    figures = scorer_row["datasets"]["stsb-test"]
+    assert figures["simcse"] == pytest.approx(100 * stats.spearmanr(raw, sub.gold[keep])[0], abs=1e-7)
+    assert figures["official"]["Pearson"] == pytest.approx(stats.pearsonr(raw, sub.gold[keep])[0], abs=1e-6)
+    assert figures["ci"]["simcse"][0] < figures["simcse"] < figures["ci"]["simcse"][1]
+    assert any(t["a"] == "toy_encoder:encode" and t["b"] == JACCARD for t in doc["paired_tests"])
+    assert scorer_row["source"].startswith("a pair scorer: its score of each pair, mapped from [0, 1]")
+
+
+def test_bench_places_a_scorer_among_the_published_rows_and_needs_something_to_bench(data_dir, capsys):
+    assert cli.main(["bench", "--scorer", JACCARD, "--datasets", "stsb-test", "--published", "--resamples", "0",
+                     "--convention", "simcse", "--data-dir", str(data_dir), "--quiet"]) == 0
+    text = capsys.readouterr().out
+    (line,) = [row for row in text.splitlines() if JACCARD in row and "mapped" not in row]
+    assert line.split()[-1] == "-"  # one dataset: no Avg., so no rank, but its row in the table
+    with pytest.raises(SystemExit):
+        cli.main(["bench", "--datasets", "stsb-test"])
+    assert "--scorer SPEC" in capsys.readouterr().err
+
+
+# --- Inside the regression: sts train --scorer, the card, and naming it again to load
+
+
+def test_train_with_a_scorer_feature_save_load_and_run(tmp_path, capsys):
+    train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    model = tmp_path / "m.skops"
+    assert cli.main(["train", "--train", str(train), "--test", str(test), *SMALL, "--scorer", JACCARD,
+                     "--save", str(model), "--quiet"]) == 0
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert card["scorer"] == JACCARD and "encoder" not in card
+    assert card["feature_names"][-1] == "scorer__scorerfeatures__score"
+    with pytest.raises(ModelMismatch, match="trained with the pair scorer 'tests.pair_scorers:jaccard', code its card "
+                                            "names: it is imported \\(and runs\\) only when you name it again"):
+        baselines.load_model(model)
+    with pytest.raises(ModelMismatch, match="is not the pair scorer the model was trained with"):
+        baselines.load_model(model, scorer="tests.pair_scorers:bounded")
+    models, _ = baselines.load_model(model, scorer=JACCARD)
+    features = models.for_subset("x").pipeline_.named_steps["features"]
+    pairs = _test_pairs(test).pairs
+    column = features.transform(pairs)[:, -1]
+    assert column.tolist() == pytest.approx([jaccard_by_hand(a, b) for a, b in pairs])
+    out = tmp_path / "out"
+    assert cli.main(["run", "regression", "--model", str(model), "--test", str(test), "--out", str(out),
+                     "--quiet"]) == 1
+    assert "only when you name it again: --scorer SPEC with --model" in capsys.readouterr().err
+    assert cli.main(["run", "regression", "--model", str(model), "--scorer", JACCARD, "--test", str(test),
+                     "--out", str(out), "--quiet"]) == 0
+    scores = np.loadtxt(next(out.glob("STS.output.*")))
+    assert len(scores) == 40 and np.isfinite(scores).all()
+
+
+def test_a_model_whose_objects_name_a_scorer_its_card_does_not_is_refused(tmp_path):
+    from semsts.baselines.model_checks import Damaged, _check_scorer
+    from semsts.features.scorer_features import ScorerFeatures
+    _check_scorer(ScorerFeatures(JACCARD), JACCARD)
+    with pytest.raises(Damaged, match="holds the pair scorer 'os:system', which its card does not name"):
+        _check_scorer(ScorerFeatures("os:system"), JACCARD)
+    with pytest.raises(Damaged, match="holds the pair scorer"):
+        _check_scorer(ScorerFeatures("os:system"), None)
+
+
+def test_the_scorer_feature_changes_the_regression():
+    from tests.conftest import SMALL_PARAMS
+    pairs = [("a cat sat .", "the cat sat ."), ("a dog ran .", "the sun set ."), ("a bird flew .", "a bird flew ."),
+             ("one two", "two three")] * 4
+    y = [4.0, 0.5, 5.0, 2.0] * 4
+    plain = baselines.make_system("regression", **SMALL_PARAMS, cv=3).fit(pairs, y)
+    scored = baselines.make_system("regression", **SMALL_PARAMS, cv=3, scorer=JACCARD).fit(pairs, y)
+    assert scored.feature_names_[-1] == "scorer__scorerfeatures__score"
+    assert len(scored.feature_names_) == len(plain.feature_names_) + 1
+    assert not np.allclose(plain.predict(pairs[:4]), scored.predict(pairs[:4]))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "token-cosine", "--scorer", JACCARD, "--test", "T", "--out", "O"], "--scorer SPEC runs a pair scorer on its own"),
+    (["run", "--scorer", JACCARD, "--encoder", "sif", "--test", "T", "--out", "O"], "run one at a time"),
+    (["run", "--scorer", JACCARD, "--train", "T", "--test", "T", "--out", "O"], "--scorer SPEC runs a pair scorer on its own"),
+    (["bench", "--encoder", "glove-mean", "--scorer", "no_such_module_y:f", "--datasets", "stsb-test"],
+     "error: scorer 'no_such_module_y:f': cannot import module 'no_such_module_y'"),  # before the encoder's row
+    (["train", "--train", "T", "--scorer", "no_such_module_y:f", "--save", "m.skops"],
+     "error: scorer 'no_such_module_y:f': cannot import module 'no_such_module_y'"),  # before any featurizing
+])
+def test_bad_scorer_requests_say_what_is_expected(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pairs_tsv(tmp_path / "T", 20, 3)
+    assert cli.main(argv + ["--quiet"]) == 1
+    assert message in capsys.readouterr().err
+
+
+SCORES_TAMPER = {
+    "NaN": lambda s: np.full_like(s, np.nan),
+    "zeros": np.zeros_like,
+    "reversed": lambda s: s[::-1],
+    "scaled": lambda s: s * 1.01,
+    "a score short": lambda s: s[:-1],
+    "a column": lambda s: s[:, None],
+    "integers": lambda s: s.astype(np.int64),
+    "strings": lambda s: s.astype(str),
+    "none": lambda s: s[:0],
+}
+
+
+@pytest.mark.parametrize("tamper", SCORES_TAMPER)
+def test_a_re_signed_pair_score_entry_is_checked_recomputed_and_never_used(tmp_path, monkeypatch, tamper):
+    import hashlib
+    (tmp_path / "distinct.py").write_text("def score(pairs):\n    return [len(a) + len(b) / 100 for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from semsts.features.scorers import load_scorer
+    score, pairs = load_scorer("distinct:score"), [("x" * i, "y" * (i % 3)) for i in range(1, 41)]
+    first = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
+    (manifest,) = (tmp_path / "pair-score-cache").glob("pair-scores_*.json")
+    array = manifest.with_name(manifest.stem + ".scores.npy")
+    np.save(array, SCORES_TAMPER[tamper](np.load(array)), allow_pickle=False)
+    entry = json.loads(manifest.read_text())
+    entry["files"]["scores"] = hashlib.sha256(array.read_bytes()).hexdigest()  # signed again over the new array
+    manifest.write_text(json.dumps(entry))
+    with pytest.warns(Note) as notes:
+        again = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
+    assert again.tolist() == first.tolist()
+    (message,) = [str(n.message) for n in notes]
+    assert message.endswith(("; recomputing it", "where the scorer gives float scores (40,); rebuilding it")), message
