@@ -109,7 +109,7 @@ def test_a_wrong_feature_set_is_refused(saved):
 def test_features_changed_in_code_are_refused(saved, monkeypatch):
     from semsts.features import sets
     make_union = sets.make_union
-    monkeypatch.setattr(sets, "make_union", lambda name, exclude, encoder=None: make_union(name, exclude=["lengths"]))
+    monkeypatch.setattr(sets, "make_union", lambda name, exclude, encoder=None, scorer=None: make_union(name, exclude=["lengths"]))
     with pytest.raises(ModelMismatch, match="differs from the one the model was trained on"):
         load_model(saved)
 
