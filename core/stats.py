@@ -9,6 +9,13 @@ from __future__ import annotations
 import math
 
 
+def _usable(sxx, syy) -> bool:
+    """Whether sqrt(sxx * syy) is a usable denominator; else (scores near 1e-117 or 1e200: the squares or their
+    product under- or overflow) the deviations are scaled by their largest size first, which changes no r."""
+    tiny = 2.2250738585072014e-308  # the smallest normal float: below it, squares lose their precision
+    return math.isfinite(sxx) and math.isfinite(syy) and sxx >= tiny and syy >= tiny and tiny <= sxx * syy < math.inf
+
+
 def pearson(x, y, *, weights=None) -> float:
     """Pearson's r (weighted when ``weights`` is given); NaN for fewer than two points, weights that do not sum
     above 0, or a constant side (all its values equal).
@@ -25,7 +32,11 @@ def pearson(x, y, *, weights=None) -> float:
         return math.nan
     mx, my = np.average(x, weights=w), np.average(y, weights=w)
     dx, dy = x - mx, y - my
-    sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
+    with np.errstate(over="ignore", under="ignore"):
+        sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
+        if not _usable(float(sxx), float(syy)):
+            dx, dy = dx / np.abs(dx).max(), dy / np.abs(dy).max()
+            sxx, syy = np.sum(w * dx * dx), np.sum(w * dy * dy)
     if sxx <= 0 or syy <= 0:  # all the weight on one value, or differences too small to square
         return math.nan
     return float(np.clip(np.sum(w * dx * dy) / math.sqrt(sxx * syy), -1.0, 1.0))
@@ -47,8 +58,16 @@ def pearson_rows(x, y):
     if x.shape[1] < 2:
         return np.full(x.shape[0], math.nan)
     dx, dy = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
-    sxx, syy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1)  # plain sums, not BLAS: the same bits on every CPU
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+        sxx, syy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1)  # plain sums, not BLAS: the same bits on every CPU
+        product = sxx * syy
+        tiny = np.finfo(float).tiny
+        odd = ~((sxx >= tiny) & (syy >= tiny) & (product >= tiny) & np.isfinite(product))  # as _usable: scaled first
+        if odd.any():
+            dx, dy = dx.copy(), dy.copy()
+            dx[odd] /= np.abs(dx[odd]).max(axis=1, keepdims=True)
+            dy[odd] /= np.abs(dy[odd]).max(axis=1, keepdims=True)
+            sxx[odd], syy[odd] = (dx[odd] * dx[odd]).sum(axis=1), (dy[odd] * dy[odd]).sum(axis=1)
         r = (dx * dy).sum(axis=1) / np.sqrt(sxx * syy)
     constant = (x.min(axis=1) == x.max(axis=1)) | (y.min(axis=1) == y.max(axis=1))
     r[(sxx <= 0) | (syy <= 0) | constant] = math.nan
@@ -63,7 +82,14 @@ def pearson_plain(x: list[float], y: list[float]) -> float:
         return math.nan
     mx, my = math.fsum(x) / n, math.fsum(y) / n
     dx, dy = [v - mx for v in x], [v - my for v in y]
-    sxx, syy = math.fsum(d * d for d in dx), math.fsum(d * d for d in dy)
+    try:
+        sxx, syy = math.fsum(d * d for d in dx), math.fsum(d * d for d in dy)
+    except OverflowError:
+        sxx = syy = math.inf
+    if not _usable(sxx, syy):
+        big_x, big_y = max(abs(d) for d in dx), max(abs(d) for d in dy)
+        dx, dy = [d / big_x for d in dx], [d / big_y for d in dy]  # both above 0: neither side is constant
+        sxx, syy = math.fsum(d * d for d in dx), math.fsum(d * d for d in dy)
     if sxx <= 0 or syy <= 0:
         return math.nan
     return max(-1.0, min(1.0, math.fsum(a * b for a, b in zip(dx, dy)) / math.sqrt(sxx * syy)))

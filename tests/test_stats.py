@@ -73,3 +73,14 @@ def test_the_estimators_pearson_drops_nan_gold_then_is_the_one_pearson():
     assert math.isnan(base.pearson([1.0, math.nan, 2.0], [3.0, 1.0, 3.0]))  # a constant prediction has no r
     with pytest.raises(ValueError, match="3 predicted scores but 2 gold scores"):
         base.pearson([1.0, 2.0], [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("x, y", [([0.0, 1.1591900434615594e-117], [0.0, 1.1591900434615594e-117]),
+                                  ([0.0, 1e200, 3e200], [1.0, 2.0, 2.5]), ([1e-160, 2e-160, 4e-160], [3.0, 1.0, 2.0])])
+def test_pearson_where_the_squares_under_or_overflow(x, y):
+    """Scores whose squared deviations under- or overflow: the r of the same scores rescaled, in every twin."""
+    from scipy.stats import pearsonr
+    want = pearsonr(np.array(x) / max(x), np.array(y) / max(y))[0]
+    assert pearson(x, y) == pytest.approx(want, abs=1e-12)
+    assert pearson_plain(x, y) == pytest.approx(want, abs=1e-12)
+    assert pearson_rows(np.array([x]), np.array([y]))[0] == pytest.approx(want, abs=1e-12)
