@@ -2,7 +2,7 @@
 
 ``scorer`` is a callable or a spec ``package.module:function`` naming one (:mod:`semsts.features.scorers`). Each
 distinct pair is scored once, ``batch_size`` pairs a call; with a spec, the scores are kept in the per-user cache
-(:mod:`semsts.features.embedding_cache`). A scorer's scale is its own. The runner maps a system's scores onto the
+(:mod:`semsts.features.pair_score_cache`, per pair). A scorer's scale is its own. The runner maps a system's scores onto the
 task's range linearly from its ``score_range``: here the scorer's declared ``score_range`` when it has one (a score
 outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw, which are
 the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor Spearman,

@@ -35,7 +35,8 @@ MAX_HEADER_BYTES = 4096  # the identity, the count and a digest
 MAX_STORE_BYTES = 1 << 30  # 32 + 8 bytes a pair: some 26 million pairs
 ROW_BYTES = 40
 CACHE = "pair-score cache"
-_SESSION = {"unstable": set(), "confirmed": set()}  # this process: identities found not deterministic; stores checked
+# this process: the identities found not deterministic, and found to give a pair the same score twice; stores checked
+_SESSION = {"unstable": set(), "steady": set(), "confirmed": set()}
 _UNWRITABLE: set = set()  # folders a note has told this process could not be written
 
 
@@ -196,6 +197,7 @@ def cached_scores(score, pairs: list, batch_size=None, *, spec=None) -> np.ndarr
         stale = not agree_scores(values[probe], sample)
         if not stale:
             _SESSION["confirmed"].add(_stat(path))
+            _SESSION["steady"].add(identity)
     todo = np.arange(len(pairs)) if stale else np.flatnonzero(~hit)
     if len(todo):
         values[todo] = score_pairs(score, [pairs[i] for i in todo], batch_size)
@@ -209,11 +211,12 @@ def cached_scores(score, pairs: list, batch_size=None, *, spec=None) -> np.ndarr
             _SESSION["confirmed"].add(_stat(path))
             from_cache(0, len(pairs), scores_folder(), unit="pair scores", cache=CACHE)
         return values
-    if len(todo) and not len(found):  # nothing shows yet that the scorer gives a pair the same score twice: ask
+    if len(todo) and identity not in _SESSION["steady"]:  # nothing shows yet that it gives a pair one score: ask
         again = _draw(todo)
         if not agree_scores(values[again], score_pairs(score, [pairs[i] for i in again], batch_size, shown=False)):
             _not_deterministic(identity, name, path)
             return values
+        _SESSION["steady"].add(identity)
     written = bool(len(todo)) and _write(path, identity, *_merged(path, identity, *_sorted(keys[todo], values[todo])))
     if written:
         _SESSION["confirmed"].add(_stat(path))

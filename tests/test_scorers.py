@@ -175,8 +175,8 @@ def _store(tmp_path):
 
 def _new_process():
     """What a new process knows of the stores: nothing (it checks each against the scorer again)."""
-    pair_score_cache._SESSION["confirmed"].clear()
-    pair_score_cache._SESSION["unstable"].clear()
+    for known in pair_score_cache._SESSION.values():
+        known.clear()
 
 
 def _rewrite_store(store, change):
