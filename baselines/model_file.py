@@ -80,6 +80,9 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     spec = feature_spec(models)
+    if spec.get("scorer"):  # its version as its pair scores are kept by: a model run with another is said
+        version = _scorer_version(spec["scorer"])
+        spec = {**spec, **({"scorer_version": version} if version else {})}
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
             "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
             "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": predict_canaries(models)}}
@@ -142,14 +145,39 @@ def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, built
                             f"or load_model(path, {field}=SPEC)")
 
 
-def load_model(path, encoder=None, scorer=None) -> tuple[SubsetModels, dict]:
+def _scorer_version(spec: str) -> str | None:
+    from semsts.features.pair_score_cache import scorer_version
+    try:
+        return scorer_version(spec)
+    except ValueError:  # a callable handed over in Python, which no spec imports: no version to record
+        return None
+
+
+def check_scorer_version(path, card: dict) -> None:
+    """A note when the pair scorer the card names (named again by the user) is not the version it records."""
+    recorded = card.get("scorer_version")
+    if recorded is None or card.get("scorer") is None:
+        return
+    if not isinstance(recorded, str):
+        raise corpora.FormatError(card_path(path), None, f"field 'scorer_version' should be a str, got a "
+                                  f"{type(recorded).__name__}")
+    now = _scorer_version(card["scorer"])
+    if now != recorded:
+        warnings.warn(Note(f"{path}: trained with the pair scorer {card['scorer']} at {shown(recorded, 80)}, which is "
+                           f"now {now or 'unversioned'} (its module or its cache_version changed): the model gives "
+                           "what it learned from the old scores; retrain it if the scores changed"), stacklevel=3)
+
+
+def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[SubsetModels, dict]:
     """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
     and (under other library versions or resources) the canary predictions.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
     only when ``encoder`` names that spec again (:func:`check_encoder`), and one trained with a pair scorer (the
     card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
-    user's code, imported as they ask (it must be importable here)."""
+    user's code, imported as they ask (it must be importable here). A scorer whose version is not the one the card
+    records is said in a note; with ``cache`` False, the scorer's feature neither reads nor writes the pair-score
+    cache."""
     path = Path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
@@ -180,6 +208,14 @@ def load_model(path, encoder=None, scorer=None) -> tuple[SubsetModels, dict]:
             raise ModelMismatch(f"{path}: {exc}") from None
         check_features(path, models, card)
         check_behaviour(path, models, card, resources.result())
+    check_scorer_version(path, card)
+    if not cache:
+        from semsts.features.scorer_features import ScorerFeatures
+
+        from .model_checks import parts
+        for obj in parts(models):
+            if isinstance(obj, ScorerFeatures):
+                obj.cache = False
     return models, card
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from semsts import corpora
 from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
+from semsts.features.scorers import NonFiniteScore
 
 from .base import PairError
 from .registry import make_system, name_of
@@ -109,7 +110,19 @@ def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray 
         confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
     except PairError as exc:
         raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None
+    except NonFiniteScore as exc:  # a pair scorer's feature of the regression
+        raise at_pair(exc, [sub]) from None
     return scores, confidences
+
+
+def at_pair(exc: NonFiniteScore, subsets) -> Exception:
+    """A pair scorer's error about one pair, at the file and line of the first of ``subsets``' pairs it is (as it
+    was, when none is)."""
+    for sub in subsets:
+        for index, pair in enumerate(sub.pairs):
+            if tuple(pair) == exc.pair:
+                return corpora.FormatError(sub.input_path, index + 1, str(exc))
+    return exc
 
 
 def write_outputs(test: corpora.Dataset, out_dir, predict, *, name: str = "unnamed",

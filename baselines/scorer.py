@@ -2,7 +2,7 @@
 
 ``scorer`` is a callable or a spec ``package.module:function`` naming one (:mod:`semsts.features.scorers`). Each
 distinct pair is scored once, ``batch_size`` pairs a call; with a spec, the scores are kept in the per-user cache
-(:mod:`semsts.features.embedding_cache`). A scorer's scale is its own. The runner maps a system's scores onto the
+(:mod:`semsts.features.pair_score_cache`, per pair). A scorer's scale is its own. The runner maps a system's scores onto the
 task's range linearly from its ``score_range``: here the scorer's declared ``score_range`` when it has one (a score
 outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw, which are
 the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor Spearman,
@@ -16,16 +16,17 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from semsts.core.errors import InvalidValue
-from semsts.features.embedding_cache import cached_scores
+from semsts.features.pair_score_cache import cached_scores
 from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
+from semsts.features.scorers import outside as outside_range
 
 from .base import PairError, PairRegressor
 
 
 def pair_scores(score, pairs, batch_size=None, *, cache_spec=None) -> np.ndarray:
     """The scorer's score of each pair, every distinct pair scored once (with ``cache_spec``, the spec naming
-    ``score``, read from and kept in the per-user cache). A NaN or non-number is a PairError at the first pair
-    holding it (the runner reports the input file's line)."""
+    ``score``, read from and kept in the per-user cache, per pair). A NaN, a non-number or a score outside the range
+    the scorer declares is a PairError at the first pair holding it (the runner reports the input file's line)."""
     distinct = list(dict.fromkeys(tuple(p) for p in pairs))
     try:
         values = np.asarray(cached_scores(score, distinct, batch_size, spec=cache_spec), dtype=float)
@@ -78,10 +79,9 @@ class PairScorer(PairRegressor):
         declared = declared_range(self.scorer_)
         if declared is not None:
             outside = np.flatnonzero((scores < declared[0]) | (scores > declared[1]))
-            if len(outside):
+            if len(outside):  # a score kept before the scorer declared its range (one it gives is checked as it comes)
                 i = int(outside[0])
-                raise PairError(i, f"scorer {scorer_name(self.scorer)} gave {scores[i]:g}, outside the score_range "
-                                   f"[{declared[0]:g}, {declared[1]:g}] it declares")
+                raise PairError(i, str(outside_range(scorer_name(self.scorer), scores[i], declared, pairs[i])))
         return scores
 
     def __getstate__(self):

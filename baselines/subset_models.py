@@ -7,10 +7,11 @@ A single-model regime is the same object with only the fallback.
 from __future__ import annotations
 
 from semsts import corpora
+from semsts.features.scorers import NonFiniteScore
 
 from . import run
 from .base import PairError
-from .run import onto_score_range, system_score_range
+from .run import at_pair, onto_score_range, system_score_range
 
 
 def pick_model(subset: str, names, mapping: dict, fallback: str) -> str:
@@ -72,6 +73,8 @@ def predict_all(models: SubsetModels, subsets) -> dict:
                     raise corpora.FormatError(sub.input_path, at + 1, exc.message) from None
                 at -= len(sub.pairs)
             raise
+        except NonFiniteScore as exc:  # a pair scorer's feature
+            raise at_pair(exc, group) from None
         row = {pair: i for i, pair in enumerate(distinct)}
         scores = scores[[row[p] for p in pairs]] if pairs else scores
         start = 0

@@ -1,6 +1,5 @@
-"""Cached embeddings of a user's encoder and scores of a user's pair scorer: computed once per callable and items (texts,
-pairs), checked against the callable when read. Below, the encoder's embeddings; a scorer's scores of pairs are kept
-the same way (:data:`PAIR_SCORES`, in their own folder; its probe rescores a few pairs).
+"""Cached embeddings of a user's encoder: computed once per encoder and texts, checked against the encoder when read
+(a pair scorer's scores are kept per pair, by the same identity: :mod:`semsts.features.pair_score_cache`).
 
 Only an encoder named by a spec ``package.module:function`` is cached (a callable handed over in Python
 may be a closure whose behaviour its name does not pin). Its identity is the spec plus a version: the
@@ -30,7 +29,6 @@ from semsts.corpora.derived_cache import entry_path, file_sha256, read_entry, st
 from semsts.corpora.paths import cache_root
 
 from .encoders import ENCODERS, SIF, embed, encoder_name
-from .scorers import score_pairs
 
 PROBE = 8  # texts encoded (pairs scored) again to check an entry against the encoder as it is now
 TOLERANCE = 1e-4  # of a row's norm: float32 encoders differ by far less between batches, a stale entry by far more
@@ -38,10 +36,6 @@ TOLERANCE = 1e-4  # of a row's norm: float32 encoders differ by far less between
 
 def cache_folder():
     return cache_root() / "embeddings"
-
-
-def scores_folder():
-    return cache_root() / "pair-scores"
 
 
 def identity(spec, encode) -> str | None:
@@ -81,11 +75,6 @@ def texts_hash(texts) -> str:
     return digest.hexdigest()
 
 
-def pairs_hash(pairs) -> str:
-    """:func:`texts_hash` of the pairs' texts, both of each pair in order (the count in the key tells the pairs apart)."""
-    return texts_hash(text for pair in pairs for text in pair)
-
-
 def probe_rows(n: int) -> list[int]:
     """The rows of up to :data:`PROBE` of ``n`` texts, drawn anew each run from the system's entropy: nobody who
     edits an entry can know which rows will be checked (the figures never depend on the draw)."""
@@ -97,12 +86,6 @@ def agree(cached: np.ndarray, fresh: np.ndarray) -> bool:
     """Whether each row of ``cached`` lies within :data:`TOLERANCE` of the norm of the same row of ``fresh``."""
     gap = np.linalg.norm(cached - fresh, axis=1)
     return bool((gap <= TOLERANCE * np.linalg.norm(fresh, axis=1) + 1e-12).all())
-
-
-def agree_scores(cached: np.ndarray, fresh: np.ndarray) -> bool:
-    """Whether each of ``cached`` lies within :data:`TOLERANCE` of the largest of ``fresh`` (a scorer's scale is its
-    own: a float32 cross-encoder differs between batches by far less, a stale entry by far more)."""
-    return bool((np.abs(cached - fresh) <= TOLERANCE * np.max(np.abs(fresh), initial=0.0) + 1e-12).all())
 
 
 def unusable(values, n: int, rows: list[int], sample: np.ndarray, kind=None) -> str | None:
@@ -145,13 +128,6 @@ def cached_embed(encode, texts: list[str], batch_size: int, *, spec=None):
                           name=encoder_name(spec) if spec is not None else None)
 
 
-def cached_scores(score, pairs: list, batch_size=None, *, spec=None):
-    """:func:`semsts.features.scorers.score_pairs`, read from the per-user cache when an entry for the scorer ``spec``
-    names and these pairs is there and checks out, else computed and stored (no spec: computed)."""
-    return cached_compute(PAIR_SCORES, score, pairs, batch_size, who=callable_identity(spec, score) if pairs else None,
-                          name=spec)
-
-
 def cached_compute(kind: EntryKind, fn, items: list, batch_size, *, who: str | None, name: str | None):
     """``kind.compute(fn, items, batch_size)``, read from the cache when the entry of the callable identified as
     ``who`` (None: not cached) and these items is there and checks out, else computed and stored."""
@@ -191,8 +167,6 @@ def cached_compute(kind: EntryKind, fn, items: list, batch_size, *, who: str | N
 EMBEDDINGS = EntryKind(lambda: cache_folder(), "embeddings", "encoder", "texts", "vectors", "embeddings", "texts",
                        "embedding cache",
                        embed, texts_hash, agree)
-PAIR_SCORES = EntryKind(lambda: scores_folder(), "pair-scores", "scorer", "pairs", "scores", "scores",
-                        "pair scores", "pair-score cache", score_pairs, pairs_hash, agree_scores)
 
 
 def _identity_of(path) -> tuple | None:

@@ -179,7 +179,9 @@ def import_callable(spec: str, what: str, expected: str, signature: str):
         except AttributeError:
             raise InvalidValue(f"{what} {spec!r}: module {module_name!r} has no attribute {attribute!r}") from None
     if not callable(target):
-        raise InvalidValue(f"{what} {spec!r}: {attribute!r} is a {type(target).__name__}, not a callable {signature}")
+        kind = type(target).__name__
+        article = "an" if kind[:1].lower() in "aeiou" else "a"
+        raise InvalidValue(f"{what} {spec!r}: {attribute!r} is {article} {kind}, not a callable {signature}")
     return target
 
 

@@ -2,7 +2,7 @@
 
 ``scorer`` is a spec ``package.module:function`` or a callable ``score(list[tuple[str, str]]) -> list[float]`` (see
 :mod:`semsts.features.scorers`); the regression's scaling takes its scale as it comes. A spec's scores are read from
-and kept in the per-user pair-score cache (:mod:`semsts.features.embedding_cache`), per chunk of pairs. A saved
+and kept in the per-user pair-score cache, per pair (:mod:`semsts.features.pair_score_cache`). A saved
 model keeps the spec, never the function: it is imported again only when the user names it again.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from semsts.core.errors import InvalidValue
 
 from .base import PairFeatures
-from .embedding_cache import cached_scores
+from .pair_score_cache import cached_scores
 from .scorers import resolve_scorer
 
 

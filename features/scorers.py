@@ -23,7 +23,7 @@ BATCH_SIZE = 32  # pairs per call: a cross-encoder's batch on a CPU, a handful o
 
 
 class NonFiniteScore(ValueError, STSError):
-    """The scorer gave NaN or inf (or no number) for ``pair``."""
+    """The scorer gave NaN or inf, no number, or a number outside the ``score_range`` it declares, for ``pair``."""
 
     def __init__(self, scorer: str, pair: tuple, what: str = "a NaN or infinite score"):
         self.scorer, self.pair, self.what = scorer, tuple(pair), what
@@ -84,16 +84,25 @@ def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: boo
     """The scorer's score of each pair (float64, one per pair), ``batch_size`` pairs a call; with ``shown``, the pairs
     done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
-    Each call must give as many real, finite numbers as pairs it was handed: a failure, a wrong count or a
-    non-number is a ValueError naming the scorer, a NaN or infinite score a :class:`NonFiniteScore` naming its pair."""
+    Each call must give as many real, finite numbers as pairs it was handed, within the ``score_range`` the scorer
+    declares if it does: a failure or a wrong count is a ValueError naming the scorer, a non-number, a NaN or infinite
+    score or one outside that range a :class:`NonFiniteScore` naming its pair."""
     name = scorer_name(score)
     size = batch_size_of(score, batch_size)
-    return in_batches(lambda advance: _score(score, name, pairs, size, advance), pairs, name=name, what="scorer",
-                      desc="scoring", unit="pairs", shown=shown)
+    declared = declared_range(score)
+    return in_batches(lambda advance: _score(score, name, pairs, size, advance, declared), pairs, name=name,
+                      what="scorer", desc="scoring", unit="pairs", shown=shown)
 
 
-def _score(score, name: str, pairs: list, batch_size: int, advance=None) -> np.ndarray:
-    """:func:`score_pairs` itself, its scorer named ``name`` in messages, ``advance(n)`` told of each batch done."""
+def outside(name: str, value: float, declared: tuple, pair) -> NonFiniteScore:
+    """The error of a score ``value`` outside the range the scorer ``name`` declares, for ``pair``."""
+    return NonFiniteScore(name, pair, f"{value:g}, outside the score_range [{declared[0]:g}, {declared[1]:g}] it "
+                                      "declares,")
+
+
+def _score(score, name: str, pairs: list, batch_size: int, advance=None, declared=None) -> np.ndarray:
+    """:func:`score_pairs` itself, its scorer named ``name`` in messages, ``advance(n)`` told of each batch done,
+    ``declared`` the range its scores must lie in (None: any)."""
     out = np.empty(len(pairs))
     for start in range(0, len(pairs), batch_size):
         batch = [tuple(p) for p in pairs[start:start + batch_size]]
@@ -103,6 +112,11 @@ def _score(score, name: str, pairs: list, batch_size: int, advance=None) -> np.n
             raise InvalidValue(f"scorer {name} failed on a batch of {len(batch)} pairs "
                                f"({type(exc).__name__}: {str(exc)[:200]})") from exc
         out[start:start + len(batch)] = _checked(got, name, batch)
+        if declared is not None:
+            wrong = np.flatnonzero((out[start:start + len(batch)] < declared[0]) |
+                                   (out[start:start + len(batch)] > declared[1]))
+            if len(wrong):
+                raise outside(name, out[start + wrong[0]], declared, batch[wrong[0]])
         if advance is not None:
             advance(len(batch))
     return out

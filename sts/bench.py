@@ -232,7 +232,7 @@ def bench_rows(args) -> tuple[list, list]:
             if bar:
                 bar.step(f"loading {path}")
             # an encoder or scorer a card names runs if named here
-            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer)
+            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=not args.no_cache)
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,

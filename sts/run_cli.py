@@ -97,7 +97,7 @@ def run_saved(args, test) -> list:
     try:
         if bar:
             bar.step(f"loading {args.model}")
-        models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer)
+        models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer, cache=not args.no_cache)
         with settings(args, bar):
             return write_outputs(models, test, args.out, model_sha256=card["sha256"])
     finally:  # an error then starts its own line, not after the step's elapsed time
@@ -123,8 +123,9 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                    "with `regression --train` add its score as a feature; with --model, the scorer the model's card "
                    "names, which runs only when named again so")
     p.add_argument("--no-cache", action="store_true",
-                   help="with --encoder or --scorer run as the system: encode every text (score every pair) again, "
-                        "without the per-user embedding and pair-score caches")
+                   help="with --encoder or --scorer run as the system, or --scorer with --model (the model's scorer "
+                        "feature): encode every text (score every pair) again, without the per-user embedding and "
+                        "pair-score caches")
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")

@@ -82,9 +82,15 @@ def cmd_train(args) -> int:
 
 def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
     """Train, score the test set for the card, save the model; the card as written."""
+    from semsts.baselines.run import at_pair
+    from semsts.features.scorers import NonFiniteScore
     with settings(args, settings_bar):
-        models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns, feature_set=args.feature_set,
-                                    exclude=tuple(args.exclude), **chosen)
+        try:
+            models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns,
+                                        feature_set=args.feature_set, exclude=tuple(args.exclude), **chosen)
+        except NonFiniteScore as exc:  # a pair scorer's feature: at the first training file and line holding the pair
+            raise at_pair(exc, [sub for ds in corpora.resolve_all(recipe.train, args.data_dir, columns=args.columns)
+                                for sub in ds]) from None
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name:
             (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)

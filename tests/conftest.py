@@ -103,10 +103,11 @@ def toy_encoder(tmp_path, monkeypatch):
 @pytest.fixture(autouse=True)
 def _embedding_cache(tmp_path, monkeypatch):
     """Each test gets its own embedding and pair-score caches: a user's cache never feeds (or is fed by) a test."""
-    from semsts.features import embedding_cache
+    from semsts.features import embedding_cache, pair_score_cache
     folder = tmp_path / "embedding-cache"
     monkeypatch.setattr(embedding_cache, "cache_folder", lambda: folder)
-    monkeypatch.setattr(embedding_cache, "scores_folder", lambda: tmp_path / "pair-score-cache")
+    monkeypatch.setattr(pair_score_cache, "scores_folder", lambda: tmp_path / "pair-score-cache")
+    monkeypatch.setattr(pair_score_cache, "_SESSION", {"unstable": set(), "steady": set(), "confirmed": set()})
     return folder
 
 

@@ -108,7 +108,7 @@ def test_specs_load_builtin_and_user_encoders(tmp_path, monkeypatch):
     for spec, message in [("glove", "expected a built-in encoder"), ("my_encoders:", "expected a built-in"),
                           ("no_such_module_xyz:f", "cannot import module 'no_such_module_xyz'"),
                           ("my_encoders:missing", "has no attribute 'missing'"),
-                          ("my_encoders:NOT_CALLABLE", "is a int, not a callable")]:
+                          ("my_encoders:NOT_CALLABLE", "is an int, not a callable")]:
         with pytest.raises(ValueError, match=message):
             load_encoder(spec)
     system = EncoderSimilarity("my_encoders:lengths").fit([])

@@ -3,6 +3,7 @@
 it can fail one `error:` line. The scorers are the tests' own (tests/pair_scorers.py)."""
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -17,7 +18,8 @@ from semsts.baselines.model_card import ModelMismatch
 from semsts.baselines.scorer import PairScorer
 from semsts.core import progress
 from semsts.core.errors import Note
-from semsts.features import embedding_cache
+from semsts.features import embedding_cache, pair_score_cache
+from semsts.features.embedding_cache import PROBE
 from semsts.features.scorers import score_pairs
 from tests import pair_scorers
 from tests.conftest import SMALL, pairs_tsv
@@ -51,7 +53,7 @@ def _test_pairs(path):
 
 def test_each_distinct_pair_is_scored_once_in_batches_and_mapped_from_its_own_range():
     pairs = [("a b", "a c"), ("x y", "x y"), ("a b", "a c"), ("p", "q r")] * 10  # 3 distinct pairs
-    system = PairScorer("tests.pair_scorers:length_difference", batch_size=2).fit(pairs)
+    system = PairScorer("tests.pair_scorers:length_difference", batch_size=2, cache=False).fit(pairs)
     assert pair_scorers.CALLS == [2, 1]  # scored in fit, once each, two a call
     assert system.scale_ == (-2.0, 0.0) and not system.declared_
     assert system.predict(pairs[:4]).tolist() == [0.0, 0.0, 0.0, -2.0] and pair_scorers.CALLS == [2, 1]  # not again
@@ -61,7 +63,7 @@ def test_each_distinct_pair_is_scored_once_in_batches_and_mapped_from_its_own_ra
 
 
 def test_a_declared_range_and_batch_size_are_the_scorers_own_and_a_score_outside_it_is_an_error():
-    system = PairScorer("tests.pair_scorers:bounded").fit([])
+    system = PairScorer("tests.pair_scorers:bounded", cache=False).fit([])
     assert system.scale_ == (0.0, 1.0) and system.declared_
     pairs = [(f"w{i} a", "a b") for i in range(10)]
     assert system.predict(pairs).tolist() == pytest.approx([1 / 3] * 10) and pair_scorers.CALLS == [7, 3]
@@ -69,7 +71,8 @@ def test_a_declared_range_and_batch_size_are_the_scorers_own_and_a_score_outside
     def too_high(batch):
         return [2.0 for _ in batch]
     too_high.score_range = (0, 1)
-    with pytest.raises(PairError, match=r"pair 1: scorer .*too_high gave 2, outside the score_range \[0, 1\]"):
+    with pytest.raises(PairError, match=r"pair 1: scorer .*too_high gave 2, outside the score_range \[0, 1\] it "
+                                        r"declares, for the pair \('a', 'b'\)"):
         PairScorer(too_high).fit([]).predict([("a", "b")])
 
 
@@ -165,47 +168,134 @@ def test_sts_run_writes_the_scores_mapped_from_their_range_onto_the_tasks(tmp_pa
     assert np.abs(written - expected).max() <= 5e-7 and written.min() == 0 and written.max() == 5
 
 
-def test_a_second_run_scores_only_the_probe_and_a_damaged_entry_is_recomputed(tmp_path, capsys, _calls):
+def _store(tmp_path):
+    (store,) = (tmp_path / "pair-score-cache").glob("pair-scores_*.bin")
+    return store
+
+
+def _new_process():
+    """What a new process knows of the stores: nothing (it checks each against the scorer again)."""
+    for known in pair_score_cache._SESSION.values():
+        known.clear()
+
+
+def _rewrite_store(store, change):
+    """The store's scores changed by ``change`` and signed again, as whoever can write the cache could."""
+    data = store.read_bytes()
+    end = data.index(b"\n", len(pair_score_cache.MAGIC))
+    header = json.loads(data[len(pair_score_cache.MAGIC):end])
+    n = header["pairs"]
+    hashes, scores = data[end + 1:end + 1 + 32 * n], np.frombuffer(data[end + 1 + 32 * n:], "<f8")
+    payload = hashes + np.asarray(change(scores.copy()), dtype="<f8").tobytes()
+    header["sha256"] = hashlib.sha256(payload).hexdigest()
+    store.write_bytes(pair_score_cache.MAGIC + json.dumps(header).encode() + b"\n" + payload)
+
+
+def test_a_second_run_scores_only_the_probe_and_a_damaged_store_is_said_once_and_replaced(tmp_path, capsys, _calls):
     test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
     distinct = len(set(_test_pairs(test).pairs))
 
     def run(*extra):
+        _new_process()
+        _calls.clear()
         out = tmp_path / f"out{len(list(tmp_path.glob('out*')))}"
         assert cli.main(["run", "--scorer", JACCARD, "--test", str(test), "--out", str(out), *extra]) == 0
         return next(out.glob("STS.output.*")).read_text(), capsys.readouterr().err
-    first, _ = run()
-    assert sum(_calls) == distinct
-    _calls.clear()
+    first, err = run()
+    # scored once, then a few again to see that the scorer gives a pair the same score twice before keeping them
+    assert sum(_calls) == distinct + min(PROBE, distinct) and f"{distinct} pair scores computed and kept" in err
     again, err = run()
-    assert again == first and _calls == [embedding_cache.PROBE]
+    assert again == first and _calls == [PROBE]
     assert f"note: {distinct} of {distinct} pair scores from the pair-score cache" in err
-    _calls.clear()
+    store = _store(tmp_path)
+    before = store.read_bytes()
     assert run("--no-cache")[0] == first and sum(_calls) == distinct  # neither read nor written
-    (array,) = (tmp_path / "pair-score-cache").glob("*.scores.npy")
-    data = bytearray(array.read_bytes())
-    data[-8:] = np.float64(0.123).tobytes()  # one score changed: a plausible array, but not the one stored
-    array.write_bytes(bytes(data))
-    _calls.clear()
+    assert store.read_bytes() == before
+    data = bytearray(before)
+    data[-8:] = np.float64(0.123).tobytes()  # one score changed: a plausible store, but not the one written
+    store.write_bytes(bytes(data))
     damaged, err = run()
-    assert damaged == first and sum(_calls) == distinct + embedding_cache.PROBE and "rebuilding it" in err
+    assert damaged == first and sum(_calls) == distinct + min(PROBE, distinct)
+    assert f"pair-score cache {store}: damaged (changed since it was written); recomputing its pairs" in err
+    assert store.read_bytes() == before  # replaced by the scores computed now
+    assert run()[1].count("note:") == 1 and _calls == [PROBE]  # said once: the next run reads the store
 
 
-def test_a_stale_entry_is_never_used_and_a_scorer_that_changes_its_mind_is_not_cached(tmp_path, monkeypatch):
+def test_the_store_is_per_pair_whatever_the_dataset_or_command_scored_them(tmp_path, capsys, _calls):
+    a, b = pairs_tsv(tmp_path / "a.tsv", 40, 2), pairs_tsv(tmp_path / "b.tsv", 30, 5)
+    both = tmp_path / "both.tsv"
+    both.write_text(a.read_text() + "".join(b.read_text().splitlines(keepends=True)[1:]))
+    pairs_a, pairs_b = set(_test_pairs(a).pairs), set(_test_pairs(b).pairs)
+    assert cli.main(["run", "--scorer", JACCARD, "--test", str(a), "--out", str(tmp_path / "oa"), "--quiet"]) == 0
+    _new_process()
+    _calls.clear()
+    assert cli.main(["run", "--scorer", JACCARD, "--test", str(both), "--out", str(tmp_path / "ob")]) == 0
+    new = len(pairs_b - pairs_a)
+    assert new >= 25 and sum(_calls) == PROBE + new  # the probe of A's stored scores, then B's pairs alone
+    assert f"note: {len(pairs_a)} of {len(pairs_a | pairs_b)} pair scores from the pair-score cache" in \
+        capsys.readouterr().err
+    stored = pair_score_cache.read_store(_store(tmp_path), embedding_cache.callable_identity(JACCARD,
+                                                                                         pair_scorers.jaccard))
+    assert len(stored[0]) == len(pairs_a | pairs_b)
+    expected = {pair_score_cache.pair_hash(p): jaccard_by_hand(*p) for p in pairs_a | pairs_b}
+    assert all(expected[h] == s for h, s in zip(stored[0].tolist(), stored[1].tolist()))
+
+
+def test_a_model_feature_reuses_the_stored_scores_and_no_cache_reads_and_writes_nothing(tmp_path, capsys, _calls,
+                                                                                          data_dir):
+    train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    model = tmp_path / "m.skops"
+    assert cli.main(["train", "--train", str(train), *SMALL, "--scorer", JACCARD, "--save", str(model), "--quiet"]) == 0
+    assert cli.main(["run", "--scorer", JACCARD, "--test", str(test), "--out", str(tmp_path / "o1"), "--quiet"]) == 0
+    _new_process()
+    _calls.clear()
+    capsys.readouterr()
+    assert cli.main(["run", "regression", "--model", str(model), "--scorer", JACCARD, "--test", str(test),
+                     "--out", str(tmp_path / "o2")]) == 0
+    distinct = len(set(_test_pairs(test).pairs))
+    assert _calls == [PROBE] and f"{distinct} of {distinct} pair scores from the pair-score cache" in \
+        capsys.readouterr().err
+    store = _store(tmp_path)
+    store.unlink()
+    _calls.clear()
+    for argv in (["run", "regression", "--model", str(model), "--scorer", JACCARD, "--test", str(test), "--out",
+                  str(tmp_path / "o3")],
+                 ["bench", "--model", str(model), "--scorer", JACCARD, "--datasets", "stsb-test", "--resamples", "0",
+                  "--data-dir", str(data_dir)]):
+        assert cli.main([*argv, "--no-cache"]) == 0, capsys.readouterr().err
+        assert "pair-score cache" not in capsys.readouterr().err and not store.exists()
+    assert (tmp_path / "o3" / "sts-run.json").exists() and sum(_calls) >= 2 * distinct
+
+
+def test_a_scorer_that_changes_its_mind_is_said_once_and_not_cached_and_a_stale_store_is_replaced(tmp_path,
+                                                                                                    monkeypatch):
     pairs = [(f"a{i}", "b") for i in range(20)]
     module = tmp_path / "drifting.py"
     module.write_text("STEP = [0]\ndef score(pairs):\n    STEP[0] += 1\n    return [STEP[0] + len(a) for a, b in pairs]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     from semsts.features.scorers import load_scorer
     drifting = load_scorer("drifting:score")
-    drifting.cache_version = "1"
-    first = embedding_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
     with pytest.warns(Note) as notes:
-        again = embedding_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
-    assert not np.array_equal(again, first)  # the entry was not used: the scores are the scorer's of now
-    messages = [str(n.message) for n in notes]
-    assert len(messages) == 2 and "stale or damaged (its rows differ from what the scorer gives" in messages[0]
-    assert "scorer drifting:score gives other scores for the same pairs from one call to the next; they are not " \
-        "cached" in messages[1]
+        first = pair_score_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
+        again = pair_score_cache.cached_scores(drifting, pairs, 64, spec="drifting:score")
+    assert not np.array_equal(again, first) and not (tmp_path / "pair-score-cache").exists()  # nothing kept
+    assert [str(n.message) for n in notes] == ["scorer drifting:score is not deterministic (it gave other scores for "
+                                               "the same pairs from one call to the next): its scores are not cached"]
+    # a scorer that changed without saying so (the same cache_version): its store is stale, replaced, then used
+    steady = load_scorer("tests.pair_scorers:jaccard")
+    monkeypatch.setattr(steady, "cache_version", "1", raising=False)
+    pair_score_cache.cached_scores(steady, pairs, spec=JACCARD)
+    _rewrite_store(_store(tmp_path), lambda s: s + 0.5)
+    _new_process()
+    with pytest.warns(Note) as notes:
+        fresh = pair_score_cache.cached_scores(steady, pairs, spec=JACCARD)
+    assert fresh.tolist() == [jaccard_by_hand(*p) for p in pairs]
+    (message,) = [str(n.message) for n in notes]
+    assert "stale (its scores of 8 pairs differ from what the scorer gives now); replaced" in message
+    _new_process()
+    pair_scorers.CALLS.clear()
+    assert pair_score_cache.cached_scores(steady, pairs, spec=JACCARD).tolist() == fresh.tolist()
+    assert pair_scorers.CALLS == [PROBE]
 
 
 def test_the_identity_follows_the_module_and_a_declared_version():
@@ -213,8 +303,29 @@ def test_the_identity_follows_the_module_and_a_declared_version():
     assert embedding_cache.callable_identity("tests.pair_scorers:bounded", pair_scorers.bounded) != \
         embedding_cache.callable_identity(JACCARD, pair_scorers.jaccard)  # the spec is part of it
     assert embedding_cache.callable_identity(None, pair_scorers.jaccard) is None  # a bare callable is not cached
-    assert embedding_cache.pairs_hash([("a", "b")]) != embedding_cache.pairs_hash([("b", "a")])
-    assert embedding_cache.pairs_hash([("a b", "c")]) != embedding_cache.pairs_hash([("a", "b c")])
+    assert pair_score_cache.pair_hash(("a", "b")) != pair_score_cache.pair_hash(("b", "a"))
+    assert pair_score_cache.pair_hash(("a b", "c")) != pair_score_cache.pair_hash(("a", "b c"))
+    assert pair_score_cache.pair_hash(("a", "b")) == hashlib.sha256(
+        hashlib.sha256(b"a").digest() + hashlib.sha256(b"b").digest()).digest()
+
+
+def test_a_store_that_is_a_link_or_not_a_store_is_not_followed_nor_used(tmp_path, capsys, _calls):
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    argv = ["run", "--scorer", JACCARD, "--test", str(test), "--out", str(tmp_path / "out")]
+    assert cli.main([*argv, "--quiet"]) == 0
+    store = _store(tmp_path)
+    target = tmp_path / "elsewhere.bin"
+    store.rename(target)
+    store.symlink_to(target)
+    assert cli.main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"pair-score cache {store}: not a regular file" in err and store.is_symlink()
+    assert "could not be written" in err
+    store.unlink()
+    store.write_bytes(b"PK\x03\x04 something else")
+    assert cli.main(argv) == 0
+    assert "damaged (not a pair-score store); recomputing its pairs" in capsys.readouterr().err
+    assert store.read_bytes().startswith(pair_score_cache.MAGIC)
 
 
 # --- sts bench: a row like any other
@@ -325,29 +436,70 @@ SCORES_TAMPER = {
     "reversed": lambda s: s[::-1],
     "scaled": lambda s: s * 1.01,
     "a score short": lambda s: s[:-1],
-    "a column": lambda s: s[:, None],
-    "integers": lambda s: s.astype(np.int64),
-    "strings": lambda s: s.astype(str),
+    "a score more": lambda s: np.append(s, 1.0),
     "none": lambda s: s[:0],
 }
 
 
 @pytest.mark.parametrize("tamper", SCORES_TAMPER)
-def test_a_re_signed_pair_score_entry_is_checked_recomputed_and_never_used(tmp_path, monkeypatch, tamper):
-    import hashlib
+def test_a_re_signed_pair_score_store_is_checked_recomputed_and_never_used(tmp_path, monkeypatch, tamper):
     (tmp_path / "distinct.py").write_text("def score(pairs):\n    return [len(a) + len(b) / 100 for a, b in pairs]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     from semsts.features.scorers import load_scorer
     score, pairs = load_scorer("distinct:score"), [("x" * i, "y" * (i % 3)) for i in range(1, 41)]
-    first = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
-    (manifest,) = (tmp_path / "pair-score-cache").glob("pair-scores_*.json")
-    array = manifest.with_name(manifest.stem + ".scores.npy")
-    np.save(array, SCORES_TAMPER[tamper](np.load(array)), allow_pickle=False)
-    entry = json.loads(manifest.read_text())
-    entry["files"]["scores"] = hashlib.sha256(array.read_bytes()).hexdigest()  # signed again over the new array
-    manifest.write_text(json.dumps(entry))
+    first = pair_score_cache.cached_scores(score, pairs, spec="distinct:score")
+    _rewrite_store(_store(tmp_path), SCORES_TAMPER[tamper])
+    _new_process()
     with pytest.warns(Note) as notes:
-        again = embedding_cache.cached_scores(score, pairs, spec="distinct:score")
+        again = pair_score_cache.cached_scores(score, pairs, spec="distinct:score")
     assert again.tolist() == first.tolist()
     (message,) = [str(n.message) for n in notes]
-    assert message.endswith(("; recomputing it", "where the scorer gives float scores (40,); rebuilding it")), message
+    assert message.endswith(("; replaced", "; recomputing its pairs")), message
+
+
+def test_the_card_keeps_the_scorers_version_and_a_model_run_with_another_says_so(tmp_path, monkeypatch, capsys):
+    import sys
+    module = tmp_path / "versioned.py"
+    module.write_text("def score(pairs):\n    return [float(len(a) - len(b)) for a, b in pairs]\n"
+                      "score.cache_version = '1'\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "versioned", raising=False)
+    train, test = pairs_tsv(tmp_path / "train.tsv", 59, 1), pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    model = tmp_path / "m.skops"
+    assert cli.main(["train", "--train", str(train), *SMALL, "--scorer", "versioned:score", "--save", str(model),
+                     "--quiet"]) == 0
+    card = json.loads(model.with_suffix(".json").read_text())
+    assert (card["scorer"], card["scorer_version"]) == ("versioned:score", "version:1")
+    argv = ["run", "regression", "--model", str(model), "--scorer", "versioned:score", "--test", str(test), "--out"]
+    assert cli.main([*argv, str(tmp_path / "o1")]) == 0
+    assert "trained with the pair scorer" not in capsys.readouterr().err
+    module.write_text("def score(pairs):\n    return [float(len(b) - len(a)) for a, b in pairs]\n"
+                      "score.cache_version = '22'\n")  # inverted, and said so
+    monkeypatch.delitem(sys.modules, "versioned")
+    assert cli.main([*argv, str(tmp_path / "o2")]) == 0
+    notes = [line for line in capsys.readouterr().err.splitlines() if "trained with the pair scorer" in line]
+    assert notes == [f"note: {model}: trained with the pair scorer versioned:score at version:1, which is now "
+                     "version:22 (its module or its cache_version changed): the model gives what it learned from the "
+                     "old scores; retrain it if the scores changed"]
+
+
+def test_a_score_outside_the_declared_range_is_one_error_at_its_pair_and_nothing_is_kept(tmp_path, monkeypatch,
+                                                                                            capsys):
+    (tmp_path / "ranged.py").write_text("def score(pairs):\n    return [7.0 if 'b' in a else 1.0 for a, b in pairs]\n"
+                                        "score.score_range = (0, 5)\n")
+    (tmp_path / "nan_b.py").write_text("def score(pairs):\n    return [float('nan') if 'b' in a else 1.0 "
+                                       "for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    test = pairs_tsv(tmp_path / "test.tsv", 40, 2)
+    first = next(i for i, (a, _) in enumerate(_test_pairs(test).pairs) if "b" in a)
+    pair = _test_pairs(test).pairs[first]
+    assert cli.main(["run", "--scorer", "ranged:score", "--test", str(test), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"error: {test}:{first + 1}: scorer ranged:score gave 7, outside the score_range [0, 5] it "
+                       f"declares, for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})")
+    assert not any("kept" in line for line in err) and not (tmp_path / "pair-score-cache").exists()
+    # in sts train, the scorer's NaN is at the training file's line
+    assert cli.main(["train", "--train", str(test), *SMALL, "--scorer", "nan_b:score", "--save",
+                     str(tmp_path / "m.skops"), "--quiet"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"error: {test}:{first + 1}: scorer nan_b:score gave a NaN or infinite score for the pair")
