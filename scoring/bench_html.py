@@ -9,8 +9,8 @@ import numpy as np
 from semsts import corpora
 from semsts.corpora.published_encoders import DATASETS, contenders
 
-from .bench import CONVENTIONS, LABELS
-from .bench_tables import name_of, sections, trailer
+from .bench import CONVENTIONS, LABELS, covering
+from .bench_tables import datasets_of, name_of, sections, trailer
 from .bench_worst import worst_section
 from .html_report import pyplot
 from .results import html_table
@@ -107,7 +107,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             "code{font-size:13px;word-break:break-all} .pairs td,.pairs th{text-align:left;vertical-align:top;max-width:32em}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure role="img" aria-label="bar chart">{svg}</figure>']
-    conventions = ("simcse", *(c for c in conventions if c != "simcse"))
+    conventions = covering(("simcse", *(c for c in conventions if c != "simcse")), datasets_of(rows))
     for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap):
         page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []

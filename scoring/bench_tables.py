@@ -16,7 +16,7 @@ from semsts.corpora.published_encoders import NAME as TABLE5
 
 from . import aggregates, intervals
 from . import conventions as cv
-from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
+from .bench import CONVENTION_NAMES, CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, covering, fmt100, signature
 from .bench_intervals import Bootstrap
 from .ranking import common_task_rank, placed_rank
 from .results import Result, fmt, json_value, markdown, text_blocks, wrapped
@@ -375,9 +375,6 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
     return out
 
 
-CONVENTION_NAMES = {"official": "official", "senteval": "SentEval", "simcse": "SimCSE", "mteb": "MTEB"}
-
-
 def primary_figure(key: tuple) -> bool:
     """Is ``key`` (:func:`semsts.scoring.bench.figure_values`) a figure the text's paired tests show? SimCSE's Avg.
     (or its datasets where a row has no Avg.), MTEB's tasks and their mean, each dataset's first official
@@ -467,8 +464,8 @@ def _dataset_ci(r: BenchRow, d: str, f) -> dict:
 
 
 def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
-    """Every figure of every row, with the signatures; with the bootstrap, each figure's 95% interval in a sibling
-    ``ci`` (``datasets[d]["ci"]``, ``simcse_avg_ci``, ``mteb_mean_ci``) and the paired tests."""
+    """Every figure of every row, with the signatures of the conventions covering its datasets; with the bootstrap,
+    each figure's 95% interval in a sibling ``ci`` (``datasets[d]["ci"]``, ``simcse_avg_ci``, ``mteb_mean_ci``) and the paired tests."""
     doc = {"rows": [], "absent": [{"dataset": n, "how": h} for n, h in absent]}
     for r in rows:
         row = {
@@ -478,7 +475,7 @@ def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
                              "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n,
                              **({"mteb_subsets": f.mteb_subsets} if f.mteb_subsets is not None else {})}
                          for d, f in r.figures.items()},
-            "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}}
+            "signatures": {c: str(signature(c, r.figures.values())) for c in covering(CONVENTIONS, r.figures)}}
         if r.ci:
             for d, f in r.figures.items():
                 row["datasets"][d]["ci"] = _dataset_ci(r, d, f)

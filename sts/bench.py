@@ -98,10 +98,10 @@ def bench_command(args) -> int:
     if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
         from semsts.scoring.pair_predictions import check_folder
         check_folder(args.save_predictions)
-    if not args.convention and _mteb_only_selection(args):  # the other tables would be empty
-        conventions = ("mteb",)
+    if args.datasets:  # no table at all would be left: said before minutes of predicting
+        _check_covered(conventions, args.datasets)
     with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
-        rows, absent, boot, text = _bench_tables(args, conventions)
+        rows, absent, boot, conventions, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
     sys.stdout.flush()
     pairs = _save_predictions(rows, args)
@@ -141,19 +141,35 @@ def _save_predictions(rows, args):
     return pairs
 
 
-def _mteb_only_selection(args) -> bool:
-    """Whether every dataset asked for (``--datasets``, else the suite's) is scored by MTEB's convention alone."""
-    from semsts.scoring.bench import SUITES
-    from semsts.scoring.conventions import mteb_only
-    return all(mteb_only(d) for d in args.datasets or SUITES[getattr(args, "suite", "classic")])
+def _check_covered(conventions, datasets) -> tuple:
+    """The conventions whose tables cover some of ``datasets`` (:func:`~semsts.scoring.bench.covering`); an error
+    when none does."""
+    from semsts.scoring.bench import covering, uncovered_note
+    shown = covering(conventions, datasets)
+    if not shown:
+        raise InvalidValue(uncovered_note(conventions, datasets))
+    return shown
+
+
+def _covered(conventions, rows, args) -> tuple:
+    """The tables of the datasets benched: a convention covering none of them is left out, with one note saying so."""
+    from semsts.scoring.bench import uncovered_note
+    from semsts.scoring.bench_tables import datasets_of
+    benched = datasets_of(rows)
+    shown = _check_covered(conventions, benched)
+    if shown != conventions:
+        from .notes import note
+        note(uncovered_note(conventions, benched), even_quiet=bool(args.convention))  # a table asked for by name
+    return shown
 
 
 def _bench_tables(args, conventions) -> tuple:
-    """The rows, the absent datasets, the bootstrap and the tables as text."""
+    """The rows, the absent datasets, the bootstrap, the conventions shown and the tables as text."""
     if args.report:  # before minutes of predicting, not after
         from semsts.scoring.html_report import pyplot
         pyplot()
     rows, absent = bench_rows(args)
+    conventions = _covered(conventions, rows, args)
     from semsts.core.run_settings import available_cores
     from semsts.options import progress_bar
     from semsts.scoring.bench_intervals import bootstrap_rows
@@ -167,8 +183,8 @@ def _bench_tables(args, conventions) -> tuple:
         if bar:
             bar.close()
     from semsts.scoring.bench_tables import Bench
-    return rows, absent, boot, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
-                                      every_row=args.all).render(args.format)
+    return rows, absent, boot, conventions, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
+                                                  every_row=args.all).render(args.format)
 
 
 def _none_present(names, data_dir) -> str:
@@ -200,6 +216,12 @@ def bench_rows(args) -> tuple[list, list]:
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
         raise InvalidValue(_none_present([name for name, _ in absent], args.data_dir))
+    from semsts.baselines.token_cosine import not_2017_baseline
+
+    from .notes import note
+    for name in dict.fromkeys(args.system):  # once per bench, as `sts run` says it
+        if text := not_2017_baseline(name, [sub.name for ds in datasets for sub in ds]):
+            note(text, even_quiet=True)
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):
