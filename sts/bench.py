@@ -70,11 +70,14 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text",
                    help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
-                   help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
-                        "the other conventions' tables with their signatures (needs the plots extra, matplotlib)")
+                   help="also write DIR/index.html and DIR/bench.svg: a bar chart and SimCSE's Table 5 with the rows "
+                        "placed in it, then the other conventions' tables with their signatures (needs the plots extra, "
+                        "matplotlib); an index.html or bench.svg no earlier --report wrote is refused, other files are "
+                        "left alone")
     p.add_argument("--save-predictions", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write every row's scored pairs with their texts, gold and prediction: DIR/ROW.DATASET.jsonl "
-                        "per row and dataset, described in DIR/README.txt (DIR: new, or one an earlier save wrote)")
+                        "per row and dataset, described in DIR/README.txt (DIR new or not: a file an earlier save did "
+                        "not write is left alone, and refused if a save would replace it)")
     p.add_argument("--seed", type=argtypes.int_at_least(0), default=0,
                    help="seed of the bootstrap resamples behind the intervals and paired tests (default 0)")
     p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
@@ -95,6 +98,10 @@ def bench_command(args) -> int:
     if not (args.system or args.model or args.encoder or args.scorer or args.runs):
         args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC, --scorer SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
+    if args.report:  # before minutes of predicting: no file of the user's is replaced
+        from semsts.scoring.bench_html import BENCH_FILES
+        from semsts.scoring.html_report import check_report_folder
+        check_report_folder(args.report, BENCH_FILES)
     if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
         from semsts.scoring.pair_predictions import check_folder
         check_folder(args.save_predictions)
