@@ -52,7 +52,10 @@ def add_bench_arguments(p) -> None:
                         "pair-score caches")
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder and --scorer models were trained on STS-family data (marks them not comparable)")
-    p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
+    p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d],
+                   help="comma-separated datasets of the bench family instead of --suite's, e.g. "
+                        "stsb-test,sts2017-all-test (`sts data list` lists every dataset and whether it is present; "
+                        "a name outside the family is refused, naming the family)")
     p.add_argument("--suite", choices=["classic", "mteb-eng-v2", "mteb-multilingual"], default="classic",
                    help="the datasets benched when --datasets is not given: classic (STS12-16, STS-B, SICK-R and "
                         "STS17 when present; the default) or mteb-eng-v2 (the STS tasks of MTEB(eng, v2): "
