@@ -248,7 +248,8 @@ def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND
     """A long published table cut to what a reader needs: every row ranked by one figure (published ``(cells,
     value)``, ours ``(lines, value)``, ``lines`` the row and its interval line), ours placed at the rank their
     figure (rounded to 2 decimals, as printed) would take among the published rows; kept: the ``top`` rows, ours and
-    ``around`` published rows on each side of each of ours. Returns the header with a rank column, the body, which
+    ``around`` published rows on each side of each of ours that has the figure (one without it is not ranked: it
+    comes last, alone, not beside the lowest published rows). Returns the header with a rank column, the body, which
     body lines are ours, and the lines standing for the rows left out (body position -> text)."""
     values = [v for _, v in published]
     merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
@@ -258,7 +259,8 @@ def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND
         merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
     merged.sort(key=lambda m: (-m[0], m[1], m[2]))
     mine = [k for k, m in enumerate(merged) if m[1] == 1]
-    keep = set(range(min(top, len(merged)))) | {k for i in mine for k in range(i - around, i + around + 1)}
+    ranked = [k for k in mine if merged[k][0] != -math.inf]  # a row of ours without the figure has no neighbours
+    keep = set(range(min(top, len(merged)))) | set(mine) | {k for i in ranked for k in range(i - around, i + around + 1)}
     body, is_ours, gaps, left_out = [], [], {}, []
 
     def gap():
