@@ -11,6 +11,17 @@ from .base import PairRegressor, checked_score_range, onto_score_range
 _WHITESPACE = re.compile(r"\s+")
 
 
+def not_2017_baseline(system: str, subsets) -> str:
+    """The note ``sts run`` and ``sts bench`` give when token-cosine scores SemEval-2017 tracks (``subsets``: their
+    names), empty otherwise: its figures there are not the 2017 paper's baseline row."""
+    from semsts.corpora.kinds import STS2017_TRACKS
+    if system != "token-cosine" or not any(name in STS2017_TRACKS for name in subsets):
+        return ""
+    return ("token-cosine on SemEval-2017 tracks is not the 2017 paper's baseline: that baseline's tokenisation is "
+            "not confirmed, and on the cross-lingual tracks it compared machine translations into English, which "
+            "cannot run here (docs/systems.md); its figures are not the paper's")
+
+
 def whitespace_tokens(text: str) -> list[str]:
     """Split at runs of white space as the organizers' Perl ``split /\\s+/`` did.
 

@@ -35,7 +35,10 @@ def extract(archive, dest: Path, limit: int) -> int:
             return _extract_zip(archive, dest, limit)
         return _extract_tar(archive, dest, limit)
     except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError) as exc:
-        raise FetchError(f"{archive}: not a readable zip or tar archive ({exc}); an HTML page or a cut download?") from None
+        # one line: tarfile's error lists a reason per compression it tried, each on a line of its own
+        reason = str(exc).splitlines()[0].rstrip(":") if str(exc).strip() else type(exc).__name__
+        raise FetchError(f"{archive}: not a readable zip or tar archive ({reason}); an HTML page or a cut "
+                         "download?") from None
 
 
 def _check_sizes(archive: Path, name: str, size: int, packed: int | None, total: int, limit: int) -> None:

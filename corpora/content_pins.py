@@ -104,15 +104,38 @@ def differences(release: str, root) -> list[Difference] | None:
 def _subset_differences(check: dict, root) -> list[Difference]:
     """A multilingual task's pin (``{"dataset", "subsets": {hf_subset: figures}}``): each subset's figures as mteb
     gives them per ``hf_subset``, a subset absent or extra being a difference too."""
+    return [d for _, _, diffs in subset_checks(check, root) for d in diffs]
+
+
+def subset_checks(check: dict, root) -> list[tuple]:
+    """``(dataset/subset, its Subset or None when absent, its differences)`` of each subset a multilingual pin names
+    (``sts data verify`` names each file)."""
     loaded = {sub.name: sub for sub in datasets.load(check["dataset"], root)}
-    diffs = [Difference(f"{check['dataset']}/{name}", "present", "absent") for name in check["subsets"]
-             if name not in loaded]
+    out = []
     for name, want in check["subsets"].items():
-        if name in loaded:
-            sub = loaded[name]
-            diffs += [d._replace(figure=f"{check['dataset']}/{name}: {d.figure}")
-                      for d in compare(want, figures(sub.pairs, sub.gold))]
-    return diffs
+        label = f"{check['dataset']}/{name}"
+        if name not in loaded:
+            out.append((label, None, [Difference(label, "present", "absent")]))
+            continue
+        sub = loaded[name]
+        out.append((label, sub, [d._replace(figure=f"{label}: {d.figure}")
+                                 for d in compare(want, figures(sub.pairs, sub.gold))]))
+    return out
+
+
+def unverified_note(release: str, root) -> str:
+    """What ``sts data list`` and a fetch say of a release under ``root`` whose files are not those mteb describes (an
+    install with --unverified); '' when they are, nothing pins them or they cannot be read (the listing says so)."""
+    from .errors import DatasetNotFound, FormatError
+    pin = pin_of(release)
+    try:
+        diffs = differences(release, root) if pin else None
+    except (DatasetNotFound, FormatError, OSError):
+        return ""
+    if not diffs:
+        return ""
+    what = "its files are not those" if "subsets" in pin else f"{Path(pin['file']).name} is not the file"
+    return f"installed unverified: {what} mteb describes for {pin['task']} ({describe(diffs)})"
 
 
 def describe(diffs: list[Difference], most: int = 3) -> str:

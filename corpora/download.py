@@ -127,9 +127,10 @@ class _Watchdog:
 
 
 def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,
-             limit: int | None = None) -> Path:
+             limit: int | None = None, by_hand: str = "download it by hand and use --archive FILE") -> Path:
     """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download slower
-    than MIN_RATE or longer than DEADLINE is a FetchError naming the address (its password hidden)."""
+    than MIN_RATE or longer than DEADLINE is a FetchError naming the address (its password hidden) and, when it
+    could not download, ``by_hand``: what to do instead."""
     import http.client
     shown = redact(url)
     too_big = f"{shown}: more than {mib(limit or 0)}, far more than the release needs; refused"
@@ -162,7 +163,7 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
                 raise FetchError(f"{shown}: not finished after {DEADLINE:g} s ({done:,} bytes received); "
                                  "the server stalls? refused")
     except (OSError, http.client.HTTPException) as exc:  # URLError, HTTPError and socket errors are OSErrors
-        raise FetchError(_scrub(f"cannot download {shown}: {exc}; download it by hand and use --archive FILE",
+        raise FetchError(_scrub(f"cannot download {shown}: {exc}; {by_hand}",
                                 url)) from None
     if total is not None and done != total:
         raise FetchError(f"{shown}: got {done} bytes of {total}; the download was cut short")

@@ -90,12 +90,25 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
         return _unpack_nested(source, tmp, archives, mirror, progress, budget)
     paths = [Path(a) for a in archives] or [
         download(mirror_address(url, mirror or os.environ.get(MIRROR_VAR)), tmp / PurePosixPath(url).name, progress,
-                 limit=budget) for url in source.urls]
+                 limit=budget, by_hand=by_hand(source)) for url in source.urls]
     trees, left = [], budget
     for i, archive in enumerate(paths):
         trees.append(tmp / f"x{i}")
         left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
     return paths, trees
+
+
+def by_hand(source: Source) -> str:
+    """What to do when a release cannot be downloaded: its archive (or each of its archives) downloaded by hand and
+    given with --archive, a nested release's repository copy as --archive FOLDER, or a mirror."""
+    if nested(source):
+        return (f"copy the repository {source.target} at the pinned revision by hand (its files at their paths: "
+                f"{', '.join(source.files[:2])}, …) and use --archive FOLDER, or serve them with --mirror URL")
+    names = [PurePosixPath(url).name for url in source.urls]
+    if len(names) > 1:
+        return (f"download its {len(names)} archives by hand and give each: "
+                + " ".join(f"--archive {n}" for n in names) + " (or --mirror URL)")
+    return f"download {names[0]} by hand and use --archive FILE (or --mirror URL)"
 
 
 def nested(source: Source) -> bool:
@@ -127,7 +140,7 @@ def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, prog
     mirror = mirror or os.environ.get(MIRROR_VAR)
     for i, (url, rel) in enumerate(zip(source.urls, source.files)):
         address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
-        got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left)
+        got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left, by_hand=by_hand(source))
         left -= _copy_at(got, tree, rel, left)
         got.unlink()
     return [tmp / "x0"], [tree]

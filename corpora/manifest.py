@@ -14,7 +14,7 @@ from semsts.core.files import write_text_atomic
 
 from . import content_pins, datasets
 from .derived_cache import file_sha256 as sha256
-from .errors import FormatError
+from .errors import DatasetNotFound, FormatError
 from .formats import in_place
 
 MANIFEST_PATH = Path(__file__).resolve().parent / "manifest.json"
@@ -96,7 +96,7 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
             notes.append(f"{folder}: not in the manifest (the reference data has no copy); not checked")
             continue
         checks.extend(check_files(root, entries))
-        checks.extend(check_content(root, release, pin) for release, pin in pinned)
+        checks.extend(c for release, pin in pinned for c in check_content(root, release, pin))
         checks.extend(check_pairs(root, name) for name in by_kind)
         if pinned and not entries and (root / folder).is_dir():  # STS 2017: track 5 pinned, the other tracks not
             covered = {f for _, pin in pinned for f in (pin["file"], pin["file"].replace(".input.", ".gs."))}
@@ -107,17 +107,37 @@ def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check],
     return checks, notes
 
 
-def check_content(root: Path, release: str, pin: dict) -> Check:
-    """A file pinned by mteb's descriptive statistics (no checksum known): its pairs against mteb's figures."""
-    if not in_place(root / pin["file"]):
-        return Check("MISSING", pin["file"])
+def check_content(root: Path, release: str, pin: dict) -> list[Check]:
+    """A file pinned by mteb's descriptive statistics (no checksum known): its pairs against mteb's figures; a
+    multilingual task's every file (each subset its own file), each named."""
+    if not in_place(root / pin["file"]) and "subsets" not in pin:
+        return [Check("MISSING", pin["file"])]
     try:
+        if "subsets" in pin:
+            return [c for check in (pin, *pin.get("more", ())) for c in _subset_files(root, pin, check)]
         diffs = content_pins.differences(release, root)
     except FormatError as exc:
-        return Check("MISMATCH", pin["file"], f"does not parse: {exc}")
+        return [Check("MISMATCH", pin["file"], f"does not parse: {exc}")]
+    except DatasetNotFound:
+        return [Check("MISSING", pin["file"])]
     if diffs:
-        return Check("MISMATCH", pin["file"], f"not what mteb describes for {pin['task']}: {content_pins.describe(diffs)}")
-    return Check("OK", pin["file"], f"mteb's figures for {pin['task']}")
+        return [Check("MISMATCH", pin["file"], f"not what mteb describes for {pin['task']}: {content_pins.describe(diffs)}")]
+    return [Check("OK", pin["file"], f"mteb's figures for {pin['task']}")]
+
+
+def _subset_files(root: Path, pin: dict, check: dict) -> list[Check]:
+    """Each subset's file of one dataset of a multilingual pin, against mteb's figures for that subset."""
+    out = []
+    for label, sub, diffs in content_pins.subset_checks(check, root):
+        if sub is None:
+            out.append(Check("MISSING", f"{datasets.spec(check['dataset']).folder}: subset {label}"))
+            continue
+        rel = Path(sub.input_path).resolve().relative_to(root.resolve()).as_posix()
+        diffs = [d._replace(figure=d.figure.removeprefix(f"{label}: ")) for d in diffs]  # the line names the subset
+        out.append(Check("MISMATCH", rel, f"not what mteb describes for {pin['task']} {sub.name}: "
+                                          f"{content_pins.describe(diffs)}") if diffs
+                   else Check("OK", rel, f"mteb's figures for {pin['task']} {sub.name}"))
+    return out
 
 
 def check_pairs(root: Path, name: str) -> Check:

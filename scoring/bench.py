@@ -72,6 +72,41 @@ CONVENTIONS = {  # name -> (title, the signature's fields before the data)
 }
 
 
+CONVENTION_NAMES = {"official": "official", "senteval": "SentEval", "simcse": "SimCSE", "mteb": "MTEB"}
+
+
+def covers(convention: str, dataset: str) -> bool:
+    """Whether ``convention``'s table has a figure of ``dataset``: SimCSE's a column of its seven, SentEval's the
+    family but MTEB's own tasks and the 2017 tracks, the official one every task whose paper it knows, MTEB's every
+    task it holds but the 2017 tracks (its STS17 is its own files)."""
+    if convention == "simcse":
+        return dataset in SIMCSE_DATASETS
+    if convention == "official":
+        return not cv.mteb_only(dataset)
+    if convention == "senteval":
+        return not (cv.mteb_only(dataset) or cv.official_only(dataset))
+    return cv.in_mteb(dataset) and not cv.official_only(dataset)
+
+
+def covering(conventions, datasets) -> tuple:
+    """Those of ``conventions`` whose tables cover at least one of ``datasets`` (the others would be empty)."""
+    return tuple(c for c in conventions if any(covers(c, d) for d in datasets))
+
+
+def uncovered_note(conventions, datasets) -> str:
+    """What a bench says of the ``conventions`` it leaves out (:func:`covering`): which, and which cover the datasets."""
+    shown = covering(conventions, datasets)
+    left = [CONVENTION_NAMES[c] for c in conventions if c not in shown]
+    if not left:
+        return ""
+    named = ", ".join(LABELS.get(d, d) for d in datasets)
+    left = ", ".join(left[:-1]) + " or " + left[-1] if len(left) > 1 else left[0]
+    return (f"no {left} table: {'that convention covers' if ' or ' not in left else 'those conventions cover'} "
+            f"none of the datasets of this bench ({named}); "
+            + (f"shown: {', '.join(CONVENTION_NAMES[c] for c in shown)}" if shown else
+               "covered by " + ", ".join(f"--convention {c}" for c in covering(CONVENTIONS, datasets))))
+
+
 @dataclass(frozen=True)
 class DatasetFigures:
     """One dataset's figures under each convention (NaN: undefined, None: not computable here)."""
@@ -178,8 +213,7 @@ def data_field(figures) -> str:
 def signature(convention: str, figures) -> Signature:
     """The signature of one convention's figures over ``figures`` (DatasetFigures of one run)."""
     fields = list(CONVENTIONS[convention][1])
-    figures = [f for f in figures if convention == "mteb" or not cv.mteb_only(f.dataset)]
-    figures = [f for f in figures if convention != "mteb" or cv.in_mteb(f.dataset)]
+    figures = [f for f in figures if covers(convention, f.dataset)]  # the data its table's figures stand on
     if convention == "official" and not all(cv.in_mteb(f.dataset) for f in figures):
         fields.append(("stscompanion", "pearson-over-file"))  # the companion's readme: one Pearson over each file
     if convention == "mteb":

@@ -9,10 +9,10 @@ import numpy as np
 from semsts import corpora
 from semsts.corpora.published_encoders import DATASETS, contenders
 
-from .bench import CONVENTIONS, LABELS
-from .bench_tables import name_of, sections, trailer
+from .bench import CONVENTIONS, LABELS, covering
+from .bench_tables import datasets_of, name_of, sections, trailer
 from .bench_worst import worst_section
-from .html_report import pyplot
+from .html_report import GENERATOR, REPORT_MARK, pyplot
 from .results import html_table
 
 
@@ -86,6 +86,9 @@ def _svg(plt, fig) -> str:
     return text[text.index("<svg"):]
 
 
+BENCH_FILES = ("index.html", "bench.svg")  # what a report writes (html_report.check_report_folder)
+
+
 def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None, pairs=(),
                        predictions=None) -> Path:
     """``out_dir/index.html``: the chart (inlined as SVG, ``bench.svg`` beside it), SimCSE's Table 5
@@ -98,16 +101,18 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
     fig = _plot(plt, rows)
     svg = _svg(plt, fig)
     plt.close(fig)
+    svg = f"<!-- {REPORT_MARK} -->\n{svg}"  # marked as the report's (check_report_folder)
     corpora.write_text_atomic(out_dir / "bench.svg", svg)
     title = "sts bench: " + ", ".join(r.system for r in rows)
-    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title><style>",
+    page = ["<!DOCTYPE html>", f'<html lang="en"><head><meta charset="utf-8">{GENERATOR}',
+            f"<title>{html.escape(title)}</title><style>",
             "body{font-family:sans-serif;margin:1.5em;color:#222} figure{margin:1em 0} figure svg{max-width:100%;height:auto}",
             "table{border-collapse:collapse;font-size:14px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",
             "td:first-child,th:first-child{text-align:left} tr.ours{background:#ffe8c2;font-weight:bold}",
             "code{font-size:13px;word-break:break-all} .pairs td,.pairs th{text-align:left;vertical-align:top;max-width:32em}",
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure role="img" aria-label="bar chart">{svg}</figure>']
-    conventions = ("simcse", *(c for c in conventions if c != "simcse"))
+    conventions = covering(("simcse", *(c for c in conventions if c != "simcse")), datasets_of(rows))
     for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap):
         page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []

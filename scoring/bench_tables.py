@@ -16,7 +16,7 @@ from semsts.corpora.published_encoders import NAME as TABLE5
 
 from . import aggregates, intervals
 from . import conventions as cv
-from .bench import CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, fmt100, signature
+from .bench import CONVENTION_NAMES, CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, covering, fmt100, signature
 from .bench_intervals import Bootstrap
 from .ranking import common_task_rank, placed_rank
 from .results import Result, fmt, json_value, markdown, text_blocks, wrapped
@@ -248,7 +248,8 @@ def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND
     """A long published table cut to what a reader needs: every row ranked by one figure (published ``(cells,
     value)``, ours ``(lines, value)``, ``lines`` the row and its interval line), ours placed at the rank their
     figure (rounded to 2 decimals, as printed) would take among the published rows; kept: the ``top`` rows, ours and
-    ``around`` published rows on each side of each of ours. Returns the header with a rank column, the body, which
+    ``around`` published rows on each side of each of ours that has the figure (one without it is not ranked: it
+    comes last, alone, not beside the lowest published rows). Returns the header with a rank column, the body, which
     body lines are ours, and the lines standing for the rows left out (body position -> text)."""
     values = [v for _, v in published]
     merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
@@ -258,7 +259,8 @@ def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND
         merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
     merged.sort(key=lambda m: (-m[0], m[1], m[2]))
     mine = [k for k, m in enumerate(merged) if m[1] == 1]
-    keep = set(range(min(top, len(merged)))) | {k for i in mine for k in range(i - around, i + around + 1)}
+    ranked = [k for k in mine if merged[k][0] != -math.inf]  # a row of ours without the figure has no neighbours
+    keep = set(range(min(top, len(merged)))) | set(mine) | {k for i in ranked for k in range(i - around, i + around + 1)}
     body, is_ours, gaps, left_out = [], [], {}, []
 
     def gap():
@@ -375,9 +377,6 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
     return out
 
 
-CONVENTION_NAMES = {"official": "official", "senteval": "SentEval", "simcse": "SimCSE", "mteb": "MTEB"}
-
-
 def primary_figure(key: tuple) -> bool:
     """Is ``key`` (:func:`semsts.scoring.bench.figure_values`) a figure the text's paired tests show? SimCSE's Avg.
     (or its datasets where a row has no Avg.), MTEB's tasks and their mean, each dataset's first official
@@ -467,8 +466,8 @@ def _dataset_ci(r: BenchRow, d: str, f) -> dict:
 
 
 def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
-    """Every figure of every row, with the signatures; with the bootstrap, each figure's 95% interval in a sibling
-    ``ci`` (``datasets[d]["ci"]``, ``simcse_avg_ci``, ``mteb_mean_ci``) and the paired tests."""
+    """Every figure of every row, with the signatures of the conventions covering its datasets; with the bootstrap,
+    each figure's 95% interval in a sibling ``ci`` (``datasets[d]["ci"]``, ``simcse_avg_ci``, ``mteb_mean_ci``) and the paired tests."""
     doc = {"rows": [], "absent": [{"dataset": n, "how": h} for n, h in absent]}
     for r in rows:
         row = {
@@ -478,7 +477,7 @@ def bench_dict(rows, *, absent=(), bootstrap=None) -> dict:
                              "senteval": f.senteval, "simcse": f.simcse, "mteb": f.mteb, "mteb_n": f.mteb_n,
                              **({"mteb_subsets": f.mteb_subsets} if f.mteb_subsets is not None else {})}
                          for d, f in r.figures.items()},
-            "signatures": {c: str(signature(c, r.figures.values())) for c in CONVENTIONS}}
+            "signatures": {c: str(signature(c, r.figures.values())) for c in covering(CONVENTIONS, r.figures)}}
         if r.ci:
             for d, f in r.figures.items():
                 row["datasets"][d]["ci"] = _dataset_ci(r, d, f)

@@ -5,6 +5,7 @@ import base64
 import html
 import io
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -26,9 +27,39 @@ def pyplot():
     return plt
 
 
+# Every file a report writes carries this mark (index.html its generator, a chart's SVG a comment, a PNG its Software):
+# a later report replaces only files that carry it (check_report_folder), never a file of the user's.
+REPORT_MARK = "semsts --report"
+GENERATOR = f'<meta name="generator" content="{REPORT_MARK}">'
+COMPARE_FILES = ("index.html", "bars.png", "scatter.png", "errors.png")
+
+
+def check_report_folder(folder, names) -> None:
+    """Refuse, before any work, a report folder holding one of ``names`` (the files the report writes) that no
+    earlier report wrote (it lacks :data:`REPORT_MARK`): the report would replace it. Other files are left alone."""
+    from semsts.core.errors import InvalidValue
+    from semsts.core.files import is_regular
+    folder = Path(folder)
+    if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
+        raise InvalidValue(f"{folder}: not a folder (--report takes a folder, new or not: it replaces only the files an "
+                           "earlier --report wrote there and leaves the others alone)")
+    for name in names:
+        path = folder / name
+        if not os.path.lexists(path):
+            continue
+        if not is_regular(path) or REPORT_MARK.encode() not in _head(path):
+            raise InvalidValue(f"{path}: not written by an earlier --report; the report would replace it: give "
+                               "another folder, or move it away (other files in the folder are left alone)")
+
+
+def _head(path: Path, size: int = 1 << 16) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(size)
+
+
 def _save_png(fig, path: Path) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, metadata={"Software": None})
+    fig.savefig(buf, format="png", dpi=90, metadata={"Software": REPORT_MARK})
     data = buf.getvalue()
     with corpora.atomic_open(path, "wb") as handle:
         handle.write(data)
@@ -111,7 +142,7 @@ def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_di
         parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,'
                      f'{base64.b64encode(data).decode()}"><figcaption>{html.escape(caption)}</figcaption></figure>')
     header, rows = compare_table(cmp)
-    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+    page = ["<!DOCTYPE html>", f'<html lang="en"><head><meta charset="utf-8">{GENERATOR}',
             f"<title>{html.escape(compare_title(cmp))}</title><style>",
             "body{font-family:sans-serif;margin:1.5em;color:#222} img{max-width:100%} figure{margin:1em 0}",
             "table{border-collapse:collapse;font-size:12px} td,th{padding:2px 6px;border-bottom:1px solid #ddd;text-align:right}",

@@ -194,8 +194,8 @@ def check_folder(folder) -> dict | None:
     if not os.path.lexists(folder):
         return None
     if folder.is_symlink() or not folder.is_dir():
-        raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a new folder or one an earlier "
-                           "--save-predictions wrote)")
+        raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a folder, new or not: it replaces only "
+                           "the files an earlier --save-predictions wrote there and leaves the others alone)")
     manifest = _read_manifest(folder)
     listed = manifest["files"] if manifest else {}
     tag = manifest.get("temp_tag") if manifest else None

@@ -52,7 +52,10 @@ def add_bench_arguments(p) -> None:
                         "pair-score caches")
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder and --scorer models were trained on STS-family data (marks them not comparable)")
-    p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d], help="comma-separated subset of the family")
+    p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d],
+                   help="comma-separated datasets of the bench family instead of --suite's, e.g. "
+                        "stsb-test,sts2017-all-test (`sts data list` lists every dataset and whether it is present; "
+                        "a name outside the family is refused, naming the family)")
     p.add_argument("--suite", choices=["classic", "mteb-eng-v2", "mteb-multilingual"], default="classic",
                    help="the datasets benched when --datasets is not given: classic (STS12-16, STS-B, SICK-R and "
                         "STS17 when present; the default) or mteb-eng-v2 (the STS tasks of MTEB(eng, v2): "
@@ -70,11 +73,14 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text",
                    help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
-                   help="also write DIR/index.html: a bar chart and SimCSE's Table 5 with the rows placed in it, then "
-                        "the other conventions' tables with their signatures (needs the plots extra, matplotlib)")
+                   help="also write DIR/index.html and DIR/bench.svg: a bar chart and SimCSE's Table 5 with the rows "
+                        "placed in it, then the other conventions' tables with their signatures (needs the plots extra, "
+                        "matplotlib); an index.html or bench.svg no earlier --report wrote is refused, other files are "
+                        "left alone")
     p.add_argument("--save-predictions", metavar="DIR", type=argtypes.nonempty_path,
                    help="also write every row's scored pairs with their texts, gold and prediction: DIR/ROW.DATASET.jsonl "
-                        "per row and dataset, described in DIR/README.txt (DIR: new, or one an earlier save wrote)")
+                        "per row and dataset, described in DIR/README.txt (DIR new or not: a file an earlier save did "
+                        "not write is left alone, and refused if a save would replace it)")
     p.add_argument("--seed", type=argtypes.int_at_least(0), default=0,
                    help="seed of the bootstrap resamples behind the intervals and paired tests (default 0)")
     p.add_argument("--resamples", type=argtypes.int_between(0, MAX_RESAMPLES), default=1000,
@@ -95,13 +101,18 @@ def bench_command(args) -> int:
     if not (args.system or args.model or args.encoder or args.scorer or args.runs):
         args.usage_error("give at least one SYSTEM, --model FILE, --encoder SPEC, --scorer SPEC or --runs DIR")
     conventions = tuple(dict.fromkeys(args.convention or ("simcse", "official", "senteval", "mteb")))
+    if args.report:  # before minutes of predicting: no file of the user's is replaced
+        from semsts.scoring.bench_html import BENCH_FILES
+        from semsts.scoring.html_report import check_report_folder
+        check_report_folder(args.report, BENCH_FILES)
     if getattr(args, "save_predictions", None):  # before minutes of predicting, not after
         from semsts.scoring.pair_predictions import check_folder
         check_folder(args.save_predictions)
-    if not args.convention and _mteb_only_selection(args):  # the other tables would be empty
-        conventions = ("mteb",)
+    from semsts.scoring.bench import FAMILY
+    if args.datasets and set(args.datasets) <= set(FAMILY):  # no table would be left: said before minutes of predicting
+        _check_covered(conventions, args.datasets)
     with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
-        rows, absent, boot, text = _bench_tables(args, conventions)
+        rows, absent, boot, conventions, text = _bench_tables(args, conventions)
     sys.stdout.write(text)
     sys.stdout.flush()
     pairs = _save_predictions(rows, args)
@@ -141,19 +152,35 @@ def _save_predictions(rows, args):
     return pairs
 
 
-def _mteb_only_selection(args) -> bool:
-    """Whether every dataset asked for (``--datasets``, else the suite's) is scored by MTEB's convention alone."""
-    from semsts.scoring.bench import SUITES
-    from semsts.scoring.conventions import mteb_only
-    return all(mteb_only(d) for d in args.datasets or SUITES[getattr(args, "suite", "classic")])
+def _check_covered(conventions, datasets) -> tuple:
+    """The conventions whose tables cover some of ``datasets`` (:func:`~semsts.scoring.bench.covering`); an error
+    when none does."""
+    from semsts.scoring.bench import covering, uncovered_note
+    shown = covering(conventions, datasets)
+    if not shown:
+        raise InvalidValue(uncovered_note(conventions, datasets))
+    return shown
+
+
+def _covered(conventions, rows, args) -> tuple:
+    """The tables of the datasets benched: a convention covering none of them is left out, with one note saying so."""
+    from semsts.scoring.bench import uncovered_note
+    from semsts.scoring.bench_tables import datasets_of
+    benched = datasets_of(rows)
+    shown = _check_covered(conventions, benched)
+    if shown != conventions:
+        from .notes import note
+        note(uncovered_note(conventions, benched), even_quiet=bool(args.convention))  # a table asked for by name
+    return shown
 
 
 def _bench_tables(args, conventions) -> tuple:
-    """The rows, the absent datasets, the bootstrap and the tables as text."""
+    """The rows, the absent datasets, the bootstrap, the conventions shown and the tables as text."""
     if args.report:  # before minutes of predicting, not after
         from semsts.scoring.html_report import pyplot
         pyplot()
     rows, absent = bench_rows(args)
+    conventions = _covered(conventions, rows, args)
     from semsts.core.run_settings import available_cores
     from semsts.options import progress_bar
     from semsts.scoring.bench_intervals import bootstrap_rows
@@ -167,8 +194,8 @@ def _bench_tables(args, conventions) -> tuple:
         if bar:
             bar.close()
     from semsts.scoring.bench_tables import Bench
-    return rows, absent, boot, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
-                                      every_row=args.all).render(args.format)
+    return rows, absent, boot, conventions, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
+                                                  every_row=args.all).render(args.format)
 
 
 def _none_present(names, data_dir) -> str:
@@ -200,6 +227,12 @@ def bench_rows(args) -> tuple[list, list]:
     datasets, absent = bench.present_datasets(args.datasets or SUITES[suite], args.data_dir, optional=optional)
     if not datasets:
         raise InvalidValue(_none_present([name for name, _ in absent], args.data_dir))
+    from semsts.baselines.token_cosine import not_2017_baseline
+
+    from .notes import note
+    for name in dict.fromkeys(args.system):  # once per bench, as `sts run` says it
+        if text := not_2017_baseline(name, [sub.name for ds in datasets for sub in ds]):
+            note(text, even_quiet=True)
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):

@@ -21,8 +21,10 @@ COMMANDS = (
     ("eval", "score outputs against the gold (python evaluate.py)", "semsts.eval_cli", "add_eval_arguments"),
     ("compare", "place runs among the published results (python evaluate.py compare)", "semsts.eval_cli",
      "add_compare_arguments"),
-    ("bench", "score systems, models, encoders or runs over STS12-17, STS-B and SICK-R under every convention "
-     "(official, SentEval, SimCSE, MTEB), beside SimCSE's published encoders", "semsts.bench", "add_bench_arguments"),
+    ("bench", "score systems, models, encoders, pair scorers or runs over the STS family (STS12-17 and every 2017 "
+     "track, STS-B and its companion, SICK-R, BIOSSES, STS22, MTEB's multilingual STS) under the conventions covering "
+     "them (official, SentEval, SimCSE, MTEB), beside SimCSE's and MTEB's published rows", "semsts.bench",
+     "add_bench_arguments"),
     ("demo", "run every system on the shipped demo data and print the scoreboard", "semsts.demo", "add_demo_arguments"),
 )
 

@@ -40,6 +40,7 @@ def cmd_list(args) -> int:
     root = data_root(args.data_dir)
     absent = missing_root(args.data_dir)
     print(f"data root: {root}" + (f" (does not exist: {absent.split(' (', 1)[1]}" if absent else ""))
+    releases: dict = {}  # release -> its unverified note
     for name in datasets.dataset_names():
         spec = datasets.spec(name)
         try:
@@ -52,9 +53,21 @@ def cmd_list(args) -> int:
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
         _print_wrapped(_head(name, f"present  {sum(len(s) for s in ds):6d} pairs: "), subs)
-        for text in ds.notes:
-            _print_wrapped(f"{'':{NAME_WIDTH}} note: ", text)
+        for text in [*ds.notes, _unverified(name, root, releases)]:
+            if text:
+                _print_wrapped(f"{'':{NAME_WIDTH}} note: ", text)
     return 0
+
+
+def _unverified(name: str, root, releases: dict) -> str:
+    """The note on a present dataset whose release differs from what pins it (content_pins), each release read once."""
+    try:
+        release = sources.source_of(name).name
+    except DatasetNotFound:
+        return ""
+    if release not in releases:
+        releases[release] = content_pins.unverified_note(release, root)
+    return releases[release] and f"{name}: {releases[release]}"
 
 
 def _list_files(args) -> int:
@@ -129,10 +142,8 @@ def cmd_fetch(args) -> int:
             print(f"{source.name}: already in {data_root(args.data_dir) / source.target} (--force to replace)")
             continue
         print(f"{source.name}: installed in {folder}")
-        if args.unverified and (diffs := content_pins.differences(source.name, data_root(args.data_dir))):
-            pin = content_pins.pin_of(source.name)
-            print(f"  note: installed unverified: not the file mteb describes for {pin['task']} "
-                  f"({content_pins.describe(diffs)})")
+        if args.unverified and (text := content_pins.unverified_note(source.name, data_root(args.data_dir))):
+            print(f"  note: {text}")
         for ds_name in source.datasets:
             try:
                 ds = datasets.load(ds_name, args.data_dir)
@@ -209,13 +220,20 @@ def add_data_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("fetch", help="download official archives, check them and install them in the data root")
     p.add_argument("names", nargs="+", metavar="NAME",
                    help="dataset (e.g. sts2012-test, stsb-dev), release, or `all` (every one with a published address)")
-    p.add_argument("--archive", action="append", default=[], type=argtypes.nonempty_file, metavar="FILE",
-                   help="use this locally downloaded archive instead of downloading (repeatable)")
-    p.add_argument("--mirror", type=argtypes.nonempty, help=f"base URL serving the archives by file name (default: ${fetch.MIRROR_VAR}, "
-                                    "else the organizers' addresses)")
+    p.add_argument("--archive", action="append", default=[], type=argtypes.nonempty_file, metavar="PATH",
+                   help="install from what you downloaded by hand instead of downloading: the release's archive FILE "
+                        "(repeatable: a release of several archives takes each, as STS 2017's sts2017.eval.v1.1.zip "
+                        "and sts2017.gs.zip, SICK's three zips), BIOSSES's or STS22 en's file, or for MTEB's "
+                        "multilingual releases (mteb-sts17, mteb-sts22, mteb-stsb-multi) a FOLDER: a copy of the "
+                        "Hugging Face repository at the pinned revision, its files at their paths")
+    p.add_argument("--mirror", type=argtypes.nonempty, help=f"base URL serving the archives by file name, and MTEB's multilingual "
+                                    "files at their data-root paths (MIRROR/mteb/REPOSITORY/PATH) (default: "
+                                    f"${fetch.MIRROR_VAR}, else the organizers' and Hugging Face's addresses)")
     p.add_argument("--force", action="store_true", help="replace a dataset folder that is already there")
     p.add_argument("--unverified", action="store_true",
-                   help="install STS 2017, BIOSSES or STS22 files that differ from mteb's published figures (refused without it)")
+                   help="install a release whose content differs from what pins it (refused without it): STS 2017 "
+                        "(its track 5), BIOSSES, STS22 and MTEB's multilingual releases (mteb's published figures), "
+                        "the STS-B companion (its pairs per source file); `sts data list` notes such an install")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--api-key", help=f"typed2013: Europeana API key (default: ${europeana.KEY_VAR})")
     p.add_argument("--api-url", default=europeana.API_BASE, help="typed2013: record API base URL (default: %(default)s)")

@@ -268,6 +268,9 @@ def _cmd_compare(args) -> int:
     runs = dict(args.run)
     if len(runs) != len(args.run):
         args.usage_error("each --run needs its own NAME")
+    if args.report:  # no file of the user's is replaced
+        from semsts.scoring.html_report import COMPARE_FILES, check_report_folder
+        check_report_folder(args.report, COMPARE_FILES)
     try:
         with stdout_to_stderr():  # only the tables reach stdout
             dataset = _dataset(args)

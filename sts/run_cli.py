@@ -57,10 +57,9 @@ def _run(args) -> list:
     for ds in [test, *train]:
         for text in ds.notes:
             note(text)
-    if args.system == "token-cosine" and any(s.name in corpora.kinds.STS2017_TRACKS for s in test):
-        note("token-cosine on SemEval-2017 tracks is not the 2017 paper's baseline: that baseline's tokenisation is "
-             "not confirmed, and on the cross-lingual tracks it compared machine translations into English, which "
-             "cannot run here (docs/systems.md); its figures are not the paper's", even_quiet=True)
+    from semsts.baselines.token_cosine import not_2017_baseline
+    if text := not_2017_baseline(args.system, [s.name for s in test]):
+        note(text, even_quiet=True)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
             raise InvalidValue("--model takes a model saved by `sts train`, and no --train "

@@ -179,7 +179,7 @@ def test_the_html_report_holds_the_chart_and_the_published_table(tmp_path, data_
     assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test,sts2016-test", "--convention", "simcse",
                      "--report", str(out), "--quiet", "--data-dir", str(data_dir)]) == 0
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert (out / "bench.svg").read_text(encoding="utf-8").startswith("<svg")
+    assert (out / "bench.svg").read_text(encoding="utf-8").startswith("<!-- semsts --report -->\n<svg")  # marked
     assert (out / "bench.svg").read_text(encoding="utf-8") in page and "data:image" not in page and "<tr class=ours><td>token-cosine</td>" in page
     assert "sup-SimCSE-RoBERTa-large" in page and "74.89 *" in page
     assert "signature: <code>convention:simcse|" in page and "official:" not in page  # only what was asked
@@ -401,6 +401,21 @@ def test_published_text_keeps_the_top_rows_and_those_around_ours(data_dir, capsy
     everything = capsys.readouterr().out
     assert "left out" not in everything and all(c.name in everything for c in published)
     assert "(unsupervised, as published)" in everything and "(unsupervised, as published)" not in text
+
+
+def test_published_text_puts_a_row_without_the_ranking_figure_last_and_alone(data_dir, capsys):
+    """A row of ours with no Avg. (STS-B alone) is not ranked: it comes after every published row, not beside the
+    lowest ones as if it ranked below them."""
+    from semsts.corpora.published_encoders import contenders
+    assert cli.main(["bench", "token-cosine", "--datasets", "stsb-test", "--convention", "simcse", "--published",
+                     "--resamples", "0", "--quiet", "--data-dir", str(data_dir)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    body = lines[lines.index(next(line for line in lines if line.startswith("rank "))) + 1:]
+    body = body[:body.index("")]
+    published = sorted(contenders(), key=lambda c: -c.average)
+    assert [line.split()[0] for line in body] == ["1", "2", "3", "…", "-"]
+    assert body[3] == f"… {len(published) - 3} published rows left out (ranks 4-{len(published)}); --all shows every row"
+    assert body[4].split()[1:] == ["token-cosine", *["-"] * 5, body[4].split()[7], "-", "-"]
 
 
 def test_no_dataset_under_the_data_root_is_one_short_line(tmp_path, capsys, monkeypatch):

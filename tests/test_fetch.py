@@ -513,3 +513,29 @@ def test_sts22_by_hand_takes_its_published_name_and_a_bad_file_installs_nothing(
     assert len(corpora.load("sts2022-v2-test", root).pairs) == 2
     with pytest.raises(sources.FetchError, match="no such file"):
         fetch.fetch("biosses-test", root, archives=[tmp_path / "nope.gz"])
+
+
+@pytest.mark.parametrize("name, said", [
+    ("stsbenchmark", "; download Stsbenchmark.tar.gz by hand and use --archive FILE (or --mirror URL)"),
+    ("sts2017-all-test", "; download its 2 archives by hand and give each: --archive sts2017.eval.v1.1.zip "
+                         "--archive sts2017.gs.zip (or --mirror URL)"),
+    ("sts17-ml-test", "; copy the repository mteb/sts17-crosslingual-sts at the pinned revision by hand (its files at "
+                      "their paths: test/ar-ar.jsonl.gz, test/en-ar.jsonl.gz, …) and use --archive FOLDER, or serve "
+                      "them with --mirror URL"),
+])
+def test_a_failed_download_says_what_that_release_takes_by_hand(server, tmp_path, name, said):
+    _, url = server  # an empty folder: every address is a 404
+    with pytest.raises(sources.FetchError) as caught:
+        fetch.fetch(name, tmp_path / "root", mirror=url)
+    text = str(caught.value)
+    assert text.startswith("cannot download ") and "HTTP Error 404" in text and text.endswith(said), text
+    assert "\n" not in text and not (tmp_path / "root").exists()
+
+
+def test_a_file_that_is_no_archive_is_one_error_line(tmp_path, capsys):
+    junk = tmp_path / "junk.tar.gz"
+    junk.write_text("<html>not found</html>\n")
+    assert data_main("--data-dir", tmp_path / "root", "fetch", "stscompanion-mt", "--archive", junk) == 1
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [f"error: {junk}: not a readable zip or tar archive (file could not be opened "
+                                         "successfully); an HTML page or a cut download?"]

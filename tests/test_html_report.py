@@ -57,6 +57,27 @@ def test_cli_writes_the_report(report, capsys):
     assert (out / "index.html").is_file()
 
 
+def test_cli_replaces_no_file_an_earlier_report_did_not_write(report, capsys):
+    """A user's bars.png where the report goes is refused before any work and kept; the report's own files are
+    replaced by the next report; other files are left alone."""
+    out, cmp, dataset, runs = report
+    root = dataset.subsets[0].input_path.parents[2]
+    write(out / "bars.png", "mine\n")
+    write(out / "notes.txt", "keep\n")
+    argv = ["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--resamples", "5", "--report", str(out),
+            *(f"--run={k}={v}" for k, v in runs.items())]
+    assert evaluate.main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines() == [
+        f"error: {out / 'bars.png'}: not written by an earlier --report; the report would replace it: give another "
+        "folder, or move it away (other files in the folder are left alone)"]
+    assert (out / "bars.png").read_text() == "mine\n" and not (out / "index.html").exists()
+    (out / "bars.png").unlink()
+    assert evaluate.main(argv) == 0 and evaluate.main(argv) == 0  # the second replaces the first's files
+    assert sorted(p.name for p in out.iterdir()) == ["bars.png", "errors.png", "index.html", "notes.txt", "scatter.png"]
+    assert (out / "notes.txt").read_text() == "keep\n"
+
+
 def test_report_is_deterministic(report):
     out, cmp, dataset, runs = report
     first = evaluate.write_compare_report(cmp, dataset, runs, out).read_bytes()
@@ -154,6 +175,40 @@ def test_bench_chart_has_error_bars_and_a_legend_over_no_bar(tmp_path, data_dir,
     assert found["legend"][2] > found["legend"][0] and found["legend"][3] > found["legend"][1]
     assert not [b for b in drawn if _overlap(found["legend"], b)]
     assert not [e for e in found["errorbars"] if _overlap(found["legend"], e)]
+
+
+def test_bench_report_replaces_no_file_it_did_not_write(tmp_path, data_dir, capsys):
+    from semsts import cli
+    out = tmp_path / "report"
+    write(out / "index.html", "<html>my own page</html>\n")
+    write(out / "notes.txt", "keep\n")
+    argv = ["bench", "token-cosine", "--datasets", "stsb-test", "--resamples", "0", "--report", str(out), "--quiet",
+            "--data-dir", str(data_dir)]
+    assert cli.main(argv) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines() == [  # refused before predicting: no table either
+        f"error: {out / 'index.html'}: not written by an earlier --report; the report would replace it: give another "
+        "folder, or move it away (other files in the folder are left alone)"]
+    assert (out / "index.html").read_text() == "<html>my own page</html>\n" and not (out / "bench.svg").exists()
+    (out / "index.html").unlink()
+    assert cli.main(argv) == 0 and cli.main(argv) == 0  # the second replaces the first's files
+    assert sorted(p.name for p in out.iterdir()) == ["bench.svg", "index.html", "notes.txt"]
+    write(out / "bench.svg", "<svg>mine</svg>\n")
+    assert cli.main(argv) == 1 and "bench.svg: not written by an earlier --report" in capsys.readouterr().err
+    assert (out / "bench.svg").read_text() == "<svg>mine</svg>\n"
+
+
+def test_bench_report_leaves_out_the_tables_covering_none_of_the_datasets(tmp_path, capsys):
+    """SimCSE's Table 5 heads the page, but not when it covers none of the datasets benched (STS17 en-en alone)."""
+    from semsts import cli
+    from tests.full_root import sts2017
+    sts2017(tmp_path / "root")  # the 2017 tracks in the official layout
+    out = tmp_path / "report"
+    assert cli.main(["bench", "token-cosine", "--datasets", "sts2017-test", "--resamples", "0", "--report", str(out),
+                     "--quiet", "--data-dir", str(tmp_path / "root")]) == 0
+    capsys.readouterr()
+    titles = re.findall(r"<h2>(.*?)</h2>", (out / "index.html").read_text(encoding="utf-8"))
+    assert [t.split(":")[0] for t in titles] == ["official", "SentEval", "MTEB"]
 
 
 # --- ``bench --report DIR`` with ``--save-predictions``: each row's worst pairs, their links resolved by Chromium.

@@ -184,7 +184,7 @@ def test_bench_gives_each_subsets_spearman_and_the_tasks_mean(ml_root, tmp_path,
                                          abs=1e-7)
     assert doc["mteb_mean"] == pytest.approx(np.mean([doc["datasets"][n]["mteb"] for n in NAMES]), abs=1e-7)
     assert "multilingual:mean-of-subsets" in doc["signatures"]["mteb"] and "stsbmt-test-n:900" in doc["signatures"]["mteb"]
-    assert "sts17" not in doc["signatures"]["simcse"]
+    assert list(doc["signatures"]) == ["mteb"]  # the one convention covering them
 
 
 def test_the_suite_shows_the_mteb_tables_alone(ml_root, capsys):
@@ -243,6 +243,31 @@ def test_files_that_are_not_mtebs_are_refused_naming_the_subset(ml_root, tmp_pat
         fetch.fetch("sts17-ml-test", root, mirror=mirror)
     assert not (root / "mteb").exists()
     assert fetch.fetch("sts17-ml-test", root, mirror=mirror, unverified=True) == root / "mteb" / "sts17-crosslingual-sts"
+
+
+def test_an_unverified_install_is_listed_as_such_and_verify_names_each_file(ml_root, tmp_path, capsys):
+    """The fixture's files are not mteb's (the real pins): verify names each of the 11 files, list flags the install."""
+    root = tmp_path / "data"
+    fetch.fetch("sts17-ml-test", root, mirror=ml_root.as_uri(), unverified=True)
+    assert cli.main(["data", "--data-dir", str(root), "verify", "sts17-ml-test"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines[:-1]] == [
+        ["MISMATCH", f"mteb/sts17-crosslingual-sts/test/{pair}.jsonl.gz"] for pair in STS17_PAIRS]
+    assert all(f"not what mteb describes for STS17 {pair}: num_samples expected " in line
+               for pair, line in zip(STS17_PAIRS, lines))
+    assert lines[-1] == f"{root}: 0 OK, 11 MISMATCH, 0 MISSING"
+    assert cli.main(["data", "--data-dir", str(root), "list"]) == 0
+    listing = " ".join(capsys.readouterr().out.split())
+    assert ("note: sts17-ml-test: installed unverified: its files are not those mteb describes for STS17 "
+            "(sts17-ml-test/ar-ar: num_samples expected 250, got 40") in listing
+
+
+def test_verify_checks_every_subset_of_every_dataset_a_pin_names(ml_root, fixture_pins, capsys):
+    assert cli.main(["data", "--data-dir", str(ml_root), "verify", "stsbmt-test"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in lines[:-1]] == [
+        ["OK", f"mteb/stsb_multi_mt/{split}/{lang}.parquet"] for split in ("test", "dev") for lang in STSB_MULTI_LANGUAGES]
+    assert lines[-1] == f"{ml_root}: 20 OK, 0 MISMATCH, 0 MISSING"
 
 
 def test_fetch_by_hand_takes_a_copy_of_the_repository(ml_root, tmp_path, fixture_pins):

@@ -211,7 +211,9 @@ def test_a_changed_file_a_link_or_a_file_for_a_folder_is_refused(tmp_path, data_
         pp.save_predictions(_tables(data_dir), other)
     assert not (tmp_path / "elsewhere.jsonl").exists()
     write(tmp_path / "afile", "x")
-    with pytest.raises(ValueError, match="not a folder"):
+    with pytest.raises(ValueError, match=r"not a folder \(--save-predictions takes a folder, new or not: it replaces "
+                                         "only the files an earlier --save-predictions wrote there and leaves the "
+                                         r"others alone\)"):
         pp.check_folder(tmp_path / "afile")
     write(tmp_path / "bad" / pp.MANIFEST, "{not json")
     with pytest.raises(ValueError, match="not a manifest of `sts bench --save-predictions`"):

@@ -190,7 +190,7 @@ def test_unverified_installs_other_content_with_a_note_and_verify_flags_it(serve
                          "--unverified", capsys=capsys)
     assert code == 0 and err == []
     assert out.splitlines() == [f"biosses: installed in {root / 'biosses'}",
-                                "  note: installed unverified: not the file mteb describes for BIOSSES "
+                                "  note: installed unverified: test.jsonl.gz is not the file mteb describes for BIOSSES "
                                 "(label_statistics.avg_score expected 1.9333333333333333, got 2.066666666666667)",
                                 "  biosses-test: biosses (3)"]
     assert corpora.load("biosses-test", root).gold.tolist() == [0.0, 2.2, 4.0]
@@ -198,6 +198,12 @@ def test_unverified_installs_other_content_with_a_note_and_verify_flags_it(serve
     assert code == 1 and out.splitlines()[0] == (
         "MISMATCH biosses/test.jsonl.gz  (not what mteb describes for BIOSSES: label_statistics.avg_score expected "
         "1.9333333333333333, got 2.066666666666667)")
+    code, out, err = sts("data", "--data-dir", root, "list", capsys=capsys)  # flagged as the companion's are
+    listing = " ".join(out.split())
+    assert code == 0 and ("biosses-test present 3 pairs: biosses (3) note: biosses-test: installed unverified: "
+                          "test.jsonl.gz is not the file mteb describes for BIOSSES (label_statistics.avg_score "
+                          "expected 1.9333333333333333, got 2.066666666666667)") in listing
+    assert listing.count("installed unverified") == 1
 
 
 def test_verify_reads_no_fifo_in_place_of_a_pinned_file(tmp_path, capsys):
@@ -462,7 +468,7 @@ def test_mirror_credentials_work_and_are_never_printed(tmp_path, capsys):
         stop()
     shown = url.replace("http://", "http://reader:***@")
     assert code == 1 and err == [f"error: cannot download {shown}/files/test.jsonl.gz: HTTP Error 401: Unauthorized; "
-                                 "download it by hand and use --archive FILE"]
+                                 "download test.jsonl.gz by hand and use --archive FILE (or --mirror URL)"]
     assert "wr0ng" not in out
 
 

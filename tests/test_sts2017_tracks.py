@@ -214,3 +214,37 @@ def test_verify_checks_track5_by_mtebs_figures_and_names_the_unpinned_tracks(roo
     assert out[0].startswith("MISMATCH sts2017/test/STS.input.track5.en-en.txt  (not what mteb describes for STS17")
     others = sorted(f"STS.{part}.{t}.txt" for t in TRACKS if t != "track5.en-en" for part in ("gs", "input"))
     assert out[1] == f"note: sts2017/test: 12 file(s) no checksum or mteb figure pins, not checked: {', '.join(others)}"
+
+
+def test_bench_leaves_out_the_tables_of_conventions_covering_no_track_with_one_note(root, capsys):
+    """SimCSE's, SentEval's and MTEB's tables have no figure of the 2017 tracks: left out, said once on stderr, as is
+    that token-cosine there is not the 2017 paper's baseline (once per bench, however many tracks)."""
+    args = ["bench", "token-cosine", "--datasets", "sts2017-all-test,sts2017-es-es-test", "--data-dir", str(root),
+            "--resamples", "0"]
+    assert cli.main(args) == 0
+    captured = capsys.readouterr()
+    titles = [line for line in captured.out.splitlines() if line.startswith(("official:", "SentEval:", "SimCSE",
+                                                                             "MTEB"))]
+    assert titles == ["official: each task paper's own figure (Pearson; 2012 ALL, ALLnorm, Mean; 2013-2016 Mean; "
+                      "2017 Primary, the mean of its"]
+    notes = [line for line in captured.err.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: token-cosine on SemEval-2017 tracks is not the 2017 paper's baseline: that baseline's tokenisation "
+        "is not confirmed, and on the cross-lingual tracks it compared machine translations into English, which "
+        "cannot run here (docs/systems.md); its figures are not the paper's",
+        "note: no SimCSE, SentEval or MTEB table: those conventions cover none of the datasets of this bench "
+        "(STS17 (7 tracks), STS17 es-es); shown: official"]
+    assert cli.main([*args, "--format", "json", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert list(json.loads(captured.out)["rows"][0]["signatures"]) == ["official"]
+    assert [line for line in captured.err.splitlines() if line.startswith("note:")] == [notes[0]]  # --quiet: the
+    # paper's-baseline note alone
+
+
+def test_bench_with_only_conventions_covering_no_track_is_refused_before_predicting(root, capsys):
+    assert cli.main(["bench", "token-cosine", "--datasets", "sts2017-ar-ar-test", "--data-dir", str(root),
+                     "--convention", "simcse", "--convention", "mteb"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines() == [
+        "error: no SimCSE or MTEB table: those conventions cover none of the datasets of this bench (STS17 ar-ar); "
+        "covered by --convention official"]

@@ -188,7 +188,16 @@ def test_bench_scores_the_companion_like_stsb_with_no_mteb_figure(root, tmp_path
     assert other["subsets"] == OFFICIAL["other"] and other["mteb"] is None and row["mteb_mean"] is None
     assert set(other["senteval"]) == {"pearson", "spearman"}
     assert "stscompanion:pearson-over-file" in row["signatures"]["official"]
-    assert "stscompanion" not in row["signatures"]["mteb"]
+    assert list(row["signatures"]) == ["official", "senteval"]  # the conventions whose tables cover it
+    assert cli.main(["bench", "token-cosine", "--datasets", "stscompanion-mt", "--data-dir", str(root),
+                     "--resamples", "0"]) == 0
+    captured = capsys.readouterr()
+    assert [line for line in captured.err.splitlines() if line.startswith("note:")] == [
+        "note: no SimCSE or MTEB table: those conventions cover none of the datasets of this bench (STS-B companion "
+        "MT); shown: official, SentEval"]
+    assert [line.split(":")[0] for line in captured.out.splitlines() if line.startswith(("official:", "SentEval:",
+                                                                                          "SimCSE", "MTEB"))] == [
+        "official", "SentEval"]
     assert cli.main(["bench", "token-cosine", "--datasets", "stscompanion-other", "--data-dir", str(root),
                      "--convention", "official", "--resamples", "0", "--quiet"]) == 0
     shown = capsys.readouterr().out
