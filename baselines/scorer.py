@@ -59,12 +59,11 @@ class PairScorer(PairRegressor):
         self.scorer_ = resolve_scorer(self.scorer)
         declared = declared_range(self.scorer_)
         self.declared_ = declared is not None
-        self._seen = {}  # the fitted pairs' scores: predicting them again scores nothing again
+        scores = self._scores(pairs)  # each distinct pair once, in one call: what sts run and sts bench then predict
+        self._seen = dict(zip((tuple(p) for p in pairs), scores.tolist()))  # predicting them scores nothing again
         if declared is not None:
             self.scale_ = declared
             return
-        scores = self._scores(pairs)
-        self._seen = dict(zip((tuple(p) for p in pairs), scores.tolist()))
         lo, hi = (float(scores.min()), float(scores.max())) if len(scores) else (0.0, 1.0)
         self.scale_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
 

@@ -20,8 +20,9 @@ BENCH_EPILOG = """examples:
   sts bench token-cosine sif --save-predictions preds    (each row's scored pairs, one file per dataset)
   sts bench --runs runs/sts2012 runs/sts2013 …    (directories written by `sts run`)
 
-Every figure of our rows carries a 95% bootstrap interval (pairs resampled within each subset, --seed,
---resamples; 0 turns them off) and each two rows a paired bootstrap test (two-sided p).
+Every figure of our rows carries a 95% interval (Fisher z for a Pearson, the delta method for a mean of
+subsets' Pearsons, else the bootstrap of the pairs resampled within each subset: --seed, --resamples; 0 turns
+the bootstrap off) and each two rows a paired bootstrap test (two-sided p).
 Only gold-scored pairs are predicted (as SentEval does). A system is fitted on each test set's pairs
 unless it learns from gold: then it needs --train (fitted once) or is a saved --model."""
 
@@ -232,7 +233,7 @@ def bench_rows(args) -> tuple[list, list]:
     from .notes import note
     for name in dict.fromkeys(args.system):  # once per bench, as `sts run` says it
         if text := not_2017_baseline(name, [sub.name for ds in datasets for sub in ds]):
-            note(text, even_quiet=True)
+            note(text)
     from semsts.scoring.conventions import check_official, mteb_only
     for ds in datasets:  # every figure must be computable before minutes of predicting
         if not mteb_only(ds.name):

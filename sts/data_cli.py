@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from semsts import argtypes
 from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, sources, tables, typed2013, user_data
@@ -65,6 +66,14 @@ def _unverified(name: str, root, releases: dict) -> str:
         release = sources.source_of(name).name
     except DatasetNotFound:
         return ""
+    pin = content_pins.pin_of(release)
+    if pin and "subsets" not in pin:  # one file pinned (STS 2017's track 5): a note only where the dataset reads it
+        try:
+            read = {Path(inp).resolve() for _, inp, _ in datasets.locate(name, root)}
+        except (DatasetNotFound, FormatError, OSError):
+            read = set()
+        if (Path(root) / pin["file"]).resolve() not in read:
+            return ""
     if release not in releases:
         releases[release] = content_pins.unverified_note(release, root)
     return releases[release] and f"{name}: {releases[release]}"

@@ -59,7 +59,7 @@ def _run(args) -> list:
             note(text)
     from semsts.baselines.token_cosine import not_2017_baseline
     if text := not_2017_baseline(args.system, [s.name for s in test]):
-        note(text, even_quiet=True)
+        note(text)
     if args.model:  # a saved model (sts train): predict with it, no fitting
         if args.system != "regression" or args.train:
             raise InvalidValue("--model takes a model saved by `sts train`, and no --train "

@@ -503,3 +503,15 @@ def test_a_score_outside_the_declared_range_is_one_error_at_its_pair_and_nothing
                      str(tmp_path / "m.skops"), "--quiet"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"error: {test}:{first + 1}: scorer nan_b:score gave a NaN or infinite score for the pair")
+
+
+def test_a_bench_without_the_cache_scores_each_distinct_pair_of_its_datasets_once(capsys, _calls):
+    """A scorer declaring its range, --no-cache, two datasets sharing pairs (STS-B copied 2012's): one call per batch
+    of the distinct scored pairs, none scored twice (a paid judge pays once a pair)."""
+    from semsts.baselines.bench_predictions import scored_subset
+    distinct = {tuple(p) for name in ("stsb-test", "sts2012-test") for sub in corpora.load(name)
+                for p in scored_subset(sub)[0].pairs}
+    assert cli.main(["bench", "--scorer", "tests.pair_scorers:bounded", "--datasets", "stsb-test,sts2012-test",
+                     "--no-cache", "--resamples", "0", "--convention", "official", "--quiet"]) == 0
+    assert sum(_calls) == len(distinct) and max(_calls) == 7  # its batch_size
+    assert "pair-score cache" not in capsys.readouterr().err
