@@ -95,12 +95,26 @@ def entry() -> None:
         print(code, file=sys.stderr)
         code = 1
     shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
+    if code == 130:  # Ctrl-C: see _end_interrupted
+        _thread.start_new_thread(_end_interrupted, (INTERRUPTED_EXIT_GRACE, flush_streams))
     if shutdown is None or exit_functions is None or observed():  # the ordinary exit
         sys.exit(code)
     code = flush_streams(code)
     shutdown()
     exit_functions()
     os._exit(code)
+
+
+INTERRUPTED_EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C (it takes well under one)
+
+
+def _end_interrupted(grace: float, flush) -> None:
+    """After Ctrl-C the exit ends the process ``grace`` seconds on, whatever it still waits for: an interrupt that
+    lands in an import can leave Python's import lock held, and a thread (ours, a worker pool's) importing after it
+    waits on it for ever, which the exit would join (see :mod:`semsts.core.background`). Imports nothing itself."""
+    time.sleep(grace)
+    flush(130)
+    os._exit(130)
 
 
 def _end_workers() -> None:

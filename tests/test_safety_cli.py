@@ -287,3 +287,44 @@ def test_a_loky_worker_leaves_ctrl_c_to_the_process_that_started_it():
     from joblib import Parallel, delayed
     assert Parallel(n_jobs=2, backend="loky")(delayed(_ignores_ctrl_c_once_it_leaves_it)() for _ in range(4)) == [True] * 4
     assert not _ignores_ctrl_c_once_it_leaves_it() and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+_HELD_BY_A_THREAD = """
+import sys, threading
+from semsts import cli
+
+def interrupted():
+    # what a Ctrl-C that left the import lock held does: a thread of the command waits for ever, and is joined
+    threading.Thread(target=threading.Event().wait).start()
+    print("sts: interrupted", file=sys.stderr)
+    return 130
+cli.main = interrupted
+try:
+    cli.entry()
+finally:
+    print("never", file=sys.stderr)
+"""
+
+
+def test_after_ctrl_c_the_exit_ends_though_a_thread_waits_for_ever(tmp_path):
+    """After Ctrl-C the exit waits for the command's threads a bounded while (INTERRUPTED_EXIT_GRACE), then ends
+    with 130: a thread that waits for ever on an import lock an interrupt left held never hangs the command."""
+    import time
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", _HELD_BY_A_THREAD], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
+    took = time.monotonic() - started
+    assert done.returncode == 130 and done.stderr.splitlines() == ["sts: interrupted"], done.stderr
+    assert cli.INTERRUPTED_EXIT_GRACE <= took < cli.INTERRUPTED_EXIT_GRACE + 20, took
+
+
+def test_work_in_the_background_gives_its_value_or_its_error_and_is_never_joined_at_exit():
+    import threading
+
+    from semsts.core.background import Background
+    assert Background(sum, [1, 2, 3]).result() == 6
+    failing = Background(int, "six")
+    with pytest.raises(ValueError, match="six"):
+        failing.result()
+    blocked = Background(threading.Event().wait)
+    assert blocked._thread.daemon and blocked._thread.is_alive()
