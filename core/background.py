@@ -1,13 +1,15 @@
-"""Work in one daemon thread beside the caller's, which the caller never has to wait for when it leaves early.
+"""Work in threads beside the caller's, which the caller does not wait for when it leaves early.
 
-A ``ThreadPoolExecutor`` joins its threads when its block is left and again at exit. After Ctrl-C that can be for
-ever: an interrupt that lands inside an import can leave Python's import lock held by the main thread, and a
-thread that then imports waits on it (``sts bench --model`` hung so, 1 run in 7, Ctrl-C'd 1.6 s in).
+A ``ThreadPoolExecutor``'s block joins its threads when it is left, and the exit joins them again. After Ctrl-C
+that can be for ever: an interrupt that lands inside an import can leave Python's import lock held by the main
+thread, and a thread that then imports waits on it (``sts bench --model`` hung so, 1 run in 7, Ctrl-C'd 1.6 s in).
 """
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import Any, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterator
 
 
 class Background:
@@ -31,3 +33,16 @@ class Background:
             error, self._error = self._error, None
             raise error
         return self._value
+
+
+@contextlib.contextmanager
+def thread_pool(workers: int) -> Iterator[ThreadPoolExecutor]:
+    """A ``ThreadPoolExecutor`` that is waited for when its block ends as written, and not when an error or Ctrl-C
+    leaves it (its queued tasks are cancelled; the exit bounds the rest: see ``semsts.cli``)."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)

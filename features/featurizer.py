@@ -13,7 +13,6 @@ import os
 import pickle
 import uuid
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from typing import Iterator
@@ -26,6 +25,7 @@ from sklearn.pipeline import FeatureUnion
 from sklearn.utils.validation import check_is_fitted
 
 from semsts.core import COLLECTIONS
+from semsts.core.background import thread_pool
 from semsts.core.errors import Note
 from semsts.core.process_exit import end_worker_unfreed, keep_tables_as_no_leak, leave_ctrl_c_to_the_caller
 from semsts.core.progress import hook
@@ -120,7 +120,7 @@ def _received(token: str, blob: bytes):
 
 def _overlapped(func, then, chunks) -> Iterator:
     """``then(func(chunk))`` for each chunk in order, each ``then`` in a thread while ``func`` takes the next chunk."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with thread_pool(1) as pool:
         pending = None
         for chunk in chunks:
             done = func(chunk)

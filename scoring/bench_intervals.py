@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from itertools import combinations
 
 import numpy as np
 
+from semsts.core.background import thread_pool
 from semsts.core.errors import InvalidValue
 from semsts.core.stats import pearson, pearson_rows
 
@@ -169,7 +169,7 @@ def resampled_figures(rows, *, resamples: int, seed: int, threads: int = 1) -> l
         for out, figures in zip(drawn, per_row):
             for key, values in figures.items():
                 out.setdefault(key, []).append(values)
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+    with thread_pool(max(1, threads)) as pool:
         waiting: deque = deque()
         for indices in resample_indices([len(pairs[n]) for n in names], resamples, seed, chunk=chunk):
             waiting.append(pool.submit(chunk_figures, indices))

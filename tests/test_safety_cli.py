@@ -328,3 +328,22 @@ def test_work_in_the_background_gives_its_value_or_its_error_and_is_never_joined
         failing.result()
     blocked = Background(threading.Event().wait)
     assert blocked._thread.daemon and blocked._thread.is_alive()
+
+
+def test_a_thread_pool_left_by_an_error_is_not_waited_for():
+    import threading
+    import time
+
+    from semsts.core.background import thread_pool
+    with thread_pool(2) as pool:
+        assert list(pool.map(abs, [-1, -2])) == [1, 2]
+    release = threading.Event()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        with thread_pool(1) as pool:
+            blocked = pool.submit(release.wait)
+            queued = pool.submit(abs, -3)
+            raise KeyboardInterrupt
+    assert time.monotonic() - started < 5 and queued.cancelled() and not blocked.done()
+    release.set()
+    assert blocked.result(timeout=10) is True
