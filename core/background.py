@@ -2,7 +2,7 @@
 
 A ``ThreadPoolExecutor``'s block joins its threads when it is left, and the exit joins them again. After Ctrl-C
 that can be for ever: an interrupt that lands inside an import can leave Python's import lock held by the main
-thread, and a thread that then imports waits on it (``sts bench --model`` hung so, 1 run in 7, Ctrl-C'd 1.6 s in).
+thread, and a thread that then imports waits on it (``sts bench --model`` hung so as it loaded its model).
 """
 from __future__ import annotations
 
