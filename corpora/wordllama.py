@@ -111,18 +111,6 @@ def word_ids(word: str) -> tuple:
     return tuple(token_ids(word))
 
 
-def word_vector(word: str) -> np.ndarray:
-    """One word's vector: the mean of its tokens' rows, in float64 (zeros for a word of no token)."""
-    ids = word_ids(word)
-    return np.asarray(table()[list(ids)], dtype=np.float64).mean(axis=0) if ids else np.zeros(SHAPE[1])
-
-
-def unit(vector: np.ndarray) -> np.ndarray:
-    """``vector`` scaled to unit length (zeros stay zeros), as ``features.blas_free.unit_rows`` scales a row."""
-    norm = np.sqrt(np.multiply(vector, vector, dtype=np.float64).sum())
-    return vector / (norm if norm > 0 else 1.0)
-
-
 class WordTable:
     """The vectors (and unit vectors) of the words looked up so far, one row each, so that a chunk's words are one
     fancy index rather than a stack of arrays; at most :data:`SEEN_LIMIT` words, then it starts again."""
@@ -148,8 +136,9 @@ class WordTable:
         return np.fromiter((self.slot[w] for w in words), dtype=np.int64, count=len(words))
 
     def _add(self, words: list) -> None:
-        """Rows for ``words``: :func:`word_vector` and :func:`unit` of each, the same bits, a stack of the words
-        of one token count at once (numpy reduces each word's rows in a stack as it reduces them alone)."""
+        """Rows for ``words``: the mean of each word's token rows in float64 (zeros for a word of no token) and that
+        scaled to unit length, a stack of the words of one token count at once (numpy reduces each word's rows in a
+        stack as it reduces them alone)."""
         first = len(self.slot)
         self.slot.update((w, first + k) for k, w in enumerate(words))
         ids = [word_ids(w) for w in words]
@@ -172,6 +161,7 @@ _TABLE = WordTable()
 
 
 def word_vectors(words, *, unit: bool = False) -> np.ndarray:
-    """The words' vectors (:func:`word_vector`), or their unit vectors if ``unit``, as the rows of a new array."""
+    """The words' vectors (the mean of each word's token rows), or their unit vectors if ``unit``, as the rows of a
+    new array."""
     slots = _TABLE.slots(list(words))
     return (_TABLE.units if unit else _TABLE.vectors)[slots]
