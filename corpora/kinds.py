@@ -621,7 +621,7 @@ class STS22CrosslingualV2(STS22Crosslingual):
 class STSBMultilingual(MTEBSubsets):
     """MTEB's STSBenchmarkMultilingualSTS: the STS Benchmark machine-translated (DeepL) into 9 languages, with the
     English original; scores 0-5, as ``mteb/stsb_multi_mt`` holds them (``{split}/{lang}.parquet``, read by
-    :mod:`.parquet` without pyarrow; the score column is ``similarity_score``)."""
+    :mod:`.parquet` with pyarrow; the score column is ``similarity_score``)."""
 
     name = "mteb-stsb-multi"
     pattern = "{split}/{sub}.parquet"

