@@ -127,3 +127,10 @@ def remove_empty(folders) -> None:
             continue
         except OSError:
             return
+
+
+def sha256_of_file(path) -> str:
+    """The SHA-256 of the file ``path``, in hex (the one home of a file's checksum)."""
+    import hashlib
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()

@@ -95,28 +95,29 @@ class _Watchdog:
                 pass
 
     def opener(self) -> urllib.request.OpenerDirector:
+        """urllib's opener, its connections' sockets recorded (and its redirects followed, as urlopen does)."""
         import http.client
         sockets = self.sockets
 
-        class HTTP(http.client.HTTPConnection):
-            def connect(self):
-                super().connect()
-                sockets.append(self.sock)
+        def recorded(base):
+            class Connection(base):
+                def connect(self):
+                    super().connect()
+                    sockets.append(self.sock)
+            return Connection
 
-        class HTTPS(http.client.HTTPSConnection):
-            def connect(self):
-                super().connect()
-                sockets.append(self.sock)
+        plain, secure = recorded(http.client.HTTPConnection), recorded(http.client.HTTPSConnection)
 
-        class HTTPHandler(urllib.request.HTTPHandler):
+        class Handler(urllib.request.HTTPHandler):
+            handler_order = 499  # before urllib's own HTTPSHandler, which build_opener adds too
+
             def http_open(self, req):
-                return self.do_open(HTTP, req)
+                return self.do_open(plain, req)
 
-        class HTTPSHandler(urllib.request.HTTPSHandler):
             def https_open(self, req):
-                return self.do_open(HTTPS, req, context=self._context)
+                return self.do_open(secure, req)  # http.client's default TLS context
 
-        return urllib.request.build_opener(HTTPHandler, HTTPSHandler)
+        return urllib.request.build_opener(Handler)
 
     def __enter__(self):
         self._timer.start()

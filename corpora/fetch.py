@@ -93,7 +93,11 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
     trees, left = [], budget
     for i, archive in enumerate(paths):
         trees.append(tmp / f"x{i}")
-        left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
+        if source.plain:  # a file of another name takes the name of the one file the release needs
+            name = archive.name if archive.name in source.files or len(source.files) != 1 else source.files[0]
+            left -= _copy_at(archive, trees[-1] / name, left)
+        else:
+            left -= extract(archive, trees[-1], left)
     return paths, trees
 
 
@@ -130,24 +134,27 @@ def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, prog
         folder = Path(archives[0])
         for rel in source.files:
             if (folder / rel).is_file():  # the check after names what is missing
-                left -= _copy_at(folder / rel, tree, rel, left)
+                left -= _copy_at(folder / rel, tree / rel, left)
         return [folder], [tree]
     mirror = mirror or os.environ.get(MIRROR_VAR)
     for i, (url, rel) in enumerate(zip(source.urls, source.files)):
         address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
         got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left, by_hand=by_hand(source))
-        left -= _copy_at(got, tree, rel, left)
+        left -= _copy_at(got, tree / rel, left)
         got.unlink()
     return [tmp / "x0"], [tree]
 
 
-def _copy_at(path: Path, tree: Path, rel: str, limit: int) -> int:
-    """Copy ``path`` to ``tree/rel``; its size (refused beyond ``limit``)."""
+def _copy_at(path, dest: Path, limit: int) -> int:
+    """Copy the file ``path`` to ``dest``; its size (refused beyond ``limit``, the bytes the release has left)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FetchError(f"{path}: no such file")
     size = path.stat().st_size
     if size > limit:
-        raise FetchError(f"{path}: {mib(size)}, more than the release needs (at most {mib(limit)} left); refused")
-    (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, tree / rel)
+        raise FetchError(f"{path}: {mib(size)}, far more than the release needs (at most {mib(limit)}); refused")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, dest)
     return size
 
 
@@ -213,21 +220,6 @@ def clean_stale(data_dir=None) -> list[tuple[Path, int]]:
         shutil.rmtree(folder, ignore_errors=True)
         removed.append((folder, size))
     return removed
-
-
-def copy_plain(path, dest: Path, source: Source, limit: int = BUDGET_FLOOR) -> int:
-    """A release published as plain files (no archive): the file goes into ``dest`` under its published name
-    (a downloaded or hand-given file of another name takes the name of the one file the release needs)."""
-    path = Path(path)
-    if not path.is_file():
-        raise FetchError(f"{path}: no such file")
-    size = path.stat().st_size
-    if size > limit:
-        raise FetchError(f"{path}: {mib(size)}, far more than the release needs (at most {mib(limit)}); refused")
-    name = path.name if path.name in source.files or len(source.files) != 1 else source.files[0]
-    dest.mkdir(parents=True)
-    shutil.copyfile(path, dest / name)
-    return size
 
 
 def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
