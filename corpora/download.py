@@ -3,7 +3,6 @@ limit, and a deadline and minimum rate that a server trickling bytes cannot esca
 from __future__ import annotations
 
 import re
-import time
 import urllib.request
 from pathlib import Path, PurePosixPath
 from typing import Callable
@@ -69,11 +68,9 @@ def _request(url: str) -> urllib.request.Request:
     return request
 
 
-# A download must end within DEADLINE seconds, and after RATE_GRACE seconds come at MIN_RATE bytes a second or
-# faster: a server sending a byte now and then never trips the per-read timeout, and would stall a fetch for ever.
+# A download must end within DEADLINE seconds: a server sending a byte now and then never trips the per-read
+# timeout, and would stall a fetch for ever.
 DEADLINE = 30 * 60
-RATE_GRACE = 60
-MIN_RATE = 2 << 10
 
 
 class _Watchdog:
@@ -129,13 +126,13 @@ class _Watchdog:
 
 def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,
              limit: int | None = None, by_hand: str = "download it by hand and use --archive FILE") -> Path:
-    """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download slower
-    than MIN_RATE or longer than DEADLINE is a FetchError naming the address (its password hidden) and, when it
+    """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download longer
+    than DEADLINE is a FetchError naming the address (its password hidden) and, when it
     could not download, ``by_hand``: what to do instead."""
     import http.client
     shown = redact(url)
     too_big = f"{shown}: more than {mib(limit or 0)}, far more than the release needs; refused"
-    started, done, total = time.monotonic(), 0, None
+    done, total = 0, None
     try:
         with _Watchdog(DEADLINE) as watchdog:
             try:
@@ -151,10 +148,6 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
                         done += len(block)
                         if limit is not None and done > limit:
                             raise FetchError(too_big)
-                        elapsed = time.monotonic() - started
-                        if elapsed > RATE_GRACE and done < MIN_RATE * elapsed:
-                            raise FetchError(f"{shown}: {done:,} bytes in {elapsed:.0f} s, slower than "
-                                             f"{MIN_RATE / 1024:g} KiB/s; the server stalls? refused")
                         if progress:
                             progress(dest.name, done, total)
             except (OSError, http.client.HTTPException):
