@@ -27,7 +27,7 @@ MIRROR_VAR = "STS_MIRROR"  # a mirror of the official archives, if --mirror name
 
 # Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
 # BUDGET_FLOOR (the largest official release, STS 2016, holds 3.6 MB), both for the download and for
-# the extracted total (:mod:`.archives` bounds each member's expansion).
+# the extracted total (:mod:`.archives` counts it from the members' headers).
 BUDGET_FLOOR = 64 << 20
 BUDGET_FACTOR = 16
 
