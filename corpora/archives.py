@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .sources import FetchError, mib
 
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 HEADER = 512  # the bytes of a tar member's header: counted, so that a million empty members are bounded too
 
 
@@ -31,8 +32,7 @@ def extract(archive, dest: Path, limit: int) -> int:
         return _extract_tar(archive, dest, limit)
     except tarfile.FilterError as exc:
         raise FetchError(f"{archive}: {exc}; refused") from None
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError,
-            NotImplementedError, RuntimeError) as exc:  # zipfile: an unknown compression method, a password asked
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError) as exc:
         # one line: tarfile's error lists a reason per compression it tried, each on a line of its own
         reason = str(exc).splitlines()[0].rstrip(":") if str(exc).strip() else type(exc).__name__
         raise FetchError(f"{archive}: not a readable zip or tar archive ({reason}); an HTML page or a cut "
@@ -54,6 +54,11 @@ def _extract_zip(archive: Path, dest: Path, limit: int) -> int:
             name = info.filename.replace("\\", "/")
             if name.startswith("/") or name[1:2] == ":" or ".." in name.split("/"):
                 raise FetchError(f"{archive}: member {info.filename!r} leaves the target folder; refused")
+            if info.flag_bits & 0x1:
+                raise FetchError(f"{archive}: member {info.filename!r} is encrypted; the official releases are not")
+            if info.compress_type not in _ZIP_METHODS:
+                raise FetchError(f"{archive}: member {info.filename!r} uses compression method {info.compress_type}, "
+                                 "which this reader does not support (stored, deflate, bzip2, lzma)")
             total += info.file_size
             _count(archive, info.filename, total, limit)
         zf.extractall(dest)

@@ -1,5 +1,5 @@
 """Download one archive: a mirror's credentials sent as HTTP basic auth and kept out of every message, a size
-limit, and a deadline and minimum rate that a server trickling bytes cannot escape."""
+limit, and a deadline that a server trickling bytes cannot escape."""
 from __future__ import annotations
 
 import re
