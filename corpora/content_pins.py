@@ -122,15 +122,18 @@ def unverified_note(release: str, root) -> str:
     """What ``sts data list`` and a fetch say of a release under ``root`` whose files are not those mteb describes (an
     install with --unverified); '' when they are, nothing pins them or they cannot be read (the listing says so)."""
     from .errors import DatasetNotFound, FormatError
-    pin = pin_of(release)
     try:
-        diffs = differences(release, root) if pin else None
+        diffs = differences(release, root)
     except (DatasetNotFound, FormatError, OSError):
         return ""
-    if not diffs:
-        return ""
+    return f"installed unverified: {not_described(release, diffs)}" if diffs else ""
+
+
+def not_described(release: str, diffs: list[Difference]) -> str:
+    """``FILE is not the file mteb describes for TASK (differences)`` (a multilingual pin: ``its files are not those``)."""
+    pin = pin_of(release)
     what = "its files are not those" if "subsets" in pin else f"{Path(pin['file']).name} is not the file"
-    return f"installed unverified: {what} mteb describes for {pin['task']} ({describe(diffs)})"
+    return f"{what} mteb describes for {pin['task']} ({describe(diffs)})"
 
 
 def describe(diffs: list[Difference], most: int = 3) -> str:

@@ -163,10 +163,8 @@ def check_content(source: Source, root: Path) -> None:
     one its kind pins otherwise (``Kind.differences``) those pairs: else a FetchError naming what differs."""
     diffs = content_pins.differences(source.name, root)
     if diffs:
-        pin = content_pins.pin_of(source.name)
-        what = "its files are not those" if "subsets" in pin else f"{PurePosixPath(pin['file']).name} is not the file"
-        raise FetchError(f"{source.name}: {what} mteb describes for "
-                         f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
+        raise FetchError(f"{source.name}: {content_pins.not_described(source.name, diffs)}; refused (--unverified "
+                         "installs it anyway)")
     pinned = [d for name in source.datasets for d in datasets.spec(name).kind.differences(
         datasets.folder_of(name, root), datasets.spec(name))]
     if pinned:  # a release pinned by its pairs per source file (the STS-B companion)
