@@ -13,7 +13,8 @@ from semsts.core import extras
 
 from .errors import FormatError
 
-# what a file may hold once decoded, beyond DECODED_FACTOR times its size on disk (GloVe's index: 7 MB on disk)
+# what a file may declare once decoded: DECODED_FACTOR times its size on disk, at least DECODED_FLOOR (GloVe's index:
+# 3 MiB on disk, 4 MiB decoded)
 DECODED_FLOOR = 64 << 20
 DECODED_FACTOR = 32
 THRIFT_LIMIT = 1 << 20  # bytes of a metadata string, entries of a metadata list or map
