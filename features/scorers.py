@@ -5,8 +5,7 @@ named ``package.module:function`` (imported: it runs the user's code, which they
 in Python. It is called with ``batch_size`` pairs at a time (the callable's own ``batch_size`` attribute, else
 :data:`BATCH_SIZE`) and must give one finite real number per pair; its scale is its own (a declared
 ``score_range``, as ``score.score_range = (0, 1)``, says what it is). What goes wrong is a ValueError naming the
-scorer, and the pair where one is to blame; ``os._exit`` in it is refused as in an encoder
-(:func:`semsts.features.encoders.exit_refused`).
+scorer, and the pair where one is to blame.
 """
 from __future__ import annotations
 
@@ -90,8 +89,8 @@ def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: boo
     name = scorer_name(score)
     size = batch_size_of(score, batch_size)
     declared = declared_range(score)
-    return in_batches(lambda advance: _score(score, name, pairs, size, advance, declared), pairs, name=name,
-                      what="scorer", desc="scoring", unit="pairs", shown=shown)
+    return in_batches(lambda advance: _score(score, name, pairs, size, advance, declared), pairs,
+                      desc="scoring", unit="pairs", shown=shown)
 
 
 def outside(name: str, value: float, declared: tuple, pair) -> NonFiniteScore:
