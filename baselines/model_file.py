@@ -164,7 +164,7 @@ def check_scorer_version(path, card: dict) -> None:
     now = _scorer_version(card["scorer"])
     if now != recorded:
         warnings.warn(Note(f"{path}: trained with the pair scorer {card['scorer']} at {shown(recorded, 80)}, which is "
-                           f"now {now or 'unversioned'} (its module or its cache_version changed): the model gives "
+                           f"now {now or 'unversioned'} (its cache_version changed): the model gives "
                            "what it learned from the old scores; retrain it if the scores changed"), stacklevel=3)
 
 

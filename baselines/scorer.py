@@ -18,8 +18,7 @@ from sklearn.utils._param_validation import Interval
 
 from semsts.core.errors import InvalidValue
 from semsts.features.pair_score_cache import cached_scores
-from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
-from semsts.features.scorers import outside as outside_range
+from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer
 
 from .base import PairError, PairRegressor
 
@@ -77,14 +76,7 @@ class PairScorer(PairRegressor):
         seen = getattr(self, "_seen", {})
         todo = [p for p in dict.fromkeys(pairs) if p not in seen]
         fresh = dict(zip(todo, self._scores(todo).tolist())) if todo else {}
-        scores = np.array([seen[p] if p in seen else fresh[p] for p in pairs], dtype=float)
-        declared = declared_range(self.scorer_)
-        if declared is not None:
-            outside = np.flatnonzero((scores < declared[0]) | (scores > declared[1]))
-            if len(outside):  # a score kept before the scorer declared its range (one it gives is checked as it comes)
-                i = int(outside[0])
-                raise PairError(i, str(outside_range(scorer_name(self.scorer), scores[i], declared, pairs[i])))
-        return scores
+        return np.array([seen[p] if p in seen else fresh[p] for p in pairs], dtype=float)
 
     def __getstate__(self):
         state = super().__getstate__()

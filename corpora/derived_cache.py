@@ -10,8 +10,8 @@ scope (docs/security.md). A cache is an optimisation: one that cannot be written
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
+import io
 import json
 import os
 import warnings
@@ -88,13 +88,11 @@ def save_array(path: Path, array: np.ndarray) -> bool:
 
 
 def _read(manifest: Path, mmap: bool) -> tuple[dict, str] | None:
+    if not manifest.exists():
+        return None
     try:
         files = json.loads(manifest.read_text(encoding="utf-8"))["files"]
         arrays = {name: _load(manifest.with_name(f"{manifest.stem}.{name}.npy"), mmap) for name in sorted(files)}
-    except (FileNotFoundError, NotADirectoryError):
-        if manifest.exists():  # its manifest there, an array gone
-            warnings.warn(Note(f"derived cache {manifest}: an array file is missing; rebuilding it"), stacklevel=4)
-        return None
     except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         warnings.warn(Note(f"derived cache {manifest}: unreadable ({type(exc).__name__}); rebuilding it"),
                       stacklevel=4)
@@ -102,41 +100,25 @@ def _read(manifest: Path, mmap: bool) -> tuple[dict, str] | None:
     return arrays, content_hash(files)
 
 
-class _Hashing:
-    """A sink for :func:`numpy.save` that keeps only the SHA-256 of what it is given (no copy of the array)."""
-
-    def __init__(self):
-        self.digest = hashlib.sha256()
-
-    def write(self, block) -> int:
-        self.digest.update(block)
-        return len(block)
-
-
-def _sha256_of_npy(array: np.ndarray) -> str:
-    sink = _Hashing()
-    np.save(sink, array, allow_pickle=False)
-    return sink.digest.hexdigest()
+def _npy(array: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, array, allow_pickle=False)
+    return buffer.getvalue()
 
 
 def store_entry(manifest: Path, key: dict, arrays: dict, *, mmap: bool = False) -> tuple[dict, str]:
     """Write ``arrays`` as the cache ``manifest`` and return them as :func:`cached_arrays` would. A cache that
     cannot be written (no folder there, read-only, a full disk) is a note: the arrays are returned all the same."""
     arrays = {part: np.asarray(array) for part, array in sorted(arrays.items())}
-    files = {part: _sha256_of_npy(array) for part, array in arrays.items()}
-    written = []
+    blobs = {part: _npy(array) for part, array in arrays.items()}
+    files = {part: hashlib.sha256(blob).hexdigest() for part, blob in blobs.items()}
     try:
-        for part, array in arrays.items():
-            path = manifest.with_name(f"{manifest.stem}.{part}.npy")
-            with atomic_open(path, "wb", encoding=None) as handle:
-                written.append(path)
-                np.save(handle, array, allow_pickle=False)
+        for part, blob in blobs.items():
+            with atomic_open(manifest.with_name(f"{manifest.stem}.{part}.npy"), "wb", encoding=None) as handle:
+                handle.write(blob)
         with atomic_open(manifest) as handle:  # written last: a cache is whole once its manifest is there
             json.dump({"key": key, "files": files}, handle, sort_keys=True)
     except OSError as exc:
-        for done in written:  # our own array files, of no use without their manifest
-            with contextlib.suppress(OSError):
-                os.unlink(done)
         unwritable(manifest.parent, exc)
         return arrays, content_hash(files)
     return (_read(manifest, mmap) if mmap else None) or (arrays, content_hash(files))

@@ -11,12 +11,11 @@ never a mixture; a store that cannot be read is said in a note and replaced by t
 from __future__ import annotations
 
 import hashlib
-import sys
 
 import numpy as np
 
 from semsts.core.progress import from_cache
-from semsts.corpora.derived_cache import entry_path, file_sha256, load_array, save_array
+from semsts.corpora.derived_cache import entry_path, load_array, save_array
 from semsts.corpora.paths import cache_root
 
 from .embedding_cache import declared_version
@@ -36,17 +35,11 @@ def store_path(identity: str):
 
 
 def scorer_version(spec: str, score=None) -> str | None:
-    """The version of the scorer ``spec`` names (``score``, else imported) as a model card records it: ``version:V``
-    for a declared ``cache_version``, else ``file-sha256:H`` of its module's file; None when it has neither."""
+    """The version the scorer ``spec`` names (``score``, else imported) declares, as a model card records it:
+    ``version:V`` for its ``cache_version``; None when it declares none."""
     from .scorers import load_scorer
     declared = getattr(load_scorer(spec) if score is None else score, "cache_version", None)
-    if declared is not None:
-        return f"version:{declared}"
-    path = getattr(sys.modules.get(spec.partition(":")[0]), "__file__", None)
-    try:
-        return f"file-sha256:{file_sha256(path)}" if path else None
-    except OSError:
-        return None
+    return None if declared is None else f"version:{declared}"
 
 
 def pair_hash(pair) -> bytes:

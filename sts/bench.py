@@ -32,7 +32,7 @@ def add_bench_arguments(p) -> None:
     import argparse
 
     from semsts import argtypes
-    from semsts.options import add_cache_version, add_n_jobs
+    from semsts.options import add_caching, add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
     p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
     p.description = "Score systems over the STS family under the conventions papers use."
@@ -48,10 +48,7 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset of the systems that learn from gold")
-    p.add_argument("--no-cache", action="store_true",
-                   help="encode every text (score every pair) again: neither read nor write the per-user embedding and "
-                        "pair-score caches")
-    add_cache_version(p)
+    add_caching(p)
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder and --scorer models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d],
@@ -213,7 +210,7 @@ def bench_rows(args) -> tuple[list, list]:
     """The rows the command line asks for, and the family's absent datasets with how to get them."""
     from semsts import corpora
     from semsts.baselines import bench_predictions as bench
-    from semsts.options import cache_of, progress_bar
+    from semsts.options import progress_bar
     from semsts.scoring.bench import FAMILY, MTEB_POOLS, OPTIONAL, SUITES
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
@@ -267,7 +264,7 @@ def bench_rows(args) -> tuple[list, list]:
             if bar:
                 bar.step(f"loading {path}")
             # an encoder or scorer a card names runs if named here
-            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=cache_of(args))
+            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=args.cache)
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
@@ -279,7 +276,7 @@ def bench_rows(args) -> tuple[list, list]:
             else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
         for spec in args.encoder:
             from semsts.baselines.encoder import EncoderSimilarity
-            rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=cache_of(args)), datasets, pools, args, bar, fit=True,
+            rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=args.cache), datasets, pools, args, bar, fit=True,
                                        trained=args.trained_on_sts, source=encoder_source))
         rows += [_bench_scorer(spec, datasets, pools, args, bar) for spec in args.scorer]
         rows += _bench_runs(args.runs, args.data_dir)
@@ -332,8 +329,8 @@ def _bench_scorer(spec, datasets, pools, args, bar):
     from semsts.baselines.bench_predictions import scored_subset
     from semsts.baselines.run import fit_on_subsets
     from semsts.baselines.scorer import PairScorer
-    from semsts.options import cache_of, settings
-    system = PairScorer(spec, cache=cache_of(args))
+    from semsts.options import settings
+    system = PairScorer(spec, cache=args.cache)
     subsets = [sub for ds in (*datasets, *pools) for sub in ds]
     if bar:
         bar.step(f"{spec}: scoring the scored pairs of {len(datasets) + len(pools)} dataset(s)")
