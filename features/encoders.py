@@ -234,10 +234,10 @@ def resolve(encode):
     return encode
 
 
-def in_batches(work, items: list, *, desc: str, unit: str, shown: bool = True):
-    """``work(advance)`` run over ``items``: with ``shown`` (and items), ``advance(n)`` counts them batch by batch to
-    the progress hook (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``), else it is None."""
-    if not shown or not items:
+def in_batches(work, items: list, *, desc: str, unit: str):
+    """``work(advance)`` run over ``items``, ``advance(n)`` counting them batch by batch to the progress hook
+    (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``); None when there are none."""
+    if not items:
         return work(None)
     with counting(len(items), desc, unit) as advance:
         return work(advance)
@@ -258,9 +258,9 @@ def fitted(encode, texts: list[str]):
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
-def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> np.ndarray:
-    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``; with ``shown``, the
-    texts done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
+def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``, the texts done
+    counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
     a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
@@ -268,7 +268,7 @@ def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> n
     name = encoder_name(encode)
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
     return in_batches(lambda advance: _embed(encode, name, texts, batch_size, advance), texts,
-                      desc="encoding", unit="texts", shown=shown)
+                      desc="encoding", unit="texts")
 
 
 def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:

@@ -37,7 +37,7 @@ def test_a_second_bench_of_a_declared_encoder_encodes_nothing_and_gives_the_same
     toy_encoder.calls.clear()
     assert _bench(data_dir, capsys, *extra, err=err) == first and toy_encoder.calls == []
     assert f"{encoded:,} of {encoded:,} texts from the embedding cache" in err[1]
-    assert _bench(data_dir, capsys, *extra, "--no-cache") == first and sum(toy_encoder.calls) == encoded
+    assert _bench(data_dir, capsys, "--no-cache") == first and sum(toy_encoder.calls) == encoded
     toy_encoder.calls.clear()
     if declared == "attribute":
         toy_encoder.encode.cache_version = "2"
