@@ -23,7 +23,7 @@ import numpy as np
 from semsts.core import extras
 from semsts.core.errors import STSError
 
-from .derived_cache import Damaged, _digest, open_regular
+from .derived_cache import file_sha256
 from .errors import FormatError
 
 PACKAGE = "wordllama"
@@ -55,18 +55,16 @@ def folder() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def checked_files() -> dict:
-    """The paths of the two files, each checked against its pinned SHA-256 (read through :func:`open_regular`:
-    a link, FIFO or device is not followed)."""
+    """The paths of the two files, each checked against its pinned SHA-256."""
     root, found = folder(), {}
     for name, expected in SHA256.items():
         path = root / name
         try:
-            with open_regular(path) as handle:
-                digest = _digest(handle)
+            digest = file_sha256(path)
         except FileNotFoundError:
             raise WordLlamaNotFound(f"{how_to_install()} ({path} is missing)") from None
-        except Damaged as exc:
-            raise FormatError(path, None, str(exc)) from None
+        except OSError as exc:
+            raise FormatError(path, None, f"unreadable ({exc.strerror or type(exc).__name__})") from None
         if digest != expected:
             raise FormatError(path, None, f"SHA-256 {digest[:16]}…, expected {expected[:16]}… "
                                           "(the file of wordllama 0.4.0.post1)")
