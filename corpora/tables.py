@@ -31,6 +31,7 @@ class Table(NamedTuple):
     gold: np.ndarray | None
     ids: list
     columns: tuple  # the header names used: (text, text) or (text, text, score)
+    lines: list = []  # the line where each pair's row starts (a CSV record may span lines)
 
 
 def read_table(path, columns: tuple | None = None, score_range: tuple[float, float] = STS_RANGE) -> Table:
@@ -43,13 +44,14 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
     header = rows[0][1]
     first, second, score = _pick(path, header, columns)
     ident = _find_any(path, header, ID_COLUMNS)
-    pairs, gold, ids = [], [], []
-    for number, fields in rows[1:]:
+    pairs, gold, ids, starts = [], [], [], []
+    for start, (number, fields) in zip([end + 1 for end, _ in rows], rows[1:]):
         if len(fields) != len(header):
             sep = "tab" if tab else "comma"
             got = "an empty line" if fields in ([], [""]) else f"{len(fields)}"
             raise FormatError(path, number, f"expected {len(header)} {sep}-separated fields as the header has, got {got}")
         pairs.append((fields[first], fields[second]))
+        starts.append(start)
         if score is not None:
             text = fields[score].strip()
             gold.append(parse_number(text, path, number, "score", score_range) if text else math.nan)
@@ -58,7 +60,7 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
     if not pairs:
         raise FormatError(path, None, "has a header but no pairs")
     names = tuple(header[i] for i in (first, second, score) if i is not None)
-    return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names)
+    return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names, starts)
 
 
 def parse_columns(text: str) -> tuple:
@@ -70,7 +72,8 @@ def parse_columns(text: str) -> tuple:
 
 
 def _rows(path, lines: list[str], tab: bool) -> list[tuple[int, list[str]]]:
-    """``(line number, fields)`` per record; CSV records may span lines (the number is the last one's)."""
+    """``(line number, fields)`` per record; CSV records may span lines (the number is the last one's: a record
+    starts on the line after the one before it ends)."""
     if tab:
         return [(number, line.split("\t")) for number, line in enumerate(lines, 1)]
     text = "\n".join(lines) + "\n"

@@ -16,7 +16,7 @@ from semsts.core.errors import InvalidValue
 from . import datasets, formats, sick
 from .datasets import Dataset
 from .errors import DatasetNotFound, FormatError
-from .kinds import KINDS, STS_GOLD, STS_INPUT
+from .kinds import KINDS, STS_GOLD, STS_INPUT, companion_subsets, scan_sts, sts_gold_of
 from .manifest import sha256
 
 
@@ -72,7 +72,7 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
         kind = KINDS["stsb"]
     elif columns is None and first and _looks_companion(first[0]):  # each source file a subset
         kind = KINDS["stscompanion"]
-        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in kind.subsets(path))
+        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in companion_subsets(path))
         return Dataset(name, kind, subs, (), path, sha256(path))
     else:
         sub = KINDS["table"].read(name, path.stem, path, path, score_range=score_range, columns=columns)
@@ -131,7 +131,7 @@ def _looks_companion(line: str) -> bool:
 
 def _sts_folder(folder: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
-    found = sts.scan(folder)
+    found = scan_sts(folder)
     if not found:
         raise FormatError(folder, None, "holds no STS.input.X.txt (or STS2016.input.X.txt) file; expected an STS "
                                         "folder of STS.input.X.txt and STS.gs.X.txt files")
@@ -145,7 +145,7 @@ def _sts_folder(folder: Path, name: str, score_range) -> Dataset:
 def _sts_file(path: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
     prefix, subset = STS_INPUT.match(path.name).groups()
-    gold = sts.gold_of(path.parent, prefix, subset)
+    gold = sts_gold_of(path.parent, prefix, subset)
     sub = sts.read(name, subset, path, gold, score_range=score_range)
     notes = () if gold else (f"{name}: no STS.gs.{subset}.txt beside it: its pairs are not scored",)
     return Dataset(name, sts, (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))
