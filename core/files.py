@@ -27,11 +27,6 @@ def tagged_temps(tag: str):
         _TAG.reset(token)
 
 
-def tagged_temp(path, tag: str) -> Path:
-    path = Path(path)
-    return path.with_name(f".{path.name}.{tag}.tmp")
-
-
 def new_file_mode() -> int:
     """The mode ``open()`` gives a new file under the process's umask (a temporary made 0600 is given it)."""
     umask = os.umask(0o022)
@@ -100,7 +95,7 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: 
     path.parent.mkdir(parents=True, exist_ok=True)
     tag = _TAG.get()
     if tag:
-        tmp = str(tagged_temp(path, tag))
+        tmp = str(path.with_name(f".{path.name}.{tag}.tmp"))
         fd = create_new(tmp)
     else:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

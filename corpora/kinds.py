@@ -8,9 +8,7 @@ instead of switching on names of its own.
 """
 from __future__ import annotations
 
-import functools
 import math
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -29,62 +27,6 @@ CLSS_LEVELS = ("paragraph2sentence", "sentence2phrase", "phrase2word", "word2sen
 CLSS_FOLDERS = {"trial": "trial", "train": "training", "test": "test"}
 STS_INPUT = re.compile(r"^(STS|STS20\d\d)\.input\.(.+)\.txt$")
 STS_GOLD = re.compile(r"^(STS|STS20\d\d)\.gs\.(.+)\.txt$")
-
-# --- What each task reports: one table, here because every reader may import the data layer (the scorer's tasks and
-# conventions, the published leaderboards' reader), and the data layer may not import the scorer.
-
-# How a reported measure follows from the per-part Pearsons (semsts.scoring.aggregates computes each; a published
-# table's ``given`` measure is printed by the paper, not recomputed).
-RULES = ("pooled", "normalized", "weighted", "mean", "sum", "given")
-
-
-@dataclass(frozen=True)
-class Measure:
-    """One figure a task reports: its key (a leaderboard column, a report's figure), label and rule (:data:`RULES`)."""
-
-    key: str
-    label: str
-    rule: str
-
-
-@dataclass(frozen=True)
-class Reported:
-    """What a task reports: its measures in its order, the one it is ranked by, and the paper that says so
-    (empty for the scorer's own tasks, which rank a dataset no paper ranks)."""
-
-    measures: tuple
-    primary: str
-    paper: str = ""
-
-    def rules(self) -> dict:
-        """Measure key -> rule, in order (a leaderboard's ``# aggregate:`` line)."""
-        return {m.key: m.rule for m in self.measures}
-
-    def figures(self) -> tuple:
-        """``(label, rule)`` of each measure, in order."""
-        return tuple((m.label, m.rule) for m in self.measures)
-
-
-_ALL, _ALLNORM = Measure("all", "ALL", "pooled"), Measure("allnorm", "ALLnorm", "normalized")
-_MEAN = Measure("mean", "Mean", "weighted")
-_PEARSON = Measure("pearson", "Pearson", "pooled")
-REPORTS = {
-    # the scorer's tasks (a kind's ``scored_as``): what ``compare`` ranks a dataset by when no paper ranks it
-    "sts": Reported((_ALL, _ALLNORM, _MEAN), "mean"),
-    "clss": Reported((Measure("official", "Official (sum)", "sum"),), "official"),
-    "typed": Reported((Measure("mean", "Mean", "mean"),), "mean"),
-    # the task papers (a dataset's name up to its first "-"): their own figures, in the paper's order
-    "sts2012": Reported((_ALL, _ALLNORM, _MEAN), "all", "Agirre et al. 2012, ALL, ALLnrm and Mean"),
-    **{t: Reported((_MEAN,), "mean", f"the {t[3:]} task paper: Mean (size-weighted; 2013 over the subsets present)")
-       for t in ("sts2013", "sts2014", "sts2015", "sts2016")},
-    "sts2017": Reported((Measure("primary", "Primary", "mean"),), "primary",
-                        "Cer et al. 2017 (SemEval-2017 Task 1): each track's Pearson; the primary score is their plain "
-                        "mean over the seven tracks (a one-track dataset: that track's Pearson)"),
-    "stsb": Reported((_PEARSON,), "pearson", "Cer et al. 2017: Pearson on the test set"),
-    "sick2014": Reported((_PEARSON,), "pearson", "Marelli et al. 2014: Pearson on the test set"),
-    "stscompanion": Reported((_PEARSON,), "pearson", "the STS-B companion's readme: Pearson over the file (no "
-                             "published table)"),
-}
 
 
 class Read(NamedTuple):
@@ -201,18 +143,12 @@ def same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:
         raise FormatError(gold, n_gold or None, f"has {n_gold} gold lines but {inp.name} has {n_in} pairs")
 
 
-def kept(rows, keep, lines=()) -> tuple:
-    """``(pairs, gold, ids, lines)`` of ``rows`` (pairs, gold, ids) cut to the pairs ``keep`` marks, each keeping the
-    line of its row."""
+def kept(rows, keep) -> tuple:
+    """``(pairs, gold, ids, lines)`` of ``rows`` (pairs, gold, ids; pair i on line i + 1) cut to the pairs ``keep``
+    marks, each keeping the line of its row."""
     pairs, gold, ids = rows
-    lines = lines or range(1, len(pairs) + 1)
     return ([p for p, k in zip(pairs, keep) if k], gold[keep], [i for i, k in zip(ids, keep) if k] if ids else [],
-            [n for n, k in zip(lines, keep) if k])
-
-
-def non_empty(pairs) -> np.ndarray:
-    """Which pairs have both texts non-empty (nothing but whitespace counts as empty): what MTEB's v2 tasks keep."""
-    return np.array([bool(a.strip()) and bool(b.strip()) for a, b in pairs], dtype=bool)
+            [n for n, k in enumerate(keep, 1) if k])
 
 
 # --- STS folders (2012-2017): ``STS.input.X.txt`` with ``STS.gs.X.txt`` (or ``STS2016.`` names) per subset
@@ -392,25 +328,11 @@ COMPANION_PAIRS = {
 _SOURCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a subset's name becomes an output file's name
 
 
-@functools.lru_cache(maxsize=4)
-def _read_companion(path: str, inode: int, mtime_ns: int, size: int) -> tuple:
-    """One version (inode, mtime, size) of a companion file, parsed; callers copy what they keep."""
-    return formats.read_stsb(Path(path), formats.COMPANION_COLUMNS)
-
-
-def _companion(path: Path) -> tuple:
-    """``formats.read_stsb`` of a companion file, read once per version of it (a load asks for every subset)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return formats.read_stsb(path, formats.COMPANION_COLUMNS)  # refused there, by name
-    return _read_companion(str(path), st.st_ino, st.st_mtime_ns, st.st_size)
-
-
-def companion_subsets(path: Path) -> dict:
-    """Subset (``file.year``) -> the numbers of its rows in the file, in the order subsets first occur."""
+def companion_subsets(path: Path, meta=None) -> dict:
+    """Subset (``file.year``) -> the numbers of its rows in the file, in the order subsets first occur (``meta``: the
+    rows' fields, when the file was read already)."""
     found: dict = {}
-    for number, row in enumerate(_companion(path)[2], 1):
+    for number, row in enumerate(formats.read_stsb(path, formats.COMPANION_COLUMNS)[2] if meta is None else meta, 1):
         sub = f"{row['file']}.{row['year']}"
         if not _SOURCE_NAME.fullmatch(sub):
             raise FormatError(path, number, "expected a source file name and year of letters, digits, '.', '-' "
@@ -423,10 +345,10 @@ def companion_subsets(path: Path) -> dict:
 
 def _read_companion_subset(r: Read):
     _stsb_range(r)
-    rows = companion_subsets(r.inp).get(r.sub)
+    pairs, gold, meta = formats.read_stsb(r.inp, formats.COMPANION_COLUMNS)
+    rows = companion_subsets(r.inp, meta).get(r.sub)
     if rows is None:
         raise FormatError(r.inp, None, f"holds no rows of the source file and year {r.sub}")
-    pairs, gold, meta = _companion(r.inp)
     return [pairs[i] for i in rows], gold[rows], [meta[i]["id"] for i in rows], [i + 1 for i in rows]
 
 
@@ -505,7 +427,7 @@ def _read_jsonl_v2(r: Read):
     """MTEB's ``STS22.v2``: the pairs without those where a text is empty (mteb's task description: "removing pairs
     where one of entries contain empty sentences"; empty here: nothing but whitespace)."""
     pairs, gold, ids, _ = _read_jsonl(r)
-    keep = non_empty(pairs)
+    keep = np.array([bool(a.strip()) and bool(b.strip()) for a, b in pairs], dtype=bool)
     if not keep.any():
         raise FormatError(r.inp, None, "every pair has an empty text; STS22.v2 keeps none")
     return kept((pairs, gold, ids), keep)

@@ -188,6 +188,10 @@ def test_a_pairs_error_names_the_line_its_row_starts_on(tmp_path):
     sick = write(tmp_path / "s.txt", SICK_HEADER + "10\ta\tb\t4.2\tNEUTRAL\n11\tc\td\t1.5\tENTAILMENT\n")
     with pytest.raises(FormatError, match=rf"^{sick}:3: cannot score it$"):
         predict_subset(FailsOn(1), corpora.resolve(sick).subsets[0])
+    write(path, 'sentence1,sentence2,score\n"two\nlines",b,9\n')  # the reader's own errors: the same line
+    with pytest.raises(FormatError, match=rf"^{path}:2: score 9 is outside"):
+        corpora.resolve(path)
+
 
 # --- plain TSV and CSV -----------------------------------------------------------------------------
 
