@@ -1,6 +1,6 @@
 """The aggregates that turn per-subset figures into one figure per dataset; each is computed here and nowhere else.
 
-Each has one name, the one the published tables' rules use (:data:`semsts.corpora.kinds.RULES`):
+Each has one name, the one the published tables' rules use (:data:`semsts.corpora.reports.RULES`):
 
 - ``pooled``: one correlation over the scored pairs of every subset together (STS 2012's ALL, SimCSE's
   and MTEB's "all");

@@ -46,7 +46,7 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue
 from semsts.core.stats import pearson, spearman
-from semsts.corpora.kinds import REPORTS
+from semsts.corpora.reports import REPORTS
 
 from . import aggregates
 
@@ -161,7 +161,7 @@ SENTEVAL_AGGREGATES = (("mean", "mean"), ("wmean", "weighted"))
 
 def official_figures(dataset: str) -> tuple:
     """``(label, aggregate)`` of each of the task paper's figures for ``dataset``, in the paper's order
-    (:data:`semsts.corpora.kinds.REPORTS`)."""
+    (:data:`semsts.corpora.reports.REPORTS`)."""
     check_official(dataset)
     return REPORTS[task_of(dataset)].figures()
 

@@ -24,7 +24,7 @@ CLOSED_FORM_RULES = ("pooled", "weighted", "mean", "sum")  # the aggregates of P
 
 
 def method(rule: str, subsets: int = 2) -> str:
-    """The words naming the interval of a figure made by ``rule`` (:data:`semsts.corpora.kinds.RULES`) over
+    """The words naming the interval of a figure made by ``rule`` (:data:`semsts.corpora.reports.RULES`) over
     ``subsets`` subsets (over one, every Pearson aggregate is that subset's Pearson: Fisher z)."""
     if rule == "pooled" or (rule in CLOSED_FORM_RULES and subsets == 1):
         return FISHER

@@ -129,8 +129,8 @@ MODULES = {
 @pytest.mark.parametrize("spec, expected", [
     ("sc_raises:score", "error: scorer sc_raises:score failed on a batch of 32 pairs (RuntimeError: quota exceeded)"),
     ("sc_count:score", "error: scorer sc_count:score returned 1 scores for a batch of 32 pairs"),
-    ("sc_nan:score", "error: {test}:"),  # where the first pair it cannot score is (its number, as the runner's), the pair
-    ("sc_word:score", "error: {test}:1: scorer sc_word:score gave str 'five', not a number, for the pair"),
+    ("sc_nan:score", "error: {test}:"),  # where the first pair it cannot score is (the line its row starts on), the pair
+    ("sc_word:score", "error: {test}:2: scorer sc_word:score gave str 'five', not a number, for the pair"),
     ("sc_exits:score", "error: scorer sc_exits:score failed on a batch of 32 pairs (SystemExit: 4)"),
     ("sc_import:score", "error: scorer 'sc_import:score': cannot import module 'sc_import' (no openai here)"),
     ("no_colon", "error: scorer 'no_colon': expected package.module:function"),
@@ -143,9 +143,9 @@ def test_a_failing_scorer_is_one_error_line(tmp_path, monkeypatch, capsys, spec,
     assert cli.main(["run", "--scorer", spec, "--test", str(test), "--out", str(tmp_path / "out"), "--quiet"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(expected.format(test=test)), err
-    if spec == "sc_nan:score":  # the first pair whose first text holds a 'b' (the test's words do)
+    if spec == "sc_nan:score":  # the first pair whose first text holds a 'b' (the test's words do); the header is line 1
         first = next(i for i, (a, _) in enumerate(_test_pairs(test).pairs) if "b" in a)
-        assert err[0].startswith(f"error: {test}:{first + 1}: scorer sc_nan:score gave a NaN or infinite score")
+        assert err[0].startswith(f"error: {test}:{first + 2}: scorer sc_nan:score gave a NaN or infinite score")
     assert not list((tmp_path / "out").glob("STS.output.*"))
 
 
@@ -434,14 +434,14 @@ def test_a_score_outside_the_declared_range_is_one_error_at_its_pair_and_nothing
     pair = _test_pairs(test).pairs[first]
     assert cli.main(["run", "--scorer", "ranged:score", "--test", str(test), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == (f"error: {test}:{first + 1}: scorer ranged:score gave 7, outside the score_range [0, 5] it "
+    assert err[-1] == (f"error: {test}:{first + 2}: scorer ranged:score gave 7, outside the score_range [0, 5] it "
                        f"declares, for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})")
     assert not any("kept" in line for line in err) and not (tmp_path / "pair-score-cache").exists()
     # in sts train, the scorer's NaN is at the training file's line
     assert cli.main(["train", "--train", str(test), *SMALL, "--scorer", "nan_b:score", "--save",
                      str(tmp_path / "m.skops"), "--quiet"]) == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith(f"error: {test}:{first + 1}: scorer nan_b:score gave a NaN or infinite score for the pair")
+    assert line.startswith(f"error: {test}:{first + 2}: scorer nan_b:score gave a NaN or infinite score for the pair")
 
 
 def test_a_bench_without_the_cache_scores_each_distinct_pair_of_its_datasets_once(capsys, _calls):
