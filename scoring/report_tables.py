@@ -19,16 +19,6 @@ def fmt_ci(pair) -> str:
     return UNDEFINED if not math.isfinite(lo) else f"[{lo:.4f}, {hi:.4f}]"
 
 
-def tables(report) -> list[tuple[list[str], list[list[str]]]]:
-    """``(header, rows)`` of each table of a report, in its task's layout."""
-    return TABLES[report.task.name](report)
-
-
-def report_csv(report) -> str:
-    """One row per figure; every row carries the signature so rows stay comparable."""
-    return CSV[report.task.name](report)
-
-
 # --- STS (and CLSS, which adds to it)
 def aggregate_rows(report) -> list[tuple[str, float]]:
     f = report.figures

@@ -24,14 +24,6 @@ def _significance_bar(pairs: list, desc: str):
     from .streams import in_a_log
     return bar(pairs, desc=desc, leave=in_a_log())  # a log keeps its lines; on a terminal the bar is wiped
 
-def _columns(text: str) -> tuple:
-    from semsts import corpora
-    try:
-        return corpora.tables.parse_columns(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _dataset(args):
     """``--dataset`` (a name or a path) with ``--columns`` for a plain table."""
     from semsts import corpora
@@ -60,6 +52,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
     ``subcommands`` too), on the parser given."""
     from semsts import argtypes
+    from semsts.options import _columns
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
@@ -237,6 +230,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     """``compare``'s arguments and handler (``sts compare``, ``python evaluate.py compare``), on the parser given."""
     from semsts import argtypes
+    from semsts.options import _columns
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
     from semsts.scoring.significance import MAX_RESAMPLES
     parser.description = ("Place runs among the task paper's published results, "
