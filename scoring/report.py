@@ -54,7 +54,7 @@ class Report(Result):
         return f"dataset: {self.dataset}"
 
     def tables(self):
-        return report_tables.TABLES[self.task.name](self)
+        return report_tables.tables(self)
 
     def lines(self):
         return [f"note: {n}" for n in self.notes] + [f"signature: {self.signature}"]
@@ -67,7 +67,7 @@ class Report(Result):
 
     def to_csv(self):
         """One row per figure; every row carries the signature so rows stay comparable."""
-        return report_tables.CSV[self.task.name](self)
+        return report_tables.report_csv(self)
 
     def _render(self, title: str, table: Callable, note: str, sig: str) -> str:
         lines, interval = [title, ""], False
