@@ -100,11 +100,14 @@ def _cmd_check(args) -> int:
     return 0
 
 
-def _check_hint(errors, dataset) -> str:
-    """The pointer to ``--check``, for errors at a line of an output file (not for a missing file or a run record)."""
-    if not any(getattr(e, "line", None) for e in errors):
-        return ""
-    return f"; check a file with `python evaluate.py --check FILE --dataset {dataset} --subset NAME`"
+def _cannot_score(exc, what: str, dataset) -> int:
+    """Each error of ``exc`` (an InvalidRun), then that ``what`` cannot be scored, with a pointer to ``--check`` for
+    errors at a line of an output file (not for a missing file or a run record)."""
+    _print_errors(exc.errors)
+    hint = (f"; check a file with `python evaluate.py --check FILE --dataset {dataset} --subset NAME`"
+            if any(getattr(e, "line", None) for e in exc.errors) else "")
+    print(f"error: {what} cannot be scored{hint}", file=sys.stderr)
+    return 1
 
 
 def _cmd_run(args) -> int:
@@ -114,9 +117,7 @@ def _cmd_run(args) -> int:
         with stdout_to_stderr():  # only the report reaches stdout (--format json)
             text = score_run(_dataset(args), args.run).render(args.format)
     except InvalidRun as exc:
-        _print_errors(exc.errors)
-        print(f"error: {args.run} cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
+        return _cannot_score(exc, args.run, args.dataset)
     sys.stdout.write(text)
     return 0
 
@@ -274,9 +275,7 @@ def _cmd_compare(args) -> int:
             if args.report:
                 path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
-        _print_errors(exc.errors)
-        print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
+        return _cannot_score(exc, "a run", args.dataset)
     if args.published and not cmp["leaderboard"]:
         from .notes import note
         note(f"--published: no published table ranks {cmp['dataset']}; the table holds our runs alone")
