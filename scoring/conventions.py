@@ -36,7 +36,7 @@ this module picks which ones each convention reports. Conventions (checked again
   tasks only: SentEval, SimCSE's table and the official tables here do not score them (:func:`mteb_only`).
   MTEB's multilingual tasks (STS17, STS22, STS22.v2, STSBenchmarkMultilingualSTS) are scored per ``hf_subset`` (a
   language or pair: its own cosine Spearman) and a task's score is the plain mean of its subsets' (mteb's
-  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated): :func:`mteb_subset_mean`.
+  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated; each subset's: :func:`mteb_subsets`).
 """
 from __future__ import annotations
 
@@ -121,11 +121,6 @@ def mteb_by_subset(dataset: str) -> bool:
 def mteb_subsets(parts: Parts) -> dict:
     """MTEB's main score x 100 of each subset (hf_subset) alone: its cosine Spearman over its scored pairs."""
     return {name: 100 * spearman(p, g) for name, (g, p) in scored_parts(parts).items()}
-
-
-def mteb_subset_mean(parts: Parts) -> float:
-    """MTEB's score x 100 of a multilingual task: the plain mean of its subsets' main scores (NaN if any is)."""
-    return aggregates.mean(mteb_subsets(parts).values())
 
 
 def mteb_only(dataset: str) -> bool:
