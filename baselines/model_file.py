@@ -164,11 +164,11 @@ def check_scorer_version(path, card: dict) -> None:
     now = _scorer_version(card["scorer"])
     if now != recorded:
         warnings.warn(Note(f"{path}: trained with the pair scorer {card['scorer']} at {shown(recorded, 80)}, which is "
-                           f"now {now or 'unversioned'} (its module or its cache_version changed): the model gives "
+                           f"now {now or 'unversioned'} (its cache_version changed): the model gives "
                            "what it learned from the old scores; retrain it if the scores changed"), stacklevel=3)
 
 
-def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[SubsetModels, dict]:
+def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> tuple[SubsetModels, dict]:
     """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
     and (under other library versions or resources) the canary predictions.
 
@@ -177,7 +177,7 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
     user's code, imported as they ask (it must be importable here). A scorer whose version is not the one the card
     records is said in a note; with ``cache`` False, the scorer's feature neither reads nor writes the pair-score
-    cache."""
+    cache, and a str ``cache`` is the scorer's version it is cached by (``--cache-version``)."""
     path = Path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
@@ -209,13 +209,13 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     check_features(path, models, card)
     check_behaviour(path, models, card, resources.result())
     check_scorer_version(path, card)
-    if not cache:
+    if cache is not True:
         from semsts.features.scorer_features import ScorerFeatures
 
         from .model_checks import parts
         for obj in parts(models):
             if isinstance(obj, ScorerFeatures):
-                obj.cache = False
+                obj.cache = cache
     return models, card
 
 
