@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 import platform
-import stat
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
 from semsts.core.errors import STSError
+from semsts.core.files import is_regular
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -81,22 +81,13 @@ def _scorer(model) -> str | None:
     return None if scorer is None else scorer_name(scorer)
 
 
-def check_regular(path: Path, what: str) -> None:
-    """Refuse ``path`` unless it is a regular file, itself (a link is not followed); ``what`` names it if absent."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{what} {path} does not exist") from None
-    if not stat.S_ISREG(mode):
-        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
-
-
 def read_card(model_path) -> dict:
     """The card beside ``model_path``, checked to be a JSON object with the fields a card has."""
     path = card_path(model_path)
     if not os.path.lexists(path):
         raise ModelMismatch(f"{model_path}: no model card {path.name} beside it; refusing an unverified model")
-    check_regular(path, "model card")
+    if not is_regular(path):
+        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
     if path.stat().st_size > MAX_CARD_BYTES:
         raise ModelMismatch(f"{path}: {path.stat().st_size:,} bytes, more than a model card holds; refused")
     try:

@@ -10,6 +10,7 @@ differs, when they do not.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -20,14 +21,13 @@ from typing import TYPE_CHECKING
 
 from semsts import corpora
 from semsts.core.background import Background
-from semsts.core.errors import InvalidValue, Note, shown
+from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.extras import require
-from semsts.corpora.manifest import sha256
+from semsts.core.files import atomic_open, is_regular
 
 from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
-from .model_archive import ArchiveRefused, check_file_size, load_skops
-from .model_card import ModelMismatch, card_path, check_regular, feature_spec, read_card, resource_hashes, versions
-from .model_save import recover, save_pair
+from .model_archive import check_file_size, load_skops
+from .model_card import ModelMismatch, card_path, feature_spec, read_card, resource_hashes, versions
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -71,10 +71,14 @@ def check_destination(path) -> None:
         raise InvalidValue(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise InvalidValue(f"--save {path}: cannot write in {ancestor}")
+    if card_path(path).is_dir():
+        raise InvalidValue(f"--save {path}: its card's name {card_path(path)} is a folder")
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
-    """Write the model file and its card (both or neither, see :mod:`semsts.baselines.model_save`); the card as written."""
+    """Write the model file, then its card, each to a temporary beside it renamed into place
+    (:func:`semsts.core.files.atomic_open`); the card as written. The card records the model's SHA-256: a crash or
+    a full disk between the two leaves a pair that :func:`load_model` refuses ("save again"), never a wrong model."""
     import skops.io
     check_destination(path)
     path = Path(path)
@@ -86,15 +90,17 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
             "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
             "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": predict_canaries(models)}}
-
-    def write_model(tmp: Path) -> None:
-        skops.io.dump(models, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
-
-    def make_card(tmp: Path) -> bytes:
-        card["sha256"] = sha256(tmp)
-        return (json.dumps(card, indent=2, sort_keys=True) + "\n").encode()
-
-    save_pair(path, write_model, make_card)
+    data = skops.io.dumps(models, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
+    card["sha256"] = hashlib.sha256(data).hexdigest()
+    text = json.dumps(card, indent=2, sort_keys=True) + "\n"
+    for target, content, what in ((path, data, "not saved"), (card_path(path), text.encode(), "saved, but not its card")):
+        try:
+            with atomic_open(target, "wb", sync=True) as handle:
+                handle.write(content)
+        except OSError as exc:  # a full disk: one message naming the model file (the load refuses a half pair)
+            failed = WriteFailed(f"{path}: {what} ({exc.strerror or exc}); save again")
+            failed.errno = exc.errno
+            raise failed from None
     return card
 
 
@@ -105,8 +111,8 @@ def _read_skops(path: Path) -> SubsetModels:
     from skops.io.exceptions import UntrustedTypesFoundException
     try:  # skops audits the whole tree against TRUSTED before it builds any object; sizes bounded as it reads
         return load_skops(path, TRUSTED)
-    except ArchiveRefused as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
+    except ModelMismatch:
+        raise
     except UntrustedTypesFoundException as exc:
         unexpected = getattr(exc, "unexpected", None) or ["?"]
         raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
@@ -182,21 +188,19 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
                             f"only {SUFFIX} model files: retrain with `sts train … --save {path.with_suffix(SUFFIX)}`")
-    for line in recover(path.parent, path.name, leftovers=False):  # a save cut between its renames
-        warnings.warn(Note(line), stacklevel=2)
-    check_regular(path, "model file")
+    if not is_regular(path):
+        raise (ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
+               if os.path.lexists(path) else FileNotFoundError(f"model file {path} does not exist"))
     require("reference", "a model file")
     card = read_card(path)
     check_encoder(path, card, encoder)
     check_scorer(path, card, scorer)
-    try:
-        check_file_size(path)
-    except ArchiveRefused as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
-    actual = sha256(path)
+    check_file_size(path)
+    with open(path, "rb") as handle:
+        actual = hashlib.file_digest(handle, "sha256").hexdigest()
     if card["sha256"] != actual:
-        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}; "
-                            "the file was changed or belongs to another card")
+        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}: the card "
+                            "does not match the model (a save cut short, or a file changed); save again")
     # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model; not waited for
     # when this is left early (Ctrl-C: see semsts.core.background)
     resources = Background(resource_hashes, card["feature_names"], card.get("encoder"))
