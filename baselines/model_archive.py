@@ -14,6 +14,8 @@ import os
 import zipfile
 from pathlib import Path
 
+from semsts.core.errors import shown
+
 from .model_card import ModelMismatch
 
 MAX_FILE_BYTES = 128 << 20  # the file itself, before it is hashed
@@ -55,24 +57,24 @@ def check_archive(path, archive: zipfile.ZipFile) -> None:
 
 
 def load_skops(path: Path, trusted: list):
-    """``skops.io.load`` of ``path`` with ``trusted``, after :func:`check_archive`, from a copy of its entries each
-    read to at most its declared size. Raises skops's ``UntrustedTypesFoundException`` with the types that are
-    neither skops's defaults nor ``trusted`` as its ``unexpected`` attribute; a ModelMismatch for a zip beyond
-    the bounds; zipfile's or skops's errors for a damaged file."""
+    """``skops.io.load`` of ``path`` with ``trusted`` (skops refuses any other type or function before it builds
+    anything), after :func:`check_archive`, from a copy of its entries each read to at most its declared size.
+    Anything wrong is a ModelMismatch naming the file: a zip beyond the bounds, an untrusted type, damage."""
     import skops.io
     from skops.io.exceptions import UntrustedTypesFoundException
-    try:
-        archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
-        raise ModelMismatch(f"{path}: not a zip archive ({type(exc).__name__}: {str(exc)[:120]})") from None
     copy = io.BytesIO()
-    with archive, zipfile.ZipFile(copy, "w", zipfile.ZIP_STORED) as stored:
-        check_archive(path, archive)
-        for entry in archive.infolist():  # a bounded read: one that holds more than it declares fails its CRC
-            with archive.open(entry) as handle:
-                stored.writestr(entry.filename, handle.read(entry.file_size))
     try:
+        with zipfile.ZipFile(path) as archive, zipfile.ZipFile(copy, "w", zipfile.ZIP_STORED) as stored:
+            check_archive(path, archive)
+            for entry in archive.infolist():  # a bounded read: one that holds more than it declares fails its CRC
+                with archive.open(entry) as handle:
+                    stored.writestr(entry.filename, handle.read(entry.file_size))
         return skops.io.load(copy, trusted=trusted)
-    except UntrustedTypesFoundException as exc:
-        exc.unexpected = sorted(set(skops.io.get_untrusted_types(data=copy.getvalue())) - set(trusted))
+    except ModelMismatch:
         raise
+    except UntrustedTypesFoundException:
+        unexpected = sorted(set(skops.io.get_untrusted_types(data=copy.getvalue())) - set(trusted))
+        raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
+                            "refused without loading anything from it") from None
+    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
+        raise ModelMismatch(f"{path}: not a readable .skops model file ({type(exc).__name__}: {shown(exc, 120)})") from None

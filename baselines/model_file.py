@@ -107,37 +107,10 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
 # ---- loading -------------------------------------------------------------------------------------------
 
 
-def _read_skops(path: Path) -> SubsetModels:
-    from skops.io.exceptions import UntrustedTypesFoundException
-    try:  # skops audits the whole tree against TRUSTED before it builds any object; sizes bounded as it reads
-        return load_skops(path, TRUSTED)
-    except ModelMismatch:
-        raise
-    except UntrustedTypesFoundException as exc:
-        unexpected = getattr(exc, "unexpected", None) or ["?"]
-        raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
-                            "refused without loading anything from it") from None
-    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
-        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {shown(exc, 120)})") from None
-
-
-def check_encoder(path, card: dict, confirmed) -> None:
-    """A card naming an encoder of the user's (``package.module:function``, imported: it runs code) is accepted only
-    when the caller names the same spec again (``confirmed``: a spec, or the specs the user named); built-in
-    encoders need nothing. Checked before anything is imported or predicted."""
-    from semsts.features.encoders import ENCODERS
-    check_confirmed(path, card, "encoder", confirmed, what="encoder", builtins=ENCODERS)
-
-
-def check_scorer(path, card: dict, confirmed) -> None:
-    """A card naming a pair scorer (``package.module:function``, imported: it runs code) is accepted only when the
-    caller names the same spec again, as an encoder's is (:func:`check_encoder`)."""
-    check_confirmed(path, card, "scorer", confirmed, what="pair scorer")
-
-
 def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, builtins=()) -> None:
-    """The card's ``field`` (a spec of the user's code, or None) is one of ``builtins`` or named again by the caller
-    (``confirmed``: the spec ``--FIELD`` gave, or the specs the user named), else a ModelMismatch naming ``what``."""
+    """The card's ``field`` (a spec of the user's code, ``package.module:function``, imported: it runs code; or None)
+    is one of ``builtins`` or named again by the caller (``confirmed``: the spec ``--FIELD`` gave, or the specs the
+    user named), else a ModelMismatch naming ``what``. Checked before anything is imported or predicted."""
     spec = card.get(field)
     if spec is not None and not isinstance(spec, str):
         raise corpora.FormatError(card_path(path), None, f"field {field!r} should be a str, got a {type(spec).__name__}")
@@ -179,7 +152,7 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     and (under other library versions or resources) the canary predictions.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
-    only when ``encoder`` names that spec again (:func:`check_encoder`), and one trained with a pair scorer (the
+    only when ``encoder`` names that spec again (:func:`check_confirmed`), and one trained with a pair scorer (the
     card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
     user's code, imported as they ask (it must be importable here). A scorer whose version is not the one the card
     records is said in a note; with ``cache`` False, the scorer's feature neither reads nor writes the pair-score
@@ -193,8 +166,9 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
                if os.path.lexists(path) else FileNotFoundError(f"model file {path} does not exist"))
     require("reference", "a model file")
     card = read_card(path)
-    check_encoder(path, card, encoder)
-    check_scorer(path, card, scorer)
+    from semsts.features.encoders import ENCODERS
+    check_confirmed(path, card, "encoder", encoder, what="encoder", builtins=ENCODERS)
+    check_confirmed(path, card, "scorer", scorer, what="pair scorer")
     check_file_size(path)
     with open(path, "rb") as handle:
         actual = hashlib.file_digest(handle, "sha256").hexdigest()
@@ -204,12 +178,9 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model; not waited for
     # when this is left early (Ctrl-C: see semsts.core.background)
     resources = Background(resource_hashes, card["feature_names"], card.get("encoder"))
-    models = _read_skops(path)
-    from .model_checks import Damaged, check_models
-    try:
-        check_models(models, card.get("encoder"), card.get("scorer"))
-    except Damaged as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
+    models = load_skops(path, TRUSTED)  # sizes bounded as it reads; any type or function but TRUSTED refused
+    from .model_checks import check_models
+    check_models(path, models, card.get("encoder"), card.get("scorer"))
     check_features(path, models, card)
     check_behaviour(path, models, card, resources.result())
     check_scorer_version(path, card)

@@ -4,11 +4,16 @@ scikit-learn's trees (``sklearn.tree._tree.Tree``, the histogram boosting's ``Tr
 arrays are followed by index in C: a child, feature or support-vector index out of range reads outside the
 arrays (a crash, not an error) and a child pointing back up loops for ever. skops refuses these types by
 default for that reason; a model file may hold them, so each one is checked to be a proper tree (or a
-consistent libsvm model) whose indices stay in range. Each function returns what is wrong, or None.
+consistent libsvm model) whose indices stay in range. Each function returns what is wrong, or None. This is the
+one module that reads scikit-learn's private modules: their classes and record layouts are what is checked.
 """
 from __future__ import annotations
 
 import numpy as np
+from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
+from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
+from sklearn.svm._base import LIBSVM_IMPL, BaseLibSVM
+from sklearn.tree._tree import Tree
 
 TREE_LEAF, TREE_UNDEFINED = -1, -2  # sklearn.tree._tree's markers of a leaf's children and feature
 
@@ -58,7 +63,6 @@ def check_tree(tree, width: int | None) -> str | None:
 
 def check_predictor(predictor, width: int | None) -> str | None:
     """A histogram gradient boosting ``TreePredictor`` (its ``nodes`` record array)."""
-    from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
     nodes = getattr(predictor, "nodes", None)
     if not isinstance(nodes, np.ndarray) or nodes.dtype != PREDICTOR_RECORD_DTYPE or nodes.ndim != 1:
         return "a boosting tree whose nodes are not the predictor's record array"
@@ -79,22 +83,8 @@ def check_predictor(predictor, width: int | None) -> str | None:
     return None
 
 
-def check_boosting(model) -> str | None:
-    """A histogram gradient boosting estimator: numeric features only (its predictors are checked one by one)."""
-    if "_predictors" not in vars(model):  # not fitted: a template, never predicted with
-        return None
-    categorical = getattr(getattr(model, "_bin_mapper", None), "is_categorical_", None)
-    if getattr(model, "_preprocessor", None) is not None or (categorical is not None and np.any(categorical)):
-        return "a boosting model with categorical features, which no model of this suite has"
-    predictors = getattr(model, "_predictors", None)
-    if not (isinstance(predictors, list) and all(isinstance(p, list) for p in predictors)):
-        return "a boosting model whose trees are not a list per iteration"
-    return None
-
-
 def check_libsvm(model, width: int | None) -> str | None:
     """An SVM's arrays as libsvm reads them: one row per support vector, coefficients and intercepts to match."""
-    from sklearn.svm._base import LIBSVM_IMPL
     if "support_" not in vars(model):  # not fitted: a template, never predicted with
         return None
     try:
@@ -116,4 +106,13 @@ def check_libsvm(model, width: int | None) -> str | None:
         return "an SVM whose support vectors, coefficients and intercepts do not match"
     if width is not None and vectors.shape[1] != width:
         return f"an SVM over {vectors.shape[1]} features where {width} come in"
+    return None
+
+
+def check(obj, width: int | None) -> str | None:
+    """What is wrong with ``obj`` if it is a structure compiled code follows by index (None if it is sound, or none);
+    ``width``: the number of features it is applied to, if known."""
+    for kind, checker in ((Tree, check_tree), (TreePredictor, check_predictor), (BaseLibSVM, check_libsvm)):
+        if isinstance(obj, kind):
+            return checker(obj, width)
     return None

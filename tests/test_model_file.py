@@ -278,7 +278,8 @@ def test_the_vectorizers_vocabularies_are_saved_as_arrays_and_older_files_still_
     and both predict the same."""
     from sklearn.base import BaseEstimator
 
-    from semsts.baselines.model_file import TRUSTED, _read_skops
+    from semsts.baselines.model_archive import load_skops
+    from semsts.baselines.model_file import TRUSTED
     from semsts.features.distributional import Distributional, pack_terms, unpack_terms
     odd = ["a", "é", "日本", "\ud800x", " b ", "x" * 300, "\x00end\x00"]
     assert unpack_terms(*pack_terms(odd)) == odd and unpack_terms(*pack_terms([])) == []
@@ -292,7 +293,7 @@ def test_the_vectorizers_vocabularies_are_saved_as_arrays_and_older_files_still_
     with zipfile.ZipFile(new) as z, zipfile.ZipFile(old) as y:
         assert len(z.read("schema.json")) * 5 < len(y.read("schema.json"))
     for path in (new, old):
-        loaded = _read_skops(path)
+        loaded = load_skops(path, TRUSTED)
         family = dict(loaded.models["all"].pipeline_.named_steps["features"].union_.transformer_list)["distributional"]
         original = dict(trained.models["all"].pipeline_.named_steps["features"].union_.transformer_list)["distributional"]
         assert family.words_.vocabulary_ == original.words_.vocabulary_ and sorted(vars(family)) == sorted(vars(original))
