@@ -29,17 +29,13 @@ def predict_canaries(models: SubsetModels) -> dict:
 
 def canary_gap(path, models: SubsetModels, expected: dict) -> float:
     """The largest difference between the canary predictions of the loaded ``models`` and ``expected`` (its card's
-    ``canaries.predictions``); :class:`ModelMismatch` if they are not predictions of the same sub-models."""
-    got = _first_predictions(path, models)
-    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
-        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
-    return max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)
-
-
-def _first_predictions(path, models: SubsetModels) -> dict:
-    """:func:`predict_canaries` of a loaded model: any error of its first predictions is damage the checks missed."""
+    ``canaries.predictions``); :class:`ModelMismatch` if they are not predictions of the same sub-models, or if
+    predicting fails (damage the checks missed)."""
     try:
-        return predict_canaries(models)
+        got = predict_canaries(models)
     except Exception as exc:
         raise ModelMismatch(f"{path}: its sub-models fail on the canary pairs, so the file is damaged "
                             f"({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})") from None
+    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
+        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
+    return max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)

@@ -15,22 +15,28 @@ from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
 from sklearn.svm._base import LIBSVM_IMPL, BaseLibSVM
 from sklearn.tree._tree import Tree
 
-TREE_LEAF, TREE_UNDEFINED = -1, -2  # sklearn.tree._tree's markers of a leaf's children and feature
+TREE_LEAF = -1  # sklearn.tree._tree's marker of a leaf's children
 
 
-def _tree_shape(left: np.ndarray, right: np.ndarray, leaf: np.ndarray) -> str | None:
-    """A proper binary tree rooted at node 0: internal nodes have two children, each child comes after its
-    parent (as scikit-learn builds them: so no cycle), and every node but the root has exactly one parent."""
+def _nodes(what: str, left, right, leaf, features, n_features: int | None, thresholds, values) -> str | None:
+    """A proper binary tree rooted at node 0 (internal nodes have two children, each after its parent, as
+    scikit-learn builds them: so no cycle; every node but the root has one parent), splitting on features in
+    ``0..n_features - 1`` (at least 0 if None) at no NaN threshold, its values finite; ``what`` names it."""
     n = len(leaf)
     if n == 0:
-        return "a tree of no node"
+        return f"{what} of no node"
     parents = np.flatnonzero(~leaf)
     children = np.concatenate([left[parents], right[parents]]).astype(np.int64)
     above = np.concatenate([parents, parents])
     if children.size and (np.any(children <= above) or np.any(children >= n)):
-        return "a tree whose child indices point outside it or back up"
+        return f"{what} whose child indices point outside it or back up"
     if children.size != n - 1 or np.any(np.bincount(children, minlength=n)[1:] != 1):
-        return "nodes that are not one tree (a node with two parents, or none)"
+        return f"{what} whose nodes are not one tree (a node with two parents, or none)"
+    split = features[parents]
+    if np.any(split < 0) or (n_features is not None and np.any(split >= n_features)):
+        return f"{what} splitting on a feature outside 0..{'?' if n_features is None else n_features - 1}"
+    if np.any(np.isnan(thresholds[parents])) or not np.all(np.isfinite(values)):
+        return f"{what} with NaN thresholds or non-finite values"
     return None
 
 
@@ -50,15 +56,7 @@ def check_tree(tree, width: int | None) -> str | None:
     leaf = left == TREE_LEAF
     if not np.array_equal(leaf, right == TREE_LEAF):
         return "a tree node with one child"
-    wrong = _tree_shape(left, right, leaf)
-    if wrong:
-        return wrong
-    inner = ~leaf
-    if np.any(feature[inner] < 0) or np.any(feature[inner] >= n_features) or np.any(feature[leaf] != TREE_UNDEFINED):
-        return f"a tree splitting on a feature outside 0..{n_features - 1}"
-    if np.any(np.isnan(threshold[inner])) or not np.all(np.isfinite(value)):
-        return "a tree with NaN thresholds or non-finite values"
-    return None
+    return _nodes("a tree", left, right, leaf, feature, n_features, threshold, value)
 
 
 def check_predictor(predictor, width: int | None) -> str | None:
@@ -66,21 +64,12 @@ def check_predictor(predictor, width: int | None) -> str | None:
     nodes = getattr(predictor, "nodes", None)
     if not isinstance(nodes, np.ndarray) or nodes.dtype != PREDICTOR_RECORD_DTYPE or nodes.ndim != 1:
         return "a boosting tree whose nodes are not the predictor's record array"
-    leaf = nodes["is_leaf"]
-    if np.any(leaf > 1):
+    if np.any(nodes["is_leaf"] > 1):
         return "a boosting tree node neither leaf nor split"
-    leaf = leaf.astype(bool)
-    wrong = _tree_shape(nodes["left"], nodes["right"], leaf)
-    if wrong:
-        return "a boosting tree: " + wrong
-    inner, features = ~leaf, nodes["feature_idx"]
     if np.any(nodes["is_categorical"]):
         return "a boosting tree with categorical splits, which no model of this suite has"
-    if np.any(features[inner] < 0) or (width is not None and np.any(features[inner] >= width)):
-        return f"a boosting tree splitting on a feature outside 0..{'?' if width is None else width - 1}"
-    if np.any(np.isnan(nodes["num_threshold"][inner])) or not np.all(np.isfinite(nodes["value"])):
-        return "a boosting tree with NaN thresholds or non-finite values"
-    return None
+    return _nodes("a boosting tree", nodes["left"], nodes["right"], nodes["is_leaf"].astype(bool), nodes["feature_idx"],
+                  width, nodes["num_threshold"], nodes["value"])
 
 
 def check_libsvm(model, width: int | None) -> str | None:
