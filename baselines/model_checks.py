@@ -89,31 +89,27 @@ def check_models(path, models, encoder: str | None, scorer: str | None = None) -
 
 
 def _regression(path, name: str, model) -> tuple:
-    """One sub-model: a featurizer of its feature names, then regression steps, and a range; the regression steps
-    and the number of features they take."""
+    """One sub-model: a pipeline of the featurizer of its feature names, then regression steps, and a range; the
+    regression steps and the number of features they take."""
     from sklearn.pipeline import Pipeline
 
     from semsts.features.featurizer import PairFeaturizer
-    pipeline, names = getattr(model, "pipeline_", None), getattr(model, "feature_names_", None)
-    if not (isinstance(pipeline, Pipeline) and isinstance(pipeline.steps, list) and len(pipeline.steps) >= 2
-            and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) for s in pipeline.steps)):
-        raise ModelMismatch(f"{path}: sub-model {name!r}: its pipeline is not a list of named steps, features first")
-    features = pipeline.steps[0][1]
-    if not (isinstance(features, PairFeaturizer) and isinstance(names, list) and names
-            and all(isinstance(n, str) for n in names)):
-        raise ModelMismatch(f"{path}: sub-model {name!r}: its first step is not the featurizer of its feature names")
-    try:
-        made = list(features.union_.get_feature_names_out())
-        chunk = features.chunk_size
-    except Exception:  # a crafted featurizer: whatever our code makes of it
-        made = chunk = None
-    if made != names or features.feature_names_ != names or not (isinstance(chunk, int) and chunk >= 1):
-        raise ModelMismatch(f"{path}: sub-model {name!r}: its featurizer's features are not the model's")
-    clip = getattr(model, "clip_range_", None)
+    names, clip = getattr(model, "feature_names_", None), getattr(model, "clip_range_", None)
+    try:  # a crafted pipeline or featurizer: whatever our code and scikit-learn's make of it
+        pipeline = model.pipeline_
+        features, regression = pipeline.steps[0][1], pipeline[1:]
+        sound = (isinstance(pipeline, Pipeline) and isinstance(features, PairFeaturizer) and isinstance(names, list) and names
+                 and names == list(features.union_.get_feature_names_out()) == features.feature_names_
+                 and isinstance(features.chunk_size, int) and features.chunk_size >= 1 and len(regression.steps) >= 1)
+    except Exception:
+        sound = False
+    if not sound:
+        raise ModelMismatch(f"{path}: sub-model {name!r}: its pipeline is not the featurizer of its feature names "
+                            "followed by regression steps")
     if not (isinstance(clip, tuple) and len(clip) == 2 and all(isinstance(v, float) and np.isfinite(v) for v in clip)
             and clip[0] <= clip[1]):
         raise ModelMismatch(f"{path}: sub-model {name!r}: its score range is not two finite numbers, lowest first")
-    return pipeline[1:], len(names)
+    return regression, len(names)
 
 
 def _probe(path, name: str, regression, width: int) -> None:
