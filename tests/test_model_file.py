@@ -129,31 +129,6 @@ def test_other_versions_are_refused_when_the_canaries_differ(saved):
         load_model(saved)
 
 
-def test_the_canaries_are_predicted_at_every_load_and_no_verdict_is_kept(saved, tmp_path, monkeypatch):
-    """Issue 32 (formerly issue 22's verdict cache): a verdict kept in the per-user cache could be forged, or be a FIFO
-    or a device; under other versions the canaries are predicted at every load, and nothing is written to the cache."""
-    from semsts.baselines import canaries
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    card = json.loads(card_path(saved).read_text())
-    card["versions"]["numpy"] = "0.0"
-    card_path(saved).write_text(json.dumps(card))
-    computed = []
-    real = canaries.predict_canaries
-    monkeypatch.setattr(canaries, "predict_canaries", lambda models: computed.append(1) or real(models))
-    notes = []
-    for _ in range(2):
-        with pytest.warns(Note, match="its 40 canary predictions agree within 1e-06") as caught:
-            load_model(saved)
-        notes.append([str(w.message) for w in caught if "canary" in str(w.message)])
-    assert computed == [1, 1] and notes[0] == notes[1] and not (tmp_path / "cache" / "sts" / "canaries").exists()
-    card["canaries"]["predictions"]["all"][7] += 2e-6  # canaries that disagree: refused, every time
-    card_path(saved).write_text(json.dumps(card))
-    for _ in range(2):
-        with pytest.raises(ModelMismatch, match="differ from the card's"):
-            load_model(saved)
-    assert computed == [1, 1, 1, 1]
-
-
 def test_another_resource_is_checked_by_the_canaries(saved):
     card = json.loads(card_path(saved).read_text())
     assert set(card["resources"]) >= {"wordnet"}
