@@ -4,7 +4,7 @@ A model file is data: it is read by skops with an explicit list of trusted types
 runs as code; a file naming any other type or function is refused before anything is built from it.
 The card (:mod:`semsts.baselines.model_card`) records the training data, the features, the scores reached,
 the SHA-256 of the model file and of every resource the model reads (WordNet, GloVe, the gloss space), and
-the model's predictions on fixed demo pairs (:mod:`semsts.baselines.canaries`). Under other library versions
+the model's predictions on fixed demo pairs (its canaries). Under other library versions
 or resources a model loads when its canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what
 differs, when they do not.
 """
@@ -25,7 +25,7 @@ from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.extras import require
 from semsts.core.files import atomic_open, is_regular
 
-from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
+from . import model_card
 from .model_archive import check_file_size, load_skops
 from .model_card import ModelMismatch, card_path, feature_spec, read_card, resource_hashes, versions
 
@@ -89,7 +89,8 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
         spec = {**spec, **({"scorer_version": version} if version else {})}
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
             "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
-            "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": predict_canaries(models)}}
+            "canaries": {"dataset": model_card.CANARY_DATASET, "pairs": model_card.CANARY_PAIRS,
+                         "predictions": model_card.predict_canaries(models)}}
     data = skops.io.dumps(models, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
     card["sha256"] = hashlib.sha256(data).hexdigest()
     text = json.dumps(card, indent=2, sort_keys=True) + "\n"
@@ -203,14 +204,14 @@ def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> 
                for k, v in resources.items() if card["resources"].get(k) != v]
     if not differ:
         return
-    gap = canary_gap(path, models, card["canaries"]["predictions"])
+    gap, tolerance = model_card.canary_gap(path, models, card["canaries"]["predictions"]), model_card.CANARY_TOLERANCE
     what = ", ".join(differ)
-    if not gap <= CANARY_TOLERANCE:
+    if not gap <= tolerance:
         raise ModelMismatch(f"{path}: saved with {what}; its canary predictions differ from the card's by up to "
-                            f"{gap:.2g} (more than {CANARY_TOLERANCE:g}), so it would not reproduce its figures here: "
+                            f"{gap:.2g} (more than {tolerance:g}), so it would not reproduce its figures here: "
                             f"retrain with `{retrain_command(card)}`")
-    warnings.warn(Note(f"{path}: saved with {what}; its {CANARY_PAIRS} canary predictions agree within "
-                       f"{CANARY_TOLERANCE:g} (largest difference {gap:.1e})"), stacklevel=3)
+    warnings.warn(Note(f"{path}: saved with {what}; its {model_card.CANARY_PAIRS} canary predictions agree within "
+                       f"{tolerance:g} (largest difference {gap:.1e})"), stacklevel=3)
 
 
 # a command `sts train` writes in a card: words of letters, digits and path characters, nothing a shell expands
