@@ -68,25 +68,6 @@ def create_new(path, mode: int = 0o600) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
 
 
-def write_synced(handle, data) -> None:
-    """Write ``data`` to the open file ``handle`` and force it to the disk."""
-    handle.write(data)
-    handle.flush()
-    os.fsync(handle.fileno())
-
-
-def write_new(path, data: bytes, mode: int = 0o600) -> None:
-    """Create ``path`` (see :func:`create_new`) holding ``data``, synced to the disk; a failure after it was
-    created removes it again."""
-    fd = create_new(path, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write_synced(handle, data)
-    except BaseException:
-        os.unlink(path)
-        raise
-
-
 @contextmanager
 def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: bool = False):
     """Open a temporary file next to ``path``; rename it over ``path`` only on success (with ``sync``, once its

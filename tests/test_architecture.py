@@ -209,8 +209,7 @@ CROSS_CUTTING = {
     "safety_cache": "issue 43: caches by contract (an undeclared encoder computed afresh) and against accidents",
     "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",
     "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
-    "safety_journal": "issue 32: the save journal against planted journals and a full disk",
-    "safety_cards": "issue 32: card values in messages, the retrain advice, no canary verdict cache",
+    "safety_cards": "issue 32: card values in messages, the retrain advice",
     "safety_long": "issue 32, long texts: the families' fast paths against their references, long pairs end to end",
     "progress_lines": "issue 34, item 5: encoding's counts, the embedding cache's note, plain progress lines in a log",
 }

@@ -44,26 +44,6 @@ def test_a_new_file_gets_the_mode_open_gives(tmp_path):
     assert os.stat(tmp_path / "atomic").st_mode & 0o777 == files.new_file_mode()
 
 
-def test_write_new_creates_only_and_removes_what_it_could_not_finish(tmp_path, monkeypatch):
-    path = tmp_path / "new"
-    files.write_new(path, b"data", 0o644)
-    assert path.read_bytes() == b"data" and os.stat(path).st_mode & 0o777 == 0o644 & ~_umask()
-    with pytest.raises(FileExistsError):
-        files.write_new(path, b"other")
-    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
-    with pytest.raises(FileExistsError):
-        files.write_new(tmp_path / "link", b"other")
-    assert path.read_bytes() == b"data" and not (tmp_path / "elsewhere").exists()
-
-    def full(fd):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files.os, "fsync", full)
-    with pytest.raises(OSError, match="No space"):
-        files.write_new(tmp_path / "cut", b"data")
-    assert not (tmp_path / "cut").exists()
-
-
 def test_atomic_open_replaces_only_on_success_and_syncs_when_asked(tmp_path, monkeypatch):
     path = tmp_path / "f"
     path.write_text("old")

@@ -359,13 +359,12 @@ def test_train_with_a_scorer_feature_save_load_and_run(tmp_path, capsys):
 
 
 def test_a_model_whose_objects_name_a_scorer_its_card_does_not_is_refused(tmp_path):
-    from semsts.baselines.model_checks import Damaged, _check_scorer
+    from semsts.baselines.model_checks import code_named
     from semsts.features.scorer_features import ScorerFeatures
-    _check_scorer(ScorerFeatures(JACCARD), JACCARD)
-    with pytest.raises(Damaged, match="holds the pair scorer 'os:system', which its card does not name"):
-        _check_scorer(ScorerFeatures("os:system"), JACCARD)
-    with pytest.raises(Damaged, match="holds the pair scorer"):
-        _check_scorer(ScorerFeatures("os:system"), None)
+    assert code_named(ScorerFeatures(JACCARD), None, JACCARD) is None
+    assert "holds the pair scorer 'os:system', which its card does not name" in code_named(
+        ScorerFeatures("os:system"), None, JACCARD)
+    assert "holds the pair scorer" in code_named(ScorerFeatures("os:system"), None, None)
 
 
 def test_the_scorer_feature_changes_the_regression():
