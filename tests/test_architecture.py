@@ -206,6 +206,7 @@ CROSS_CUTTING = {
     "stscompanion_fixture": "the STS-B companion in its official layout (fixtures): fetch, run, eval, bench, train",
     "sts2017_tracks": "issue 36, item 2: every STS 2017 track in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
+    "security": "docs/security.md, the threat model: each protection names its threat and a test that exists",
     "safety_cache": "issue 43: caches by contract (an undeclared encoder computed afresh) and against accidents",
     "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",
     "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
