@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import _thread
 import argparse
-import atexit
 import contextlib
 import gc
 import importlib
@@ -65,20 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
-    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
-    every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
-    threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them (see
-    :mod:`semsts.core.process_exit`, which ends the workers the same way)."""
+    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), its
+    streams flushed, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
     from semsts.core import COLLECTIONS
-    from semsts.core.process_exit import flush_streams, observed
 
-    from .streams import output_done, quiet_closed_stdout, stand_in_for_closed, write_error
+    from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     try:
         code = main()
         sys.stdout.flush()  # a closed pipe shows here, not in the exit
-        output_done()  # what the exit runs (an encoder module's atexit handler) cannot add to the output
+        sys.stdout = sys.stderr  # the output is complete: what the exit runs (an encoder's exit handler) prints is stderr's
     except SystemExit as exc:  # argparse's usage errors and --help
         code = exc.code
     except BrokenPipeError:  # `sts … | head -1`: the reader has what it wanted
@@ -94,26 +90,22 @@ def entry() -> None:
     elif not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
     if code == 130:  # Ctrl-C: see _end_interrupted
-        _thread.start_new_thread(_end_interrupted, (INTERRUPTED_EXIT_GRACE, flush_streams))
-    if shutdown is None or exit_functions is None or observed():  # the ordinary exit
-        sys.exit(code)
-    code = flush_streams(code)
-    shutdown()
-    exit_functions()
-    os._exit(code)
+        threading.Thread(target=_end_interrupted, args=(INTERRUPTED_EXIT_GRACE,), daemon=True).start()
+    sys.exit(code)
 
 
 INTERRUPTED_EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C (it takes well under one)
 
 
-def _end_interrupted(grace: float, flush) -> None:
+def _end_interrupted(grace: float) -> None:
     """After Ctrl-C the exit ends the process ``grace`` seconds on, whatever it still waits for: an interrupt that
     lands in an import can leave Python's import lock held, and a thread (ours, a worker pool's) importing after it
-    waits on it for ever, which the exit would join (see :mod:`semsts.core.background`). Imports nothing itself."""
+    waits on it for ever, which the exit would join (see :mod:`semsts.core.background`)."""
     time.sleep(grace)
-    flush(130)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
     os._exit(130)
 
 
