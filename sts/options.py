@@ -139,7 +139,7 @@ class _Bar:
     def count(self, total: int, desc: str, unit: str):
         """A bar of ``total`` items, moved by ``update(n)``, ended by ``close()`` (:func:`semsts.core.progress.counting`)."""
         self._end_beat(handed_over=True)
-        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept(), brief=True), self.tick)
+        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept()), self.tick)
 
     def cached(self, found: int, total: int, where, *, unit: str = "texts", cache: str = "embedding cache") -> None:
         """``found`` of ``total`` items came from the ``cache`` at ``where`` (said when the step ends)."""
@@ -195,7 +195,7 @@ class _Counter:
 
 
 class _Heartbeat:
-    """Redraws a tqdm bar every ``tick`` seconds from a daemon thread until stopped (then closes it)."""
+    """Redraws a bar every ``tick`` seconds (:func:`semsts.bars.tick`) from a daemon thread until stopped (then closes it)."""
 
     def __init__(self, bar, tick: float):
         self.bar, self.done = bar, threading.Event()
@@ -204,7 +204,7 @@ class _Heartbeat:
 
     def _run(self, tick: float) -> None:
         while not self.done.wait(tick):
-            self.bar.refresh()
+            bars.tick(self.bar)
 
     def stop(self) -> None:
         self.done.set()
