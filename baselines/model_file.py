@@ -15,11 +15,11 @@ import os
 import re
 import warnings
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
-from semsts.core.background import Background
 from semsts.core.errors import InvalidValue, Note, shown
 from semsts.core.extras import require
 from semsts.corpora.manifest import sha256
@@ -197,9 +197,8 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[
     if card["sha256"] != actual:
         raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}; "
                             "the file was changed or belongs to another card")
-    # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model; not waited for
-    # when this is left early (Ctrl-C: see semsts.core.background)
-    resources = Background(resource_hashes, card["feature_names"], card.get("encoder"))
+    # the resources are hashed (100 MB; hashlib lets go of the GIL) in a thread while skops builds the model
+    resources = ThreadPoolExecutor(1).submit(resource_hashes, card["feature_names"], card.get("encoder"))
     models = _read_skops(path)
     from .model_checks import Damaged, check_models
     try:

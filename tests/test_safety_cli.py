@@ -307,18 +307,6 @@ def test_after_ctrl_c_the_exit_ends_though_a_thread_waits_for_ever(tmp_path):
     assert cli.INTERRUPTED_EXIT_GRACE <= took < cli.INTERRUPTED_EXIT_GRACE + 20, took
 
 
-def test_work_in_the_background_gives_its_value_or_its_error_and_is_never_joined_at_exit():
-    import threading
-
-    from semsts.core.background import Background
-    assert Background(sum, [1, 2, 3]).result() == 6
-    failing = Background(int, "six")
-    with pytest.raises(ValueError, match="six"):
-        failing.result()
-    blocked = Background(threading.Event().wait)
-    assert blocked._thread.daemon and blocked._thread.is_alive()
-
-
 def test_a_thread_pool_left_by_an_error_is_not_waited_for():
     import threading
     import time
