@@ -111,11 +111,10 @@ def _end_interrupted(grace: float) -> None:
 
 def _end_workers() -> None:
     """End the worker processes this command started (they ignore Ctrl-C: see ``semsts.options``), now."""
-    executors = sys.modules.get("joblib.externals.loky.reusable_executor")  # none started: nothing imported it
-    executor = getattr(executors, "_executor", None)
-    if executor is not None:
+    if "joblib.externals.loky" in sys.modules:  # else none started (an executor made here starts no process)
+        from joblib.externals.loky import get_reusable_executor
         with contextlib.suppress(Exception):
-            executor.shutdown(wait=False, kill_workers=True)
+            get_reusable_executor(reuse=True).shutdown(wait=False, kill_workers=True)
 
 
 @contextlib.contextmanager
