@@ -1,9 +1,9 @@
 """The command lines' progress displays on stderr, drawn by tqdm: live bars on a terminal, plain lines in a log.
 
 Written to a file or a pipe, a live bar is a log full of carriage returns and escape codes, so there each bar is
-tqdm's line written whole (:class:`LogBar`): at most one each :data:`LogBar.quick` second and each tenth of a
-known total, one a minute while a loop waits (:func:`tick`), and its last state when it closes; a loop done within
-a second writes nothing. :func:`bar` picks one, :func:`write` writes a line under them.
+tqdm's line written whole (:class:`LogBar`): one each tenth of a known total once the loop has run a second (else
+one a minute), one a minute while a loop waits on an item (:func:`tick`), and its last state when it closes; a loop
+done within a second writes nothing, a stopped one says how far it got. :func:`bar` picks one, :func:`write` writes a line under them.
 """
 from __future__ import annotations
 
