@@ -2,8 +2,8 @@
 
 Written to a file or a pipe, a live bar is a log full of carriage returns and escape codes, so there each bar is
 tqdm's line written whole (:class:`LogBar`): one each tenth of a known total once the loop has run a second (else
-one a minute), one a minute while a loop waits on an item (:func:`tick`), and its last state when it closes; a loop
-done within a second writes nothing, a stopped one says how far it got. :func:`bar` picks one, :func:`write` writes a line under them.
+one a minute), one a minute while a loop waits on an item (:func:`tick`), and its last state when it closes (none
+for one of many brief loops done within a second; a stopped loop always says how far it got). :func:`bar` picks one, :func:`write` writes a line under them.
 """
 from __future__ import annotations
 
@@ -25,9 +25,13 @@ def on_a_terminal() -> bool:
         return False
 
 
-def bar(iterable=None, **options):
-    """A tqdm bar on stderr taking tqdm's options: live on a terminal, a :class:`LogBar` in a log."""
-    display = tqdm(iterable, file=sys.stderr, **options) if on_a_terminal() else LogBar(iterable, **options)
+def bar(iterable=None, *, brief: bool = False, **options):
+    """A tqdm bar on stderr taking tqdm's options: live on a terminal, a :class:`LogBar` in a log. ``brief``: one
+    of many short loops (each subset's texts encoded), of which a log shows none done within a second."""
+    if on_a_terminal():
+        display = tqdm(iterable, file=sys.stderr, **options)
+    else:
+        display = LogBar(iterable, brief=brief, **options)
     if not display.disable:
         _OPEN.add(display)
     return display
@@ -59,12 +63,13 @@ class LogBar(tqdm):
     """A tqdm bar written as whole lines (no carriage return, no escape code): tqdm's own line of its state."""
 
     every = 60.0  # seconds: a heartbeat's line in a quiet minute
-    quick = 1.0  # seconds: a loop writes nothing sooner, and a loop done sooner nothing at all
+    quick = 1.0  # seconds: a loop writes nothing on its way sooner, and a brief one done sooner nothing at all
     final_line = True  # False: close writes no line of the last state (another bar took over)
     shown = None  # n as the last line showed it
     monitor_interval = 0  # no tqdm monitor thread, which would make the lines more frequent
 
-    def __init__(self, iterable=None, **options):
+    def __init__(self, iterable=None, *, brief: bool = False, **options):
+        self.brief = brief
         total = options.get("total", len(iterable) if hasattr(iterable, "__len__") else None)
         _LAST_LINE[0] = max(_LAST_LINE[0], time.monotonic())
         super().__init__(iterable, file=sys.stderr, ascii=True, delay=self.quick, maxinterval=float("inf"),
@@ -83,7 +88,8 @@ class LogBar(tqdm):
 
     def close(self):
         stopped = self.total and self.n < self.total  # a stopped loop always says how far it got
-        if not self.disable and self.final_line and (stopped or self._time() - self.start_t >= self.quick) and \
+        quick = self.brief and self._time() - self.start_t < self.quick
+        if not self.disable and self.final_line and (stopped or not quick) and \
                 (self.shown != self.n or self.bar_format is not None):
             self.display()  # (a ticker's last line: its time)
         self.leave = False  # tqdm's own ending is a terminal's

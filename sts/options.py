@@ -139,7 +139,7 @@ class _Bar:
     def count(self, total: int, desc: str, unit: str):
         """A bar of ``total`` items, moved by ``update(n)``, ended by ``close()`` (:func:`semsts.core.progress.counting`)."""
         self._end_beat(handed_over=True)
-        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept()), self.tick)
+        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept(), brief=True), self.tick)
 
     def cached(self, found: int, total: int, where, *, unit: str = "texts", cache: str = "embedding cache") -> None:
         """``found`` of ``total`` items came from the ``cache`` at ``where`` (said when the step ends)."""

@@ -60,10 +60,11 @@ def test_a_log_gets_whole_lines_about_every_tenth_and_the_last_state(capsys, mon
     assert 2 <= len(lines) <= 11 and done == sorted(set(done)) and done[-1] == 100, lines
 
 
-def test_a_loop_done_within_a_second_writes_nothing(capsys):
-    for _ in bars.bar(range(3), desc="quick"):
-        pass
-    assert capsys.readouterr().err == ""
+def test_a_loop_done_within_a_second_writes_its_end_a_brief_one_nothing(capsys):
+    for brief in (False, True):
+        for _ in bars.bar(range(3), desc=f"brief={brief}", brief=brief):
+            pass
+    assert [line.split("|")[0] for line in _lines(capsys)] == ["brief=False: 100%"]
 
 
 def test_an_interrupted_loop_ends_with_its_last_state(capsys, monkeypatch):
