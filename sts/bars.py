@@ -7,6 +7,7 @@ for one of many brief loops done within a second; a stopped loop always says how
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 import weakref
@@ -54,9 +55,11 @@ def tick(display) -> None:
 
 
 def close_all() -> None:
-    """Close the bars still open (an interrupted command), innermost first: a log gets each one's last state."""
+    """Close the bars an interrupted command left drawn on stderr, innermost first, so that the next line starts at
+    column 0: a log gets each one's last state on a line of its own, a terminal's are wiped (unless kept)."""
     for display in sorted(_OPEN, key=lambda display: -abs(getattr(display, "pos", 0))):
-        display.close()
+        with contextlib.suppress(OSError, ValueError):  # a closed stderr
+            display.close()
 
 
 class LogBar(tqdm):

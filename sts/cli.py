@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import atexit
 import contextlib
 import gc
 import importlib
@@ -70,6 +71,7 @@ def entry() -> None:
 
     from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
+    atexit.register(lambda: _INTERRUPTED and _end_interrupted(0))  # the first exit handler: it runs last
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     try:
         code = main()
@@ -91,17 +93,21 @@ def entry() -> None:
         print(code, file=sys.stderr)
         code = 1
     if code == 130:  # Ctrl-C: see _end_interrupted
+        _INTERRUPTED.append(code)
         threading.Thread(target=_end_interrupted, args=(INTERRUPTED_EXIT_GRACE,), daemon=True).start()
     sys.exit(code)
 
 
 INTERRUPTED_EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C (it takes well under one)
+_INTERRUPTED: list = []  # 130 once the command was interrupted
 
 
 def _end_interrupted(grace: float) -> None:
-    """After Ctrl-C the exit ends the process ``grace`` seconds on, whatever it still waits for: an interrupt that
-    lands in an import can leave Python's import lock held, and a thread (ours, a worker pool's) importing after it
-    waits on it for ever, which the exit would join (see :mod:`semsts.core.background`)."""
+    """After Ctrl-C the process ends here with 130, its streams flushed: from a daemon thread ``grace`` seconds on,
+    whatever the exit still waits for (an interrupt that lands in an import can leave Python's import lock held,
+    and a thread importing after it waits on it for ever, which the exit would join: see
+    :mod:`semsts.core.background`); and at once from the last exit handler, before the interpreter's finalization,
+    which ended an interrupted ``sts bench --model`` with SIGINT (-2) instead of 130 in about half the runs."""
     time.sleep(grace)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -115,6 +121,13 @@ def _end_workers() -> None:
         from joblib.externals.loky import get_reusable_executor
         with contextlib.suppress(Exception):
             get_reusable_executor(reuse=True).shutdown(wait=False, kill_workers=True)
+
+
+def _close_bars() -> None:
+    """End the progress bars a command left drawn (:func:`semsts.bars.close_all`), if it drew any."""
+    bars = sys.modules.get("semsts.bars")
+    if bars is not None:
+        bars.close_all()
 
 
 @contextlib.contextmanager
@@ -164,9 +177,8 @@ def main(argv=None) -> int:
                     raise KeyboardInterrupt
             return code
         except KeyboardInterrupt:
-            from .streams import end_progress_lines
             _end_workers()
-            end_progress_lines()  # on a line of its own, not after a bar's carriage return
+            _close_bars()  # on a line of its own, not after a bar's carriage return
             print("sts: interrupted", file=sys.stderr)
             return 130
     argv = list(argv)
@@ -195,7 +207,7 @@ def run_command(command, *args) -> int:
     exit 1, never a traceback; a reader gone away (``| head -1``) ends the command quietly with 0."""
     from semsts.core.errors import STSError
 
-    from .streams import end_progress_lines, quiet_closed_stdout, write_error
+    from .streams import quiet_closed_stdout, write_error
     try:
         code = command(*args)
         sys.stdout.flush()  # a closed pipe or a full disk shows here, not in the interpreter's exit
@@ -204,18 +216,18 @@ def run_command(command, *args) -> int:
         quiet_closed_stdout()
         return 0
     except STSError as exc:
-        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
+        _close_bars()  # a bar still drawn (featurizing) ends its line first
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         output = type(exc) is OSError and exc.filename is None  # writing the output failed (`> /dev/full`)
         with contextlib.suppress(OSError):
-            end_progress_lines()
+            _close_bars()
             print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
             if output:
                 quiet_closed_stdout()
         return 1
     except (ValueError, RuntimeError) as exc:  # raised below us (numpy, scikit-learn, an encoder) on input no check
-        end_progress_lines()                   # of ours refused: one line too, as the commands printed it before
+        _close_bars()                          # of ours refused: one line too, as the commands printed it before
         print(f"error: {exc}", file=sys.stderr)
         return 1

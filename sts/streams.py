@@ -55,11 +55,3 @@ def in_a_log() -> bool:
     on a terminal closed bars are wiped."""
     from .bars import on_a_terminal
     return not on_a_terminal()
-
-
-def end_progress_lines() -> None:
-    """Close the progress bars an interrupted command left drawn on stderr (innermost first), so that the next line
-    starts at column 0: in a log each ends its line, on a terminal it is wiped (unless it is kept)."""
-    from .bars import close_all
-    with contextlib.suppress(OSError, ValueError):
-        close_all()
