@@ -18,21 +18,18 @@ from semsts import corpora
 
 
 def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
-    """The subset cut to its gold-scored pairs, and their indices in the file (0-based)."""
+    """The subset cut to its gold-scored pairs (each keeping its line in the file), and their indices (0-based)."""
     keep = np.flatnonzero(~np.isnan(sub.gold))
     ids = [sub.ids[i] for i in keep] if sub.ids else []
-    return replace(sub, pairs=[sub.pairs[i] for i in keep], gold=sub.gold[keep], ids=ids), keep
+    return replace(sub, pairs=[sub.pairs[i] for i in keep], gold=sub.gold[keep], ids=ids,
+                   lines=tuple(sub.line(i) for i in keep)), keep
 
 
 def predict_scored(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray]:
     """Gold and predictions of the subset's scored pairs; a bad pair is a FormatError at its file line."""
     from .run import predict_subset
-    part, keep = scored_subset(sub)
-    try:
-        scores, _ = predict_subset(system, part)
-    except corpora.FormatError as exc:
-        line = int(keep[exc.line - 1]) + 1 if exc.line else None
-        raise corpora.FormatError(sub.input_path, line, exc.message) from None
+    part, _ = scored_subset(sub)
+    scores, _ = predict_subset(system, part)
     return part.gold, as_written(scores)
 
 
@@ -96,13 +93,7 @@ def _predict_batched(models, subsets) -> dict:
     :func:`~semsts.baselines.subset_models.predict_all`: the same figures as :func:`predict_scored` of each subset."""
     from .subset_models import predict_all
     cut = [(sub, *scored_subset(sub)) for sub in subsets]
-    try:
-        predicted = predict_all(models, [part for _, part, _ in cut])
-    except corpora.FormatError as exc:  # a line of the scored pairs: the line of the file
-        for sub, part, keep in cut:
-            if exc.line and exc.path == str(part.input_path):
-                raise corpora.FormatError(sub.input_path, int(keep[exc.line - 1]) + 1, exc.message) from None
-        raise
+    predicted = predict_all(models, [part for _, part, _ in cut])  # a bad pair: a FormatError at its file's line
     return {id(sub): (part.gold, as_written(predicted[id(part)])) for sub, part, _ in cut}
 
 

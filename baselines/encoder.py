@@ -21,17 +21,17 @@ from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, ro
 from .base import PairError, PairRegressor
 
 
-def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE, *, cache_spec=None) -> np.ndarray:
-    """The cosine of each pair's two embeddings, every distinct text encoded once (with ``cache_spec``, the
-    ``package.module:function`` spec naming ``encode``, embeddings are read from and kept in the per-user
-    cache: see :mod:`semsts.features.embedding_cache`).
+def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE, *, cache_spec=None, cache_version=None) -> np.ndarray:
+    """The cosine of each pair's two embeddings, every distinct text encoded once (with ``cache_spec``, the spec
+    naming ``encode``, embeddings are read from and kept in the per-user cache when the encoder declares its version,
+    ``cache_version`` or its own: see :mod:`semsts.features.embedding_cache`).
 
     A non-finite embedding is a PairError at the first pair holding its text (the runner reports
     the input file's line).
     """
     texts = list(dict.fromkeys(t for pair in pairs for t in pair))
     try:
-        vectors = np.asarray(cached_embed(encode, texts, batch_size, spec=cache_spec))
+        vectors = np.asarray(cached_embed(encode, texts, batch_size, spec=cache_spec, version=cache_version))
     except NonFiniteEmbedding as exc:
         index = next(i for i, pair in enumerate(pairs) if exc.text in pair)
         raise PairError(index, str(exc)) from None
@@ -47,9 +47,9 @@ class EncoderSimilarity(PairRegressor):
     score_range = (-1.0, 1.0)
 
     _parameter_constraints = {"encode": [callable, str, None], "batch_size": [Interval(Integral, 1, None, closed="left")],
-                              "cache": ["boolean"]}
+                              "cache": ["boolean", str]}
 
-    def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE, cache: bool = True):
+    def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE, cache: bool | str = True):
         self.encode = encode
         self.batch_size = batch_size
         self.cache = cache
@@ -61,7 +61,8 @@ class EncoderSimilarity(PairRegressor):
         self.encoder_ = resolve(self.encode)
 
     def _predict(self, pairs):
-        return cosine_scores(self.encoder_, pairs, self.batch_size, cache_spec=self.encode if self.cache else None)
+        return cosine_scores(self.encoder_, pairs, self.batch_size, cache_spec=self.encode if self.cache else None,
+                             cache_version=self.cache)
 
 
 class GloveMean(EncoderSimilarity):

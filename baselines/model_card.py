@@ -1,18 +1,22 @@
 """A model card (``X.json`` beside ``X.skops``): the fields it has, what it records of this installation (library
-versions, resource hashes, the features), and reading it, checked, without importing scikit-learn.
+versions, resource hashes, the features) and of the model (its canaries: its predictions on fixed demo pairs,
+predicted again when it loads under other library versions or resources; the load goes on only if they agree),
+and reading it, checked, without importing scikit-learn.
 """
 from __future__ import annotations
 
 import json
 import os
 import platform
-import stat
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from semsts import corpora
 from semsts.core.errors import STSError
+from semsts.core.files import is_regular
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -81,22 +85,13 @@ def _scorer(model) -> str | None:
     return None if scorer is None else scorer_name(scorer)
 
 
-def check_regular(path: Path, what: str) -> None:
-    """Refuse ``path`` unless it is a regular file, itself (a link is not followed); ``what`` names it if absent."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{what} {path} does not exist") from None
-    if not stat.S_ISREG(mode):
-        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
-
-
 def read_card(model_path) -> dict:
     """The card beside ``model_path``, checked to be a JSON object with the fields a card has."""
     path = card_path(model_path)
     if not os.path.lexists(path):
         raise ModelMismatch(f"{model_path}: no model card {path.name} beside it; refusing an unverified model")
-    check_regular(path, "model card")
+    if not is_regular(path):
+        raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
     if path.stat().st_size > MAX_CARD_BYTES:
         raise ModelMismatch(f"{path}: {path.stat().st_size:,} bytes, more than a model card holds; refused")
     try:
@@ -130,3 +125,31 @@ def _check_card_values(path: Path, card: dict) -> None:
     if not ok:
         raise corpora.FormatError(path, None, "model card has a field of the wrong shape (versions, resources, "
                                   "feature_names, canaries or training_data)")
+
+
+CANARY_DATASET, CANARY_PAIRS = "demo-test", 40
+CANARY_TOLERANCE = 1e-6
+
+
+def canary_pairs() -> list:
+    return corpora.load(CANARY_DATASET).pairs[:CANARY_PAIRS]
+
+
+def predict_canaries(models: SubsetModels) -> dict:
+    """Each sub-model's predictions on the canary pairs."""
+    pairs = canary_pairs()
+    return {name: [float(x) for x in model.predict(pairs)] for name, model in sorted(models.models.items())}
+
+
+def canary_gap(path, models: SubsetModels, expected: dict) -> float:
+    """The largest difference between the canary predictions of the loaded ``models`` and ``expected`` (its card's
+    ``canaries.predictions``); :class:`ModelMismatch` if they are not predictions of the same sub-models, or if
+    predicting fails (damage the checks missed)."""
+    try:
+        got = predict_canaries(models)
+    except Exception as exc:
+        raise ModelMismatch(f"{path}: its sub-models fail on the canary pairs, so the file is damaged "
+                            f"({type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]})") from None
+    if sorted(got) != sorted(expected) or any(len(got[k]) != len(expected[k]) for k in got):
+        raise ModelMismatch(f"{path}: its card's canaries do not match its sub-models; the card belongs to another model")
+    return max(float(np.max(np.abs(np.subtract(got[k], expected[k])))) for k in got)

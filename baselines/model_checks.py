@@ -1,27 +1,15 @@
-"""A loaded model's object graph, checked to be what ``sts train`` saves before anything predicts with it.
-
-skops builds only trusted types, but a crafted file can still put them together wrongly: a fallback naming
-no sub-model, a dict where the regression goes, arrays of the wrong shape or holding NaN, trees whose
-indices leave their arrays (:mod:`semsts.baselines.native_checks`), or an encoder spec its card does not
-name (a spec is imported, so it runs code). Each is a :class:`Damaged` saying what was expected; the
-caller names the file.
+"""A loaded model's object graph, checked before anything predicts with it, for what skops's trusted types do not
+ensure: a crafted file of trusted types can still name code its card does not (an encoder or a pair scorer spec:
+importing it runs code), hand compiled code indices outside its arrays (:mod:`semsts.baselines.native_checks`),
+or be put together so that a prediction fails, loops or gives NaN (a fallback naming no sub-model, a dict where
+the regression goes, steps of another width, a NaN). Each is a :class:`ModelMismatch` naming the file.
 """
 from __future__ import annotations
 
 import numpy as np
-from sklearn.ensemble._hist_gradient_boosting.gradient_boosting import BaseHistGradientBoosting
-from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
-from sklearn.svm._base import BaseLibSVM
-from sklearn.tree._tree import Tree
-
-from semsts.core.errors import STSError
 
 from . import native_checks
-
-
-class Damaged(ValueError, STSError):
-    """What is wrong in a loaded model (the message names no file)."""
-
+from .model_card import ModelMismatch
 
 ATOMS = frozenset({str, bytes, int, float, complex, bool, type(None)})  # nothing inside: not visited
 
@@ -50,132 +38,90 @@ def parts(root):
         stack.extend(item for item in items if type(item) not in ATOMS)
 
 
-NATIVE = (Tree, TreePredictor, BaseLibSVM, BaseHistGradientBoosting)
-
-
-def _native(obj, width: int | None) -> str | None:
-    """What is wrong with a structure compiled code follows by index (None if ``obj`` is none, or sound)."""
-    if isinstance(obj, Tree):
-        return native_checks.check_tree(obj, width)
-    if isinstance(obj, TreePredictor):
-        return native_checks.check_predictor(obj, width)
-    if isinstance(obj, BaseLibSVM):
-        return native_checks.check_libsvm(obj, width)
-    if isinstance(obj, BaseHistGradientBoosting):
-        return native_checks.check_boosting(obj)
+def code_named(obj, encoder: str | None, scorer: str | None) -> str | None:
+    """The code one of our objects names that its card does not (``encoder``, ``scorer``: the card's), said; else
+    None. An encoder may also be a built-in one."""
+    from semsts.features.encoders import ENCODERS, SIF
+    fields = {"encode": ("encoder", encoder), "encoder": ("encoder", encoder), "encoder_": ("encoder", encoder),
+              "scorer": ("pair scorer", scorer), "scorer_": ("pair scorer", scorer)}
+    for attribute, (what, spec) in fields.items():
+        value = getattr(obj, "__dict__", {}).get(attribute)
+        if value is None or (isinstance(value, str) and (value == spec or (what == "encoder" and value in ENCODERS))
+                             or (what == "encoder" and isinstance(value, SIF))):
+            continue
+        held = f"the {what} {value!r:.100}" if isinstance(value, str) else f"a {type(value).__name__} as its {what}"
+        return f"a {type(obj).__name__} holds {held}, which its card does not name; refused before importing anything"
     return None
 
 
-def _check_encoder(obj, spec: str | None) -> None:
-    """An encoder our objects hold: none, a built-in one, or the card's ``spec`` (the only one confirmed)."""
-    from semsts.features.encoders import ENCODERS, SIF
-    for attribute in ("encode", "encoder", "encoder_"):
-        value = getattr(obj, "__dict__", {}).get(attribute)
-        if value is None or isinstance(value, SIF) or (isinstance(value, str) and (value in ENCODERS or value == spec)):
-            continue
-        what = f"the encoder {value!r:.100}" if isinstance(value, str) else f"a {type(value).__name__} as its encoder"
-        raise Damaged(f"a {type(obj).__name__} holds {what}, which its card does not name; refused before "
-                      "importing anything")
-
-
-def _check_scorer(obj, spec: str | None) -> None:
-    """A pair scorer our objects hold: none, or the card's ``spec`` (the only one confirmed)."""
-    for attribute in ("scorer", "scorer_"):
-        value = getattr(obj, "__dict__", {}).get(attribute)
-        if value is None or (isinstance(value, str) and value == spec):
-            continue
-        what = f"the pair scorer {value!r:.100}" if isinstance(value, str) else f"a {type(value).__name__} as its scorer"
-        raise Damaged(f"a {type(obj).__name__} holds {what}, which its card does not name; refused before "
-                      "importing anything")
-
-
-def check_models(models, spec: str | None, scorer: str | None = None) -> None:
-    """The whole graph: sub-models, their pipelines, arrays and trees; ``spec`` and ``scorer``: the card's encoder and
-    pair scorer, if any."""
+def check_models(path, models, encoder: str | None, scorer: str | None = None) -> None:
+    """The whole graph: sub-models, their pipelines, arrays and compiled structures; ``encoder`` and ``scorer``: the
+    card's, if any."""
     from .regression import FeatureRegression
     from .subset_models import SubsetModels
     if not (isinstance(models, SubsetModels) and isinstance(getattr(models, "models", None), dict) and models.models):
-        raise Damaged("holds no trained regression models")
+        raise ModelMismatch(f"{path}: holds no trained regression models")
     for name, model in models.models.items():
         if not (isinstance(name, str) and isinstance(model, FeatureRegression)):
-            raise Damaged(f"sub-model {name!r:.60} is a {type(model).__name__}, not a trained regression")
+            raise ModelMismatch(f"{path}: sub-model {name!r:.60} is a {type(model).__name__}, not a trained regression")
     mapping, fallback = getattr(models, "mapping", None), getattr(models, "fallback", None)
     if not (isinstance(mapping, dict) and all(isinstance(k, str) and v in models.models for k, v in mapping.items())
             and isinstance(fallback, str) and fallback in models.models):
-        raise Damaged(f"its subset mapping or fallback names a sub-model it does not hold (it holds {sorted(models.models)})"
-                      [:300])
-    natives = []
-    for obj in parts(models):
+        raise ModelMismatch(f"{path}: its subset mapping or fallback names a sub-model it does not hold (it holds "
+                            f"{sorted(models.models)})"[:400])
+    objects = list(parts(models))
+    for obj in objects:  # the code it names first: our code that reads the rest may call it
         if isinstance(obj, np.ndarray) and obj.dtype.kind in "fc" and not np.all(np.isfinite(obj)):
-            raise Damaged(f"a learned array of shape {obj.shape} holds NaN or infinite values")
-        if type(obj).__module__.startswith("semsts."):
-            _check_encoder(obj, spec)
-            _check_scorer(obj, scorer)
-        if isinstance(obj, NATIVE):
-            natives.append(obj)
-    regressions, checked = {}, set()  # the steps after each sub-model's features, their widths; objects checked
-    for name, model in models.models.items():
-        try:
-            regressions[name] = _check_regression(model, checked)
-        except Damaged as exc:
-            raise Damaged(f"sub-model {name!r}: {exc}") from None
-    for obj in natives:  # those outside the regressions, which no width applies to
-        wrong = None if id(obj) in checked else _native(obj, None)
+            raise ModelMismatch(f"{path}: a learned array of shape {obj.shape} holds NaN or infinite values")
+        wrong = code_named(obj, encoder, scorer) if type(obj).__module__.startswith("semsts.") else None
         if wrong:
-            raise Damaged(f"holds {wrong}")
+            raise ModelMismatch(f"{path}: holds {wrong}")
+    regressions, widths = {}, {}  # each sub-model's steps after its features, and the width of every object in them
+    for name, model in models.models.items():
+        regressions[name] = _regression(path, name, model)
+        widths.update((id(obj), regressions[name][1]) for obj in parts(regressions[name][0].steps))
+    for obj in objects:
+        wrong = native_checks.check(obj, widths.get(id(obj)))  # no width outside the regressions
+        if wrong:
+            raise ModelMismatch(f"{path}: holds {wrong}")
     for name, (regression, width) in regressions.items():
-        try:
-            _probe(regression, width)
-        except Damaged as exc:
-            raise Damaged(f"sub-model {name!r}: {exc}") from None
+        _probe(path, name, regression, width)
 
 
-def _check_regression(model, checked: set) -> tuple:
-    """One sub-model: a featurizer of its feature names, then steps that take that many features (the compiled
-    structures among them checked, their ids added to ``checked``), and a range; its regression steps and width."""
+def _regression(path, name: str, model) -> tuple:
+    """One sub-model: a pipeline of the featurizer of its feature names, then regression steps, and a range; the
+    regression steps and the number of features they take."""
     from sklearn.pipeline import Pipeline
 
     from semsts.features.featurizer import PairFeaturizer
-    pipeline, names = getattr(model, "pipeline_", None), getattr(model, "feature_names_", None)
-    if not (isinstance(pipeline, Pipeline) and isinstance(pipeline.steps, list) and len(pipeline.steps) >= 2
-            and all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) for s in pipeline.steps)):
-        raise Damaged("its pipeline is not a list of named steps, features first")
-    features = pipeline.steps[0][1]
-    if not (isinstance(features, PairFeaturizer) and isinstance(names, list) and names
-            and all(isinstance(n, str) for n in names)):
-        raise Damaged("its first step is not the featurizer of its feature names")
-    try:
-        made = list(features.union_.get_feature_names_out())
-        chunk = features.chunk_size
-    except Exception as exc:  # a crafted featurizer: whatever our code makes of it
-        raise Damaged(f"its featurizer cannot name its features ({type(exc).__name__})") from None
-    if made != names or features.feature_names_ != names or not (isinstance(chunk, int) and chunk >= 1):
-        raise Damaged("its featurizer's features are not the model's")
-    clip = getattr(model, "clip_range_", None)
+    names, clip = getattr(model, "feature_names_", None), getattr(model, "clip_range_", None)
+    try:  # a crafted pipeline or featurizer: whatever our code and scikit-learn's make of it
+        pipeline = model.pipeline_
+        features, regression = pipeline.steps[0][1], pipeline[1:]
+        sound = (isinstance(pipeline, Pipeline) and isinstance(features, PairFeaturizer) and isinstance(names, list) and names
+                 and names == list(features.union_.get_feature_names_out()) == features.feature_names_
+                 and isinstance(features.chunk_size, int) and features.chunk_size >= 1 and len(regression.steps) >= 1)
+    except Exception:
+        sound = False
+    if not sound:
+        raise ModelMismatch(f"{path}: sub-model {name!r}: its pipeline is not the featurizer of its feature names "
+                            "followed by regression steps")
     if not (isinstance(clip, tuple) and len(clip) == 2 and all(isinstance(v, float) and np.isfinite(v) for v in clip)
             and clip[0] <= clip[1]):
-        raise Damaged("its score range is not two finite numbers, lowest first")
-    width, regression = len(names), pipeline[1:]
-    for obj in parts(regression.steps):
-        declared = getattr(obj, "__dict__", {}).get("n_features_in_", width)
-        fits = isinstance(declared, (int, np.integer)) and declared == width
-        wrong = _native(obj, width) or (None if fits else
-                                        f"a {type(obj).__name__} fitted on {declared!r:.20} features where {width} come in")
-        if wrong:
-            raise Damaged(f"holds {wrong}")
-        checked.add(id(obj))
-    return regression, width
+        raise ModelMismatch(f"{path}: sub-model {name!r}: its score range is not two finite numbers, lowest first")
+    return regression, len(names)
 
 
-def _probe(regression, width: int) -> None:
+def _probe(path, name: str, regression, width: int) -> None:
     """The regression steps predict finite scores for rows of ``width`` features (once nothing they hold is NaN
-    and their compiled structures are sound)."""
+    and their compiled structures are sound): steps fitted on another width, or cut, fail here."""
     from threadpoolctl import threadpool_limits
     try:  # the steps after the features, on rows of the right width: any error here is damage, not the data's
         with np.errstate(all="ignore"), threadpool_limits(1):  # two rows: starting threads would take longer
             probe = np.asarray(regression.predict(np.zeros((2, width))), dtype=float)
     except Exception as exc:
-        raise Damaged(f"its regression fails on {width} features ({type(exc).__name__}: {str(exc).splitlines()[0][:120]})"
-                      if str(exc) else f"its regression fails on {width} features ({type(exc).__name__})") from None
+        reason = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:120]}".rstrip(": ")
+        raise ModelMismatch(f"{path}: sub-model {name!r}: its regression fails on {width} features ({reason})") from None
     if probe.shape != (2,) or not np.all(np.isfinite(probe)):
-        raise Damaged(f"its regression gives {probe.shape} values (some not finite) for 2 rows of {width} features")
+        raise ModelMismatch(f"{path}: sub-model {name!r}: its regression gives {probe.shape} values (some not finite) "
+                            f"for 2 rows of {width} features")

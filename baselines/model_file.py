@@ -4,12 +4,13 @@ A model file is data: it is read by skops with an explicit list of trusted types
 runs as code; a file naming any other type or function is refused before anything is built from it.
 The card (:mod:`semsts.baselines.model_card`) records the training data, the features, the scores reached,
 the SHA-256 of the model file and of every resource the model reads (WordNet, GloVe, the gloss space), and
-the model's predictions on fixed demo pairs (:mod:`semsts.baselines.canaries`). Under other library versions
+the model's predictions on fixed demo pairs (its canaries). Under other library versions
 or resources a model loads when its canaries agree within ``CANARY_TOLERANCE``, and is refused, saying what
 differs, when they do not.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -20,14 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
-from semsts.core.errors import InvalidValue, Note, shown
+from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.extras import require
-from semsts.corpora.manifest import sha256
+from semsts.core.files import atomic_open, is_regular
 
-from .canaries import CANARY_DATASET, CANARY_PAIRS, CANARY_TOLERANCE, canary_gap, predict_canaries
-from .model_archive import ArchiveRefused, check_file_size, load_skops
-from .model_card import ModelMismatch, card_path, check_regular, feature_spec, read_card, resource_hashes, versions
-from .model_save import recover, save_pair
+from . import model_card
+from .model_archive import check_file_size, load_skops
+from .model_card import ModelMismatch, card_path, feature_spec, read_card, resource_hashes, versions
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -71,10 +71,14 @@ def check_destination(path) -> None:
         raise InvalidValue(f"--save {path}: {ancestor} is a file, so no folder can be made under it")
     if not os.access(ancestor, os.W_OK | os.X_OK):
         raise InvalidValue(f"--save {path}: cannot write in {ancestor}")
+    if card_path(path).is_dir():
+        raise InvalidValue(f"--save {path}: its card's name {card_path(path)} is a folder")
 
 
 def save_model(models: SubsetModels, path, card: dict) -> dict:
-    """Write the model file and its card (both or neither, see :mod:`semsts.baselines.model_save`); the card as written."""
+    """Write the model file, then its card, each to a temporary beside it renamed into place
+    (:func:`semsts.core.files.atomic_open`); the card as written. The card records the model's SHA-256: a crash or
+    a full disk between the two leaves a pair that :func:`load_model` refuses ("save again"), never a wrong model."""
     import skops.io
     check_destination(path)
     path = Path(path)
@@ -85,53 +89,29 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
         spec = {**spec, **({"scorer_version": version} if version else {})}
     card = {"training_data": {"datasets": []}, **card, **spec, "versions": versions(), "model_file": path.name,
             "resources": resource_hashes(spec["feature_names"], spec.get("encoder")),
-            "canaries": {"dataset": CANARY_DATASET, "pairs": CANARY_PAIRS, "predictions": predict_canaries(models)}}
-
-    def write_model(tmp: Path) -> None:
-        skops.io.dump(models, tmp, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
-
-    def make_card(tmp: Path) -> bytes:
-        card["sha256"] = sha256(tmp)
-        return (json.dumps(card, indent=2, sort_keys=True) + "\n").encode()
-
-    save_pair(path, write_model, make_card)
+            "canaries": {"dataset": model_card.CANARY_DATASET, "pairs": model_card.CANARY_PAIRS,
+                         "predictions": model_card.predict_canaries(models)}}
+    data = skops.io.dumps(models, compression=zipfile.ZIP_DEFLATED, compresslevel=6)
+    card["sha256"] = hashlib.sha256(data).hexdigest()
+    text = json.dumps(card, indent=2, sort_keys=True) + "\n"
+    for target, content, what in ((path, data, "not saved"), (card_path(path), text.encode(), "saved, but not its card")):
+        try:
+            with atomic_open(target, "wb", sync=True) as handle:
+                handle.write(content)
+        except OSError as exc:  # a full disk: one message naming the model file (the load refuses a half pair)
+            failed = WriteFailed(f"{path}: {what} ({exc.strerror or exc}); save again")
+            failed.errno = exc.errno
+            raise failed from None
     return card
 
 
 # ---- loading -------------------------------------------------------------------------------------------
 
 
-def _read_skops(path: Path) -> SubsetModels:
-    from skops.io.exceptions import UntrustedTypesFoundException
-    try:  # skops audits the whole tree against TRUSTED before it builds any object; sizes bounded as it reads
-        return load_skops(path, TRUSTED)
-    except ArchiveRefused as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
-    except UntrustedTypesFoundException as exc:
-        unexpected = getattr(exc, "unexpected", None) or ["?"]
-        raise ModelMismatch(f"{path}: names types or functions a model never holds ({shown(', '.join(unexpected), 200)}); "
-                            "refused without loading anything from it") from None
-    except Exception as exc:  # a cut, flipped or foreign file: zip, JSON or schema errors of any kind
-        raise ModelMismatch(f"{path}: not a readable {SUFFIX} model file ({type(exc).__name__}: {shown(exc, 120)})") from None
-
-
-def check_encoder(path, card: dict, confirmed) -> None:
-    """A card naming an encoder of the user's (``package.module:function``, imported: it runs code) is accepted only
-    when the caller names the same spec again (``confirmed``: a spec, or the specs the user named); built-in
-    encoders need nothing. Checked before anything is imported or predicted."""
-    from semsts.features.encoders import ENCODERS
-    check_confirmed(path, card, "encoder", confirmed, what="encoder", builtins=ENCODERS)
-
-
-def check_scorer(path, card: dict, confirmed) -> None:
-    """A card naming a pair scorer (``package.module:function``, imported: it runs code) is accepted only when the
-    caller names the same spec again, as an encoder's is (:func:`check_encoder`)."""
-    check_confirmed(path, card, "scorer", confirmed, what="pair scorer")
-
-
 def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, builtins=()) -> None:
-    """The card's ``field`` (a spec of the user's code, or None) is one of ``builtins`` or named again by the caller
-    (``confirmed``: the spec ``--FIELD`` gave, or the specs the user named), else a ModelMismatch naming ``what``."""
+    """The card's ``field`` (a spec of the user's code, ``package.module:function``, imported: it runs code; or None)
+    is one of ``builtins`` or named again by the caller (``confirmed``: the spec ``--FIELD`` gave, or the specs the
+    user named), else a ModelMismatch naming ``what``. Checked before anything is imported or predicted."""
     spec = card.get(field)
     if spec is not None and not isinstance(spec, str):
         raise corpora.FormatError(card_path(path), None, f"field {field!r} should be a str, got a {type(spec).__name__}")
@@ -164,57 +144,53 @@ def check_scorer_version(path, card: dict) -> None:
     now = _scorer_version(card["scorer"])
     if now != recorded:
         warnings.warn(Note(f"{path}: trained with the pair scorer {card['scorer']} at {shown(recorded, 80)}, which is "
-                           f"now {now or 'unversioned'} (its module or its cache_version changed): the model gives "
+                           f"now {now or 'unversioned'} (its cache_version changed): the model gives "
                            "what it learned from the old scores; retrain it if the scores changed"), stacklevel=3)
 
 
-def load_model(path, encoder=None, scorer=None, *, cache: bool = True) -> tuple[SubsetModels, dict]:
+def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> tuple[SubsetModels, dict]:
     """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
     and (under other library versions or resources) the canary predictions.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
-    only when ``encoder`` names that spec again (:func:`check_encoder`), and one trained with a pair scorer (the
+    only when ``encoder`` names that spec again (:func:`check_confirmed`), and one trained with a pair scorer (the
     card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
     user's code, imported as they ask (it must be importable here). A scorer whose version is not the one the card
     records is said in a note; with ``cache`` False, the scorer's feature neither reads nor writes the pair-score
-    cache."""
+    cache, and a str ``cache`` is the scorer's version it is cached by (``--cache-version``)."""
     path = Path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
                             f"only {SUFFIX} model files: retrain with `sts train … --save {path.with_suffix(SUFFIX)}`")
-    for line in recover(path.parent, path.name, leftovers=False):  # a save cut between its renames
-        warnings.warn(Note(line), stacklevel=2)
-    check_regular(path, "model file")
+    if not is_regular(path):
+        raise (ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
+               if os.path.lexists(path) else FileNotFoundError(f"model file {path} does not exist"))
     require("reference", "a model file")
     card = read_card(path)
-    check_encoder(path, card, encoder)
-    check_scorer(path, card, scorer)
-    try:
-        check_file_size(path)
-    except ArchiveRefused as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
-    actual = sha256(path)
+    from semsts.features.encoders import ENCODERS
+    check_confirmed(path, card, "encoder", encoder, what="encoder", builtins=ENCODERS)
+    check_confirmed(path, card, "scorer", scorer, what="pair scorer")
+    check_file_size(path)
+    with open(path, "rb") as handle:
+        actual = hashlib.file_digest(handle, "sha256").hexdigest()
     if card["sha256"] != actual:
-        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}; "
-                            "the file was changed or belongs to another card")
+        raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}: the card "
+                            "does not match the model (a save cut short, or a file changed); save again")
     # the resources are hashed (100 MB; hashlib lets go of the GIL) in a thread while skops builds the model
     resources = ThreadPoolExecutor(1).submit(resource_hashes, card["feature_names"], card.get("encoder"))
-    models = _read_skops(path)
-    from .model_checks import Damaged, check_models
-    try:
-        check_models(models, card.get("encoder"), card.get("scorer"))
-    except Damaged as exc:
-        raise ModelMismatch(f"{path}: {exc}") from None
+    models = load_skops(path, TRUSTED)  # sizes bounded as it reads; any type or function but TRUSTED refused
+    from .model_checks import check_models
+    check_models(path, models, card.get("encoder"), card.get("scorer"))
     check_features(path, models, card)
     check_behaviour(path, models, card, resources.result())
     check_scorer_version(path, card)
-    if not cache:
+    if cache is not True:
         from semsts.features.scorer_features import ScorerFeatures
 
         from .model_checks import parts
         for obj in parts(models):
             if isinstance(obj, ScorerFeatures):
-                obj.cache = False
+                obj.cache = cache
     return models, card
 
 
@@ -227,14 +203,14 @@ def check_behaviour(path, models: SubsetModels, card: dict, resources: dict) -> 
                for k, v in resources.items() if card["resources"].get(k) != v]
     if not differ:
         return
-    gap = canary_gap(path, models, card["canaries"]["predictions"])
+    gap, tolerance = model_card.canary_gap(path, models, card["canaries"]["predictions"]), model_card.CANARY_TOLERANCE
     what = ", ".join(differ)
-    if not gap <= CANARY_TOLERANCE:
+    if not gap <= tolerance:
         raise ModelMismatch(f"{path}: saved with {what}; its canary predictions differ from the card's by up to "
-                            f"{gap:.2g} (more than {CANARY_TOLERANCE:g}), so it would not reproduce its figures here: "
+                            f"{gap:.2g} (more than {tolerance:g}), so it would not reproduce its figures here: "
                             f"retrain with `{retrain_command(card)}`")
-    warnings.warn(Note(f"{path}: saved with {what}; its {CANARY_PAIRS} canary predictions agree within "
-                       f"{CANARY_TOLERANCE:g} (largest difference {gap:.1e})"), stacklevel=3)
+    warnings.warn(Note(f"{path}: saved with {what}; its {model_card.CANARY_PAIRS} canary predictions agree within "
+                       f"{tolerance:g} (largest difference {gap:.1e})"), stacklevel=3)
 
 
 # a command `sts train` writes in a card: words of letters, digits and path characters, nothing a shell expands

@@ -4,28 +4,39 @@ scikit-learn's trees (``sklearn.tree._tree.Tree``, the histogram boosting's ``Tr
 arrays are followed by index in C: a child, feature or support-vector index out of range reads outside the
 arrays (a crash, not an error) and a child pointing back up loops for ever. skops refuses these types by
 default for that reason; a model file may hold them, so each one is checked to be a proper tree (or a
-consistent libsvm model) whose indices stay in range. Each function returns what is wrong, or None.
+consistent libsvm model) whose indices stay in range. Each function returns what is wrong, or None. This is the
+one module that reads scikit-learn's private modules: their classes and record layouts are what is checked.
 """
 from __future__ import annotations
 
 import numpy as np
+from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
+from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
+from sklearn.svm._base import LIBSVM_IMPL, BaseLibSVM
+from sklearn.tree._tree import Tree
 
-TREE_LEAF, TREE_UNDEFINED = -1, -2  # sklearn.tree._tree's markers of a leaf's children and feature
+TREE_LEAF = -1  # sklearn.tree._tree's marker of a leaf's children
 
 
-def _tree_shape(left: np.ndarray, right: np.ndarray, leaf: np.ndarray) -> str | None:
-    """A proper binary tree rooted at node 0: internal nodes have two children, each child comes after its
-    parent (as scikit-learn builds them: so no cycle), and every node but the root has exactly one parent."""
+def _nodes(what: str, left, right, leaf, features, n_features: int | None, thresholds, values) -> str | None:
+    """A proper binary tree rooted at node 0 (internal nodes have two children, each after its parent, as
+    scikit-learn builds them: so no cycle; every node but the root has one parent), splitting on features in
+    ``0..n_features - 1`` (at least 0 if None) at no NaN threshold, its values finite; ``what`` names it."""
     n = len(leaf)
     if n == 0:
-        return "a tree of no node"
+        return f"{what} of no node"
     parents = np.flatnonzero(~leaf)
     children = np.concatenate([left[parents], right[parents]]).astype(np.int64)
     above = np.concatenate([parents, parents])
     if children.size and (np.any(children <= above) or np.any(children >= n)):
-        return "a tree whose child indices point outside it or back up"
+        return f"{what} whose child indices point outside it or back up"
     if children.size != n - 1 or np.any(np.bincount(children, minlength=n)[1:] != 1):
-        return "nodes that are not one tree (a node with two parents, or none)"
+        return f"{what} whose nodes are not one tree (a node with two parents, or none)"
+    split = features[parents]
+    if np.any(split < 0) or (n_features is not None and np.any(split >= n_features)):
+        return f"{what} splitting on a feature outside 0..{'?' if n_features is None else n_features - 1}"
+    if np.any(np.isnan(thresholds[parents])) or not np.all(np.isfinite(values)):
+        return f"{what} with NaN thresholds or non-finite values"
     return None
 
 
@@ -45,56 +56,24 @@ def check_tree(tree, width: int | None) -> str | None:
     leaf = left == TREE_LEAF
     if not np.array_equal(leaf, right == TREE_LEAF):
         return "a tree node with one child"
-    wrong = _tree_shape(left, right, leaf)
-    if wrong:
-        return wrong
-    inner = ~leaf
-    if np.any(feature[inner] < 0) or np.any(feature[inner] >= n_features) or np.any(feature[leaf] != TREE_UNDEFINED):
-        return f"a tree splitting on a feature outside 0..{n_features - 1}"
-    if np.any(np.isnan(threshold[inner])) or not np.all(np.isfinite(value)):
-        return "a tree with NaN thresholds or non-finite values"
-    return None
+    return _nodes("a tree", left, right, leaf, feature, n_features, threshold, value)
 
 
 def check_predictor(predictor, width: int | None) -> str | None:
     """A histogram gradient boosting ``TreePredictor`` (its ``nodes`` record array)."""
-    from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE
     nodes = getattr(predictor, "nodes", None)
     if not isinstance(nodes, np.ndarray) or nodes.dtype != PREDICTOR_RECORD_DTYPE or nodes.ndim != 1:
         return "a boosting tree whose nodes are not the predictor's record array"
-    leaf = nodes["is_leaf"]
-    if np.any(leaf > 1):
+    if np.any(nodes["is_leaf"] > 1):
         return "a boosting tree node neither leaf nor split"
-    leaf = leaf.astype(bool)
-    wrong = _tree_shape(nodes["left"], nodes["right"], leaf)
-    if wrong:
-        return "a boosting tree: " + wrong
-    inner, features = ~leaf, nodes["feature_idx"]
     if np.any(nodes["is_categorical"]):
         return "a boosting tree with categorical splits, which no model of this suite has"
-    if np.any(features[inner] < 0) or (width is not None and np.any(features[inner] >= width)):
-        return f"a boosting tree splitting on a feature outside 0..{'?' if width is None else width - 1}"
-    if np.any(np.isnan(nodes["num_threshold"][inner])) or not np.all(np.isfinite(nodes["value"])):
-        return "a boosting tree with NaN thresholds or non-finite values"
-    return None
-
-
-def check_boosting(model) -> str | None:
-    """A histogram gradient boosting estimator: numeric features only (its predictors are checked one by one)."""
-    if "_predictors" not in vars(model):  # not fitted: a template, never predicted with
-        return None
-    categorical = getattr(getattr(model, "_bin_mapper", None), "is_categorical_", None)
-    if getattr(model, "_preprocessor", None) is not None or (categorical is not None and np.any(categorical)):
-        return "a boosting model with categorical features, which no model of this suite has"
-    predictors = getattr(model, "_predictors", None)
-    if not (isinstance(predictors, list) and all(isinstance(p, list) for p in predictors)):
-        return "a boosting model whose trees are not a list per iteration"
-    return None
+    return _nodes("a boosting tree", nodes["left"], nodes["right"], nodes["is_leaf"].astype(bool), nodes["feature_idx"],
+                  width, nodes["num_threshold"], nodes["value"])
 
 
 def check_libsvm(model, width: int | None) -> str | None:
     """An SVM's arrays as libsvm reads them: one row per support vector, coefficients and intercepts to match."""
-    from sklearn.svm._base import LIBSVM_IMPL
     if "support_" not in vars(model):  # not fitted: a template, never predicted with
         return None
     try:
@@ -116,4 +95,13 @@ def check_libsvm(model, width: int | None) -> str | None:
         return "an SVM whose support vectors, coefficients and intercepts do not match"
     if width is not None and vectors.shape[1] != width:
         return f"an SVM over {vectors.shape[1]} features where {width} come in"
+    return None
+
+
+def check(obj, width: int | None) -> str | None:
+    """What is wrong with ``obj`` if it is a structure compiled code follows by index (None if it is sound, or none);
+    ``width``: the number of features it is applied to, if known."""
+    for kind, checker in ((Tree, check_tree), (TreePredictor, check_predictor), (BaseLibSVM, check_libsvm)):
+        if isinstance(obj, kind):
+            return checker(obj, width)
     return None

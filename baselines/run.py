@@ -98,7 +98,7 @@ def fit_on_subsets(system, subsets, keeps=None) -> None:
         index = exc.index
         for sub, keep in zip(subsets, keeps):
             if index < len(keep):
-                raise corpora.FormatError(sub.input_path, int(keep[index]) + 1, exc.message) from None
+                raise sub.pair_error(int(keep[index]), exc.message) from None
             index -= len(keep)
         raise
 
@@ -109,7 +109,7 @@ def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray 
         scores = onto_score_range(sub, system.predict(sub.pairs), system_score_range(system))
         confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
     except PairError as exc:
-        raise corpora.FormatError(sub.input_path, exc.index + 1, exc.message) from None
+        raise sub.pair_error(exc.index, exc.message) from None
     except NonFiniteScore as exc:  # a pair scorer's feature of the regression
         raise at_pair(exc, [sub]) from None
     return scores, confidences
@@ -121,7 +121,7 @@ def at_pair(exc: NonFiniteScore, subsets) -> Exception:
     for sub in subsets:
         for index, pair in enumerate(sub.pairs):
             if tuple(pair) == exc.pair:
-                return corpora.FormatError(sub.input_path, index + 1, str(exc))
+                return sub.pair_error(index, str(exc))
     return exc
 
 

@@ -1,8 +1,9 @@
 """Pair scorers as systems: a pair scores what the user's ``score(list[tuple[str, str]]) -> list[float]`` gives it.
 
 ``scorer`` is a callable or a spec ``package.module:function`` naming one (:mod:`semsts.features.scorers`). Each
-distinct pair is scored once, ``batch_size`` pairs a call; with a spec, the scores are kept in the per-user cache
-(:mod:`semsts.features.pair_score_cache`, per pair). A scorer's scale is its own. The runner maps a system's scores onto the
+distinct pair is scored once, ``batch_size`` pairs a call; with a spec and a declared version (``cache``, a str, or
+the scorer's ``cache_version``), the scores are kept in the per-user cache (:mod:`semsts.features.pair_score_cache`,
+per pair). A scorer's scale is its own. The runner maps a system's scores onto the
 task's range linearly from its ``score_range``: here the scorer's declared ``score_range`` when it has one (a score
 outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw, which are
 the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor Spearman,
@@ -17,19 +18,19 @@ from sklearn.utils._param_validation import Interval
 
 from semsts.core.errors import InvalidValue
 from semsts.features.pair_score_cache import cached_scores
-from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
-from semsts.features.scorers import outside as outside_range
+from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer
 
 from .base import PairError, PairRegressor
 
 
-def pair_scores(score, pairs, batch_size=None, *, cache_spec=None) -> np.ndarray:
+def pair_scores(score, pairs, batch_size=None, *, cache_spec=None, cache_version=None) -> np.ndarray:
     """The scorer's score of each pair, every distinct pair scored once (with ``cache_spec``, the spec naming
-    ``score``, read from and kept in the per-user cache, per pair). A NaN, a non-number or a score outside the range
+    ``score``, read from and kept in the per-user cache, per pair, when the scorer declares its version,
+    ``cache_version`` or its own). A NaN, a non-number or a score outside the range
     the scorer declares is a PairError at the first pair holding it (the runner reports the input file's line)."""
     distinct = list(dict.fromkeys(tuple(p) for p in pairs))
     try:
-        values = np.asarray(cached_scores(score, distinct, batch_size, spec=cache_spec), dtype=float)
+        values = np.asarray(cached_scores(score, distinct, batch_size, spec=cache_spec, version=cache_version), dtype=float)
     except NonFiniteScore as exc:
         index = next(i for i, pair in enumerate(pairs) if tuple(pair) == exc.pair)
         raise PairError(index, str(exc)) from None
@@ -41,9 +42,9 @@ class PairScorer(PairRegressor):
     """The user's pair scorer ``scorer`` as a system; ``fit`` learns the range its scores are mapped from."""
 
     _parameter_constraints = {"scorer": [callable, str, None],
-                              "batch_size": [Interval(Integral, 1, None, closed="left"), None], "cache": ["boolean"]}
+                              "batch_size": [Interval(Integral, 1, None, closed="left"), None], "cache": ["boolean", str]}
 
-    def __init__(self, scorer=None, *, batch_size=None, cache: bool = True):
+    def __init__(self, scorer=None, *, batch_size=None, cache: bool | str = True):
         self.scorer = scorer
         self.batch_size = batch_size
         self.cache = cache
@@ -68,20 +69,14 @@ class PairScorer(PairRegressor):
         self.scale_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
 
     def _scores(self, pairs) -> np.ndarray:
-        return pair_scores(self.scorer_, pairs, self.batch_size, cache_spec=self.scorer if self.cache else None)
+        return pair_scores(self.scorer_, pairs, self.batch_size, cache_spec=self.scorer if self.cache else None,
+                           cache_version=self.cache)
 
     def _predict(self, pairs):
         seen = getattr(self, "_seen", {})
         todo = [p for p in dict.fromkeys(pairs) if p not in seen]
         fresh = dict(zip(todo, self._scores(todo).tolist())) if todo else {}
-        scores = np.array([seen[p] if p in seen else fresh[p] for p in pairs], dtype=float)
-        declared = declared_range(self.scorer_)
-        if declared is not None:
-            outside = np.flatnonzero((scores < declared[0]) | (scores > declared[1]))
-            if len(outside):  # a score kept before the scorer declared its range (one it gives is checked as it comes)
-                i = int(outside[0])
-                raise PairError(i, str(outside_range(scorer_name(self.scorer), scores[i], declared, pairs[i])))
-        return scores
+        return np.array([seen[p] if p in seen else fresh[p] for p in pairs], dtype=float)
 
     def __getstate__(self):
         state = super().__getstate__()

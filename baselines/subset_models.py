@@ -6,7 +6,6 @@ A single-model regime is the same object with only the fallback.
 """
 from __future__ import annotations
 
-from semsts import corpora
 from semsts.features.scorers import NonFiniteScore
 
 from . import run
@@ -70,7 +69,7 @@ def predict_all(models: SubsetModels, subsets) -> dict:
             at = pairs.index(distinct[exc.index])
             for sub in group:
                 if at < len(sub.pairs):
-                    raise corpora.FormatError(sub.input_path, at + 1, exc.message) from None
+                    raise sub.pair_error(at, exc.message) from None
                 at -= len(sub.pairs)
             raise
         except NonFiniteScore as exc:  # a pair scorer's feature

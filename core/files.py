@@ -1,8 +1,12 @@
 """Crash-safe files: the one home of writing a file all at once (a temporary beside it, written, synced, renamed
-into place), of the mode a new file gets, and of asking whether a path is a regular file without following links."""
+into place), of the mode a new file gets, of asking whether a path is a regular file, and of the record that says
+what the tool wrote in a folder."""
 from __future__ import annotations
 
+import json
 import os
+import re
+import secrets
 import stat
 import tempfile
 from contextlib import contextmanager
@@ -23,11 +27,6 @@ def tagged_temps(tag: str):
         _TAG.reset(token)
 
 
-def tagged_temp(path, tag: str) -> Path:
-    path = Path(path)
-    return path.with_name(f".{path.name}.{tag}.tmp")
-
-
 def new_file_mode() -> int:
     """The mode ``open()`` gives a new file under the process's umask (a temporary made 0600 is given it)."""
     umask = os.umask(0o022)
@@ -35,12 +34,26 @@ def new_file_mode() -> int:
     return 0o666 & ~umask
 
 
+def not_regular(path, *, follow: bool = False) -> str | None:
+    """Why ``path`` is no regular file, in words (``is a FIFO (named pipe), not a regular file``, ``no such file`` …),
+    None when it is one. Asked without opening it, so a FIFO (a reader would wait on it for ever) or a device is
+    never opened; a link is what it leads to with ``follow``, else no regular file."""
+    try:
+        mode = (os.stat if follow else os.lstat)(path).st_mode
+    except FileNotFoundError:
+        return "a link to nothing (dangling)" if os.path.islink(path) else "no such file"
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    what = ("a folder" if stat.S_ISDIR(mode) else "a link" if stat.S_ISLNK(mode)
+            else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket")
+    return f"is {what}, not a regular file"
+
+
 def is_regular(path) -> bool:
     """Whether ``path`` is a regular file, itself: a link (even to a regular file) is not followed; False if absent."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except FileNotFoundError:
-        return False
+    return not_regular(path) is None
 
 
 def open_unfollowed(path) -> int:
@@ -55,25 +68,6 @@ def create_new(path, mode: int = 0o600) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
 
 
-def write_synced(handle, data) -> None:
-    """Write ``data`` to the open file ``handle`` and force it to the disk."""
-    handle.write(data)
-    handle.flush()
-    os.fsync(handle.fileno())
-
-
-def write_new(path, data: bytes, mode: int = 0o600) -> None:
-    """Create ``path`` (see :func:`create_new`) holding ``data``, synced to the disk; a failure after it was
-    created removes it again."""
-    fd = create_new(path, mode)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write_synced(handle, data)
-    except BaseException:
-        os.unlink(path)
-        raise
-
-
 @contextmanager
 def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: bool = False):
     """Open a temporary file next to ``path``; rename it over ``path`` only on success (with ``sync``, once its
@@ -82,7 +76,7 @@ def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: 
     path.parent.mkdir(parents=True, exist_ok=True)
     tag = _TAG.get()
     if tag:
-        tmp = str(tagged_temp(path, tag))
+        tmp = str(path.with_name(f".{path.name}.{tag}.tmp"))
         fd = create_new(tmp)
     else:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -127,3 +121,62 @@ def remove_empty(folders) -> None:
             continue
         except OSError:
             return
+
+
+# --- A folder this tool wrote: a small JSON record in it names the files the tool wrote there and the tag its
+# temporaries carry (:func:`tagged_temps`). Before replacing or removing a file, the tool asks the record: what it
+# does not name (a user's file beside them) is kept.
+
+MAX_RECORD_BYTES = 16 << 20
+_TAG_FORM = re.compile(r"[0-9a-f]{8}")
+
+
+def new_tag() -> str:
+    """A tag for one writer's temporaries, to be recorded before it writes (see :func:`remove_temps`)."""
+    return secrets.token_hex(4)
+
+
+def read_record(path) -> dict | list | None:
+    """The JSON a record file holds, None when there is none; a ValueError saying why it is none. A record may come
+    with files someone else wrote (a run folder to score): it is never waited on (a FIFO) nor read unbounded."""
+    if not os.path.lexists(path):
+        return None
+    why = not_regular(path)
+    if why:
+        raise ValueError(f"{why}; refused")
+    size = os.lstat(path).st_size
+    if size > MAX_RECORD_BYTES:
+        raise ValueError(f"{size:,} bytes, more than a record holds; refused")
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError("nested too deeply to be a record") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"not readable JSON ({str(exc)[:100]})") from None
+
+
+def remove_temps(folder, tag) -> list[Path]:
+    """Remove the temporaries ``.NAME.TAG.tmp`` of the writer that recorded ``tag`` in ``folder`` (a killed one's);
+    the paths removed. Nothing else is: not a user's ``.X.tmp``, nor another writer's."""
+    if not (isinstance(tag, str) and _TAG_FORM.fullmatch(tag)):
+        return []
+    removed = []
+    for path in sorted(Path(folder).glob(f".*.{tag}.tmp")):
+        if is_regular(path):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def remove_listed(folder, names) -> None:
+    """Remove the files ``names`` of ``folder`` that a record lists as the tool's (each only if a regular file)."""
+    for name in names:
+        if is_regular(Path(folder) / name):
+            (Path(folder) / name).unlink()
+
+
+def sha256_of_file(path) -> str:
+    """The SHA-256 of the file ``path``, in hex (the one home of a file's checksum)."""
+    import hashlib
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()

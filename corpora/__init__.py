@@ -1,7 +1,7 @@
 """Datasets, file formats and the data root: the layer everything else reads through."""
 from semsts.core.files import atomic_open, write_text_atomic
 
-from . import runrecord  # noqa: F401  (corpora.runrecord: run directories)
+from . import reports, runrecord  # noqa: F401  (corpora.reports: what each task reports; corpora.runrecord: run directories)
 from .datasets import CLSS_LEVELS, Dataset, Subset, dataset_names, load, locate, spec
 from .errors import DatasetNotFound, FormatError
 from .formats import CLSS_RANGE, STS_RANGE, check_output, read_gold, read_output, write_output

@@ -94,17 +94,12 @@ def differences(release: str, root) -> list[Difference] | None:
     if pin is None:
         return None
     if "subsets" in pin:
-        return [d for check in (pin, *pin.get("more", ())) for d in _subset_differences(check, root)]
+        # a multilingual task: each subset's figures as mteb gives them per hf_subset, one absent a difference too
+        return [d for check in (pin, *pin.get("more", ())) for _, _, diffs in subset_checks(check, root) for d in diffs]
     subsets = list(datasets.load(pin["dataset"], root))
     pairs = [p for sub in subsets for p in sub.pairs]
     gold = [g for sub in subsets for g in sub.gold]
     return compare(pin["figures"], figures(pairs, gold))
-
-
-def _subset_differences(check: dict, root) -> list[Difference]:
-    """A multilingual task's pin (``{"dataset", "subsets": {hf_subset: figures}}``): each subset's figures as mteb
-    gives them per ``hf_subset``, a subset absent or extra being a difference too."""
-    return [d for _, _, diffs in subset_checks(check, root) for d in diffs]
 
 
 def subset_checks(check: dict, root) -> list[tuple]:
@@ -127,15 +122,18 @@ def unverified_note(release: str, root) -> str:
     """What ``sts data list`` and a fetch say of a release under ``root`` whose files are not those mteb describes (an
     install with --unverified); '' when they are, nothing pins them or they cannot be read (the listing says so)."""
     from .errors import DatasetNotFound, FormatError
-    pin = pin_of(release)
     try:
-        diffs = differences(release, root) if pin else None
+        diffs = differences(release, root)
     except (DatasetNotFound, FormatError, OSError):
         return ""
-    if not diffs:
-        return ""
+    return f"installed unverified: {not_described(release, diffs)}" if diffs else ""
+
+
+def not_described(release: str, diffs: list[Difference]) -> str:
+    """``FILE is not the file mteb describes for TASK (differences)`` (a multilingual pin: ``its files are not those``)."""
+    pin = pin_of(release)
     what = "its files are not those" if "subsets" in pin else f"{Path(pin['file']).name} is not the file"
-    return f"installed unverified: {what} mteb describes for {pin['task']} ({describe(diffs)})"
+    return f"{what} mteb describes for {pin['task']} ({describe(diffs)})"
 
 
 def describe(diffs: list[Difference], most: int = 3) -> str:

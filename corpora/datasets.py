@@ -9,7 +9,7 @@ import numpy as np
 from semsts.core.errors import InvalidValue
 
 from .errors import DatasetNotFound, FormatError, SubsetNotFound
-from .kinds import CLSS_LEVELS, KINDS, Kind
+from .kinds import CLSS_LEVELS, COMPANION_PAIRS, KINDS, STS2017_TRACKS, Kind
 from .paths import data_root, demo_root, missing_root
 
 __all__ = ["CLSS_LEVELS", "Dataset", "SPECS", "Spec", "Subset", "dataset_names", "folder_of", "load", "locate", "spec"]
@@ -32,6 +32,7 @@ class Subset:
     ids: list = field(default_factory=list)
     output_name: str = ""
     given_range: tuple = ()  # the score range when it is not the kind's own (a user's file); () for the kind's
+    lines: tuple = ()  # the line of the input file where each pair's row starts; (): pair i on line i + 1
 
     def __len__(self) -> int:
         return len(self.pairs)
@@ -43,6 +44,14 @@ class Subset:
     @property
     def score_range(self) -> tuple[float, float]:
         return tuple(self.given_range) if self.given_range else self.kind.score_range
+
+    def line(self, index: int) -> int:
+        """The line of the input file where pair ``index`` (0-based) starts: the one home of a pair's FILE:LINE."""
+        return self.lines[index] if self.lines else index + 1
+
+    def pair_error(self, index: int, message: str) -> FormatError:
+        """``message`` about pair ``index`` (0-based) as a FormatError at its file and line."""
+        return FormatError(self.input_path, self.line(index), message)
 
     @property
     def has_gold(self) -> bool:
@@ -133,7 +142,7 @@ def _sts(name, folder, description, expected=(), licensed_out=()):
 
 
 # The 2017 tracks as datasets of their own (track 5 is ``sts2017-test``): track, the paper's label, name part.
-_STS2017_NAMED = [(t, label, label.lower().replace(" ", "-")) for t, label in KINDS["sts2017"].tracks.items()
+_STS2017_NAMED = [(t, label, label.lower().replace(" ", "-")) for t, label in STS2017_TRACKS.items()
                   if t != "track5.en-en"]
 
 SPECS = {s.name: s for s in [
@@ -156,7 +165,7 @@ SPECS = {s.name: s for s in [
       for track, label, short in _STS2017_NAMED),
     Spec("sts2017-all-test", KINDS["sts2017"], "sts2017/test",
          "SemEval-2017 Task 1, all seven tracks: per track and the primary score (mean of the tracks' Pearsons)",
-         tuple(KINDS["sts2017"].tracks)),
+         tuple(STS2017_TRACKS)),
     Spec("stsb-train", STSB, "stsbenchmark", "STS Benchmark training split", ("sts-train",), "train"),
     Spec("stsb-dev", STSB, "stsbenchmark", "STS Benchmark development split", ("sts-dev",), "dev"),
     Spec("stsb-test", STSB, "stsbenchmark", "STS Benchmark test split", ("sts-test",), "test"),
@@ -168,10 +177,10 @@ SPECS = {s.name: s for s in [
          "test"),
     Spec("stscompanion-mt", KINDS["stscompanion"], "stscompanion",
          "STS-B companion, MT-related pairs: SMTnews, SMTeuroparl 2012 and postediting 2016 (evaluation only)",
-         tuple(KINDS["stscompanion"].OFFICIAL_PAIRS["mt"]), "mt"),
+         tuple(COMPANION_PAIRS["mt"]), "mt"),
     Spec("stscompanion-other", KINDS["stscompanion"], "stscompanion",
          "STS-B companion, other pairs: OnWN 2012-2014, FNWN, tweet-news, belief, plagiarism, question-question "
-         "(evaluation only)", tuple(KINDS["stscompanion"].OFFICIAL_PAIRS["other"]), "other"),
+         "(evaluation only)", tuple(COMPANION_PAIRS["other"]), "other"),
     Spec("clss2014-trial", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS trial data", CLSS_LEVELS, "trial"),
     Spec("clss2014-train", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS training data", CLSS_LEVELS, "train"),
     Spec("clss2014-test", CLSS, "clss2014", "SemEval-2014 Task 3 CLSS test data", CLSS_LEVELS, "test"),

@@ -1,9 +1,8 @@
 """Download one archive: a mirror's credentials sent as HTTP basic auth and kept out of every message, a size
-limit, and a deadline and minimum rate that a server trickling bytes cannot escape."""
+limit, and a deadline that a server trickling bytes cannot escape."""
 from __future__ import annotations
 
 import re
-import time
 import urllib.request
 from pathlib import Path, PurePosixPath
 from typing import Callable
@@ -69,11 +68,9 @@ def _request(url: str) -> urllib.request.Request:
     return request
 
 
-# A download must end within DEADLINE seconds, and after RATE_GRACE seconds come at MIN_RATE bytes a second or
-# faster: a server sending a byte now and then never trips the per-read timeout, and would stall a fetch for ever.
+# A download must end within DEADLINE seconds: a server sending a byte now and then never trips the per-read
+# timeout, and would stall a fetch for ever.
 DEADLINE = 30 * 60
-RATE_GRACE = 60
-MIN_RATE = 2 << 10
 
 
 class _Watchdog:
@@ -95,28 +92,29 @@ class _Watchdog:
                 pass
 
     def opener(self) -> urllib.request.OpenerDirector:
+        """urllib's opener, its connections' sockets recorded (and its redirects followed, as urlopen does)."""
         import http.client
         sockets = self.sockets
 
-        class HTTP(http.client.HTTPConnection):
-            def connect(self):
-                super().connect()
-                sockets.append(self.sock)
+        def recorded(base):
+            class Connection(base):
+                def connect(self):
+                    super().connect()
+                    sockets.append(self.sock)
+            return Connection
 
-        class HTTPS(http.client.HTTPSConnection):
-            def connect(self):
-                super().connect()
-                sockets.append(self.sock)
+        plain, secure = recorded(http.client.HTTPConnection), recorded(http.client.HTTPSConnection)
 
-        class HTTPHandler(urllib.request.HTTPHandler):
+        class Handler(urllib.request.HTTPHandler):
+            handler_order = 499  # before urllib's own HTTPSHandler, which build_opener adds too
+
             def http_open(self, req):
-                return self.do_open(HTTP, req)
+                return self.do_open(plain, req)
 
-        class HTTPSHandler(urllib.request.HTTPSHandler):
             def https_open(self, req):
-                return self.do_open(HTTPS, req, context=self._context)
+                return self.do_open(secure, req)  # http.client's default TLS context
 
-        return urllib.request.build_opener(HTTPHandler, HTTPSHandler)
+        return urllib.request.build_opener(Handler)
 
     def __enter__(self):
         self._timer.start()
@@ -128,13 +126,13 @@ class _Watchdog:
 
 def download(url: str, dest: Path, progress: Progress | None = None, timeout: float = 60,
              limit: int | None = None, by_hand: str = "download it by hand and use --archive FILE") -> Path:
-    """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download slower
-    than MIN_RATE or longer than DEADLINE is a FetchError naming the address (its password hidden) and, when it
+    """Stream ``url`` into ``dest``; a short read, an HTTP error, more than ``limit`` bytes, or a download longer
+    than DEADLINE is a FetchError naming the address (its password hidden) and, when it
     could not download, ``by_hand``: what to do instead."""
     import http.client
     shown = redact(url)
     too_big = f"{shown}: more than {mib(limit or 0)}, far more than the release needs; refused"
-    started, done, total = time.monotonic(), 0, None
+    done, total = 0, None
     try:
         with _Watchdog(DEADLINE) as watchdog:
             try:
@@ -150,10 +148,6 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
                         done += len(block)
                         if limit is not None and done > limit:
                             raise FetchError(too_big)
-                        elapsed = time.monotonic() - started
-                        if elapsed > RATE_GRACE and done < MIN_RATE * elapsed:
-                            raise FetchError(f"{shown}: {done:,} bytes in {elapsed:.0f} s, slower than "
-                                             f"{MIN_RATE / 1024:g} KiB/s; the server stalls? refused")
                         if progress:
                             progress(dest.name, done, total)
             except (OSError, http.client.HTTPException):

@@ -25,6 +25,3 @@ class DatasetNotFound(FileNotFoundError, STSError):
 class SubsetNotFound(KeyError, STSError):
     """A dataset (or a leaderboard) has no part of that name; the message says which it has."""
 
-
-class RefusedFile(OSError, STSError):
-    """A path the suite will not read or replace (a link, FIFO, device or folder where a regular file belongs)."""

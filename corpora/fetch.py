@@ -1,4 +1,4 @@
-"""Fetch the official archives into the data root: download, extract safely, check, then move in whole.
+"""Fetch the official archives into the data root: download, extract, check, then move in whole.
 (The releases are in :mod:`.sources`, downloading in :mod:`.download`, the archives' safety in :mod:`.archives`.)
 
 Every step works in a temporary folder inside the data root; the dataset's folder appears only when
@@ -20,7 +20,6 @@ from . import content_pins, datasets, manifest
 from .archives import extract
 from .download import Progress, check_mirror, download, mirror_address
 from .errors import DatasetNotFound, FormatError
-from .formats import in_place
 from .paths import data_root
 from .sources import FetchError, Source, mib, source_of
 
@@ -28,7 +27,7 @@ MIRROR_VAR = "STS_MIRROR"  # a mirror of the official archives, if --mirror name
 
 # Size limits: a release may take BUDGET_FACTOR times what its manifest files hold, at least
 # BUDGET_FLOOR (the largest official release, STS 2016, holds 3.6 MB), both for the download and for
-# the extracted total (:mod:`.archives` bounds each member's expansion).
+# the extracted total (:mod:`.archives` counts it from the members' headers).
 BUDGET_FLOOR = 64 << 20
 BUDGET_FACTOR = 16
 
@@ -94,7 +93,11 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
     trees, left = [], budget
     for i, archive in enumerate(paths):
         trees.append(tmp / f"x{i}")
-        left -= copy_plain(archive, trees[-1], source, left) if source.plain else extract(archive, trees[-1], left)
+        if source.plain:  # a file of another name takes the name of the one file the release needs
+            name = archive.name if archive.name in source.files or len(source.files) != 1 else source.files[0]
+            left -= _copy_at(archive, trees[-1] / name, left)
+        else:
+            left -= extract(archive, trees[-1], left)
     return paths, trees
 
 
@@ -125,34 +128,33 @@ def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, prog
     tree, left = tmp / "x0", budget
     tree.mkdir()
     if archives:
-        if len(archives) != 1 or not Path(archives[0]).is_dir() or Path(archives[0]).is_symlink():
+        if len(archives) != 1 or not Path(archives[0]).is_dir():
             raise FetchError(f"{source.name}: --archive takes one folder holding the release's files at their paths "
                              f"({', '.join(source.files[:2])}, …): a copy of the repository at the pinned revision")
         folder = Path(archives[0])
         for rel in source.files:
-            path = folder / rel
-            if not in_place(path):
-                continue  # the check after names what is missing
-            if path.is_symlink() or not path.is_file():
-                raise FetchError(f"{path}: not a regular file; refused")
-            left -= _copy_at(path, tree, rel, left)
+            if (folder / rel).is_file():  # the check after names what is missing
+                left -= _copy_at(folder / rel, tree / rel, left)
         return [folder], [tree]
     mirror = mirror or os.environ.get(MIRROR_VAR)
     for i, (url, rel) in enumerate(zip(source.urls, source.files)):
         address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
         got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left, by_hand=by_hand(source))
-        left -= _copy_at(got, tree, rel, left)
+        left -= _copy_at(got, tree / rel, left)
         got.unlink()
     return [tmp / "x0"], [tree]
 
 
-def _copy_at(path: Path, tree: Path, rel: str, limit: int) -> int:
-    """Copy ``path`` to ``tree/rel``; its size (refused beyond ``limit``)."""
+def _copy_at(path, dest: Path, limit: int) -> int:
+    """Copy the file ``path`` to ``dest``; its size (refused beyond ``limit``, the bytes the release has left)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FetchError(f"{path}: no such file")
     size = path.stat().st_size
     if size > limit:
-        raise FetchError(f"{path}: {mib(size)}, more than the release needs (at most {mib(limit)} left); refused")
-    (tree / rel).parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, tree / rel)
+        raise FetchError(f"{path}: {mib(size)}, far more than the release needs (at most {mib(limit)}); refused")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, dest)
     return size
 
 
@@ -161,10 +163,8 @@ def check_content(source: Source, root: Path) -> None:
     one its kind pins otherwise (``Kind.differences``) those pairs: else a FetchError naming what differs."""
     diffs = content_pins.differences(source.name, root)
     if diffs:
-        pin = content_pins.pin_of(source.name)
-        what = "its files are not those" if "subsets" in pin else f"{PurePosixPath(pin['file']).name} is not the file"
-        raise FetchError(f"{source.name}: {what} mteb describes for "
-                         f"{pin['task']} ({content_pins.describe(diffs)}); refused (--unverified installs it anyway)")
+        raise FetchError(f"{source.name}: {content_pins.not_described(source.name, diffs)}; refused (--unverified "
+                         "installs it anyway)")
     pinned = [d for name in source.datasets for d in datasets.spec(name).kind.differences(
         datasets.folder_of(name, root), datasets.spec(name))]
     if pinned:  # a release pinned by its pairs per source file (the STS-B companion)
@@ -220,21 +220,6 @@ def clean_stale(data_dir=None) -> list[tuple[Path, int]]:
     return removed
 
 
-def copy_plain(path, dest: Path, source: Source, limit: int = BUDGET_FLOOR) -> int:
-    """A release published as plain files (no archive): the file goes into ``dest`` under its published name
-    (a downloaded or hand-given file of another name takes the name of the one file the release needs)."""
-    path = Path(path)
-    if not path.is_file():
-        raise FetchError(f"{path}: no such file")
-    size = path.stat().st_size
-    if size > limit:
-        raise FetchError(f"{path}: {mib(size)}, far more than the release needs (at most {mib(limit)}); refused")
-    name = path.name if path.name in source.files or len(source.files) != 1 else source.files[0]
-    dest.mkdir(parents=True)
-    shutil.copyfile(path, dest / name)
-    return size
-
-
 def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
     """Copy what the release needs from the extracted trees into ``staged`` (the target's layout)."""
     shown = ", ".join(a.name for a in archives)
@@ -244,8 +229,10 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
             want = f"folder {source.folder!r}" if source.folder else f"folder holding {'/, '.join(source.holds)}/"
             raise FetchError(f"{shown}: has no {want}; is this the official {source.name} archive?")
         for folder in folders:  # several archives of one release (CLSS's packages) are merged
-            _merge(folder, staged, staged)
-        _check_links(source, staged)
+            try:
+                shutil.copytree(folder, staged, dirs_exist_ok=True)
+            except (shutil.Error, OSError) as exc:
+                raise FetchError(f"{shown}: cannot merge the archives ({exc}); refused") from None
         return
     staged.mkdir(parents=True)
     for filename in source.files:
@@ -256,46 +243,11 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
         shutil.copy2(found[0], staged / filename)
 
 
-def _merge(src: Path, dst: Path, top: Path) -> None:
-    """Copy the tree ``src`` into ``dst``, never writing through a link already there (another archive's)."""
-    dst.mkdir(parents=True, exist_ok=True)
-    for entry in sorted(os.scandir(src), key=lambda e: e.name):
-        target = dst / entry.name
-        if target.is_symlink():
-            raise FetchError(f"{target.relative_to(top.parent).as_posix()}: a link another archive made; "
-                             "refusing to write through or over it")
-        if entry.is_symlink():
-            if target.exists():
-                raise FetchError(f"{target.relative_to(top.parent).as_posix()}: two archives put different "
-                                 "things here; refused")
-            os.symlink(os.readlink(entry.path), target)
-        elif entry.is_dir():
-            if target.exists() and not target.is_dir():
-                raise FetchError(f"{target.relative_to(top.parent).as_posix()}: a folder in one archive, a "
-                                 "file in another; refused")
-            _merge(Path(entry.path), target, top)
-        else:
-            shutil.copy2(entry.path, target)
-
-
-def _check_links(source: Source, staged: Path) -> None:
-    """Every link, resolved where it will be installed, must stay inside the release's folder."""
-    inside = os.path.realpath(staged)
-    for path in sorted(staged.rglob("*")):
-        if not path.is_symlink():
-            continue
-        resolved = os.path.realpath(path)
-        if resolved != inside and not resolved.startswith(inside + os.sep):
-            rel = path.relative_to(staged).as_posix()
-            raise FetchError(f"{source.name}: link {rel!r} -> {os.readlink(path)!r} leads outside "
-                             f"{source.target}/ once installed; refused")
-
-
 def _find_folder(tree: Path, source: Source) -> Path | None:
     """The shallowest folder in ``tree`` named ``source.folder`` or holding ``source.holds``."""
     candidates = []
     for path in [tree, *tree.rglob("*")]:
-        if not path.is_dir() or path.is_symlink():
+        if not path.is_dir():
             continue
         if source.folder and path.name == source.folder and path != tree:
             candidates.append(path)

@@ -8,14 +8,13 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from semsts.core.errors import MAX_QUOTE, InvalidValue, quote
-from semsts.core.files import atomic_open
+from semsts.core.files import atomic_open, not_regular
 
 from .errors import FormatError
 
@@ -59,15 +58,9 @@ def in_place(path) -> bool:
 
 def check_regular(path: Path) -> None:
     """A data file must be a regular file: a dangling link, a folder or a FIFO (which would hang) is refused."""
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        raise FormatError(path, None, "a link to nothing (dangling)" if path.is_symlink() else "no such file") from None
-    except OSError as exc:
-        raise FormatError(path, None, f"cannot be read ({exc.strerror})") from None
-    if not stat.S_ISREG(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "a device or socket"
-        raise FormatError(path, None, f"is {kind}, not a regular file")
+    why = not_regular(path, follow=True)
+    if why:
+        raise FormatError(path, None, why)
 
 
 def parse_number(text: str, path, line: int, what: str, score_range: tuple[float, float]) -> float:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .errors import DatasetNotFound, FormatError, SubsetNotFound
 from .formats import read_lines
-from .kinds import RULES  # how a measure follows from the per-subset figures: the one vocabulary of what tasks report
+from .reports import RULES  # how a measure follows from the per-subset figures: the one vocabulary of what tasks report
 
 FOLDER = Path(__file__).resolve().parent / "leaderboards"
 ROLES = ("run", "baseline", "reference", "late")

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from semsts.core.files import sha256_of_file as sha256
 from semsts.core.files import write_text_atomic
 
 from . import content_pins, datasets
-from .derived_cache import file_sha256 as sha256
 from .errors import DatasetNotFound, FormatError
 from .formats import in_place
 

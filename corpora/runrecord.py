@@ -1,4 +1,5 @@
-"""Run directories: a run owns its output folder and leaves a small record of what it wrote.
+"""Run directories: a run owns its output folder and leaves a small record of what it wrote (the tool's one scheme
+of a folder it wrote, :mod:`semsts.core.files`: a record naming its files and the tag of its temporaries).
 
 While a run writes, it holds a lock (``.sts-run.lock``, an ``flock``, so a killed run frees it) and
 its record ``sts-run.json`` says ``"complete": false``; the record is rewritten last with the SHA-256
@@ -7,20 +8,16 @@ of every file written. The scorer reads a folder only if its files all come from
 """
 from __future__ import annotations
 
-import errno
 import fcntl
 import json
 import os
-import re
-import secrets
-import stat
 from contextlib import contextmanager
 from pathlib import Path
 
+from semsts.core import files
 from semsts.core.errors import STSError
-from semsts.core.files import is_regular, missing_folders, remove_empty, tagged_temps, write_text_atomic
 
-from .errors import FormatError, RefusedFile
+from .errors import FormatError
 from .manifest import sha256
 
 RECORD_NAME = "sts-run.json"
@@ -38,7 +35,7 @@ class RunDir:
     def __init__(self, path: Path, system: str, dataset: str, model_sha256: str | None, dataset_sha256: str = ""):
         self.path, self.system, self.dataset, self.model_sha256 = path, system, dataset, model_sha256
         self.dataset_sha256 = dataset_sha256
-        self.temp_tag = secrets.token_hex(4)  # names this run's temporary files (see clean_stale)
+        self.temp_tag = files.new_tag()  # names this run's temporary files (see clean_stale)
         self.files: dict[str, str] = {}
 
     def add(self, path) -> None:
@@ -50,25 +47,7 @@ class RunDir:
                   "temp_tag": self.temp_tag}
         if self.dataset_sha256:  # a user's file or folder: what it held when the run read it
             record["dataset_sha256"] = self.dataset_sha256
-        write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
-
-
-MAX_RECORD_BYTES = 16 << 20
-
-
-def _open_regular(path: Path):
-    """``path`` opened for appending, created if absent, only if it is a regular file: a link is not
-    followed (it could lead outside the folder) and a FIFO or device is not waited on."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EISDIR):
-            raise RefusedFile(exc.errno, f"{path}: not a regular file (a link, FIFO, device or folder); refused") from None
-        raise
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise RefusedFile(errno.EINVAL, f"{path}: not a regular file (a FIFO or device); refused")
-    return os.fdopen(fd, "a")
+        files.write_text_atomic(self.path / RECORD_NAME, json.dumps(record, indent=1) + "\n")
 
 
 @contextmanager
@@ -76,8 +55,7 @@ def _locked(out_dir: Path):
     """Hold ``out_dir``'s lock (RunBusy if another run holds it); the holder removes the lock file after."""
     out_dir.mkdir(parents=True, exist_ok=True)
     lock_path = out_dir / LOCK_NAME
-    handle = _open_regular(lock_path)
-    try:
+    with open(lock_path, "a") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -87,8 +65,6 @@ def _locked(out_dir: Path):
             yield
         finally:
             os.unlink(lock_path)  # only the holder removes the lock
-    finally:
-        handle.close()
 
 
 @contextmanager
@@ -98,34 +74,23 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, d
     On a failure, a folder that was there before keeps the incomplete record (the scorer refuses it, the next run
     cleans it); a folder this run created is removed with what the run wrote in it, and the parents it created."""
     out_dir = Path(out_dir)
-    created = missing_folders(out_dir)
+    created = files.missing_folders(out_dir)
     try:
         with _locked(out_dir):
             run = RunDir(out_dir, system, dataset, model_sha256, dataset_sha256)
             try:
                 run._write(complete=False)  # from here on, a failure leaves a folder the scorer refuses
-                with tagged_temps(run.temp_tag):
+                with files.tagged_temps(run.temp_tag):
                     yield run
                     run._write(complete=True)
             except BaseException:
-                if created:
-                    _remove_written(run)
+                if created:  # what the failed run wrote in the folder it created: outputs, temporaries, record
+                    files.remove_listed(out_dir, [*run.files, RECORD_NAME])
+                    files.remove_temps(out_dir, run.temp_tag)
                 raise
     except BaseException:
-        remove_empty(created)
+        files.remove_empty(created)
         raise
-
-
-def _remove_written(run: RunDir) -> None:
-    """The files a failed run wrote in the folder it created: its outputs, its temporaries and its record."""
-    names = [*run.files, RECORD_NAME]
-    for path in run.path.iterdir():
-        if path.name.startswith(".") and path.name.endswith(f".{run.temp_tag}.tmp"):
-            names.append(path.name)
-    for name in names:
-        path = run.path / name
-        if is_regular(path):
-            path.unlink()
 
 
 def clean_stale(out_dir) -> list[Path]:
@@ -138,44 +103,28 @@ def clean_stale(out_dir) -> list[Path]:
     out_dir = Path(out_dir)
     if not out_dir.is_dir():
         return []
-    removed = []
     try:
         with _locked(out_dir):
             try:
                 record = read_record(out_dir)
             except FormatError:
                 return []
-            tag = record.get("temp_tag") if record else None
-            if record is None or record["complete"] is True or not (isinstance(tag, str) and _TAG.fullmatch(tag)):
+            if record is None or record["complete"] is True:
                 return []
-            for path in sorted(out_dir.iterdir()):
-                if path.name.startswith(".") and path.name.endswith(f".{tag}.tmp") and is_regular(path):
-                    path.unlink()
-                    removed.append(path)
+            return files.remove_temps(out_dir, record.get("temp_tag"))
     except RunBusy:
         return []
-    return removed
-
-
-_TAG = re.compile(r"[0-9a-f]{8}")
 
 
 def read_record(run_dir) -> dict | None:
     """The run record of ``run_dir``, None when there is none (files written by hand)."""
     path = Path(run_dir) / RECORD_NAME
-    if not os.path.lexists(path):
-        return None
-    info = os.lstat(path)
-    if not stat.S_ISREG(info.st_mode):
-        raise FormatError(path, None, "not a regular file (a link, FIFO, device or folder); refused")
-    if info.st_size > MAX_RECORD_BYTES:
-        raise FormatError(path, None, f"{info.st_size:,} bytes, more than a run record holds; refused")
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except RecursionError:
-        raise FormatError(path, None, "run record is nested too deeply to be one") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FormatError(path, None, f"run record is not readable JSON ({str(exc)[:100]})") from None
+        record = files.read_record(path)
+    except ValueError as exc:
+        raise FormatError(path, None, f"run record {exc}") from None
+    if record is None:
+        return None
     if not isinstance(record, dict) or not isinstance(record.get("files"), dict) or "complete" not in record:
         raise FormatError(path, None, "not a run record: expected an object with 'complete' and 'files'")
     if not (isinstance(record.get("system"), str) and isinstance(record.get("dataset"), str)

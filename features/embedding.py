@@ -16,8 +16,8 @@ from semsts.corpora.word_vectors import unit_vectors
 
 from .base import PairFeatures
 from .batched import Sides, Tables, cosines, same_words, split_empty_sides
-from .blas_free import cosine, products, weighted_sum
-from .similarity import MATCHED, clipped_cosines, ratio, weighted_mean
+from .blas_free import products
+from .similarity import MATCHED, ratio
 from .weighted import information_content, word_frequency
 from .wordnet_features import harmonic
 
@@ -27,12 +27,6 @@ SIF_A = 1e-3
 @lru_cache(maxsize=1 << 17)  # per word, bounded
 def sif_weight(word: str) -> float:
     return SIF_A / (SIF_A + word_frequency(word, "en"))
-
-
-def aligned_cosines(la: list, lb: list) -> np.ndarray:
-    """GloVe cosines between the words of ``la`` (rows) and ``lb`` (columns): 1 for the same word,
-    negatives cut to 0, 0 for a word GloVe does not know."""
-    return clipped_cosines(la, lb, unit_vectors(la), unit_vectors(lb))
 
 
 class EmbeddingSimilarity(PairFeatures):
@@ -53,28 +47,6 @@ class EmbeddingSimilarity(PairFeatures):
             sides = [(list(getattr(a, level)), list(getattr(b, level))) for a, b in analyses]
             out[:, 5 * k:5 * k + 5] = split_empty_sides(sides, 5, _one_sided, _level_rows)
         return out
-
-    def _row(self, a, b):
-        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
-        row = []
-        for level in self.LEVELS:
-            la, lb = list(getattr(a, level)), list(getattr(b, level))
-            if not la or not lb:
-                row += _one_sided(la, lb)
-                continue
-            va, vb = unit_vectors(la), unit_vectors(lb)
-            sa = weighted_sum([sif_weight(w) for w in la], va)
-            sb = weighted_sum([sif_weight(w) for w in lb], vb)
-            sims = clipped_cosines(la, lb, va, vb)
-            ma, mb = sims.max(axis=1), sims.max(axis=0)
-            wa = np.asarray([information_content(w) for w in la])
-            wb = np.asarray([information_content(w) for w in lb])
-            row += [cosine(va.mean(axis=0), vb.mean(axis=0)), cosine(sa, sb),
-                    harmonic(float(ma.mean()), float(mb.mean())),
-                    harmonic(weighted_mean(ma, wa), weighted_mean(mb, wb)),
-                    math.log1p(float(wa[ma < MATCHED].sum() + wb[mb < MATCHED].sum()))]
-        return row
-
 
 LONG_SIDES = 64  # tables of this many cells a word or more (sides of over ~128 words) are tried on distinct words
 REPEATS = 2  # ... and aligned on them when that makes them this many times smaller
@@ -103,7 +75,7 @@ def _one_sided(la, lb) -> list:
 
 def _level_rows(sides: list) -> np.ndarray:
     """The five measures of each pair ``(words of a, words of b)``, both sides with words:
-    :meth:`EmbeddingSimilarity._row`'s, a chunk at once."""
+     a chunk at once."""
     rows = np.empty((len(sides), 5))
     a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
     va, vb = unit_vectors(a.words), unit_vectors(b.words)

@@ -16,10 +16,7 @@ sentences of one scoring call, then encode them in batches with the callable it 
 """
 from __future__ import annotations
 
-import os
 import re
-import threading
-from contextlib import contextmanager
 from functools import lru_cache
 from importlib import import_module
 
@@ -157,19 +154,15 @@ def load_encoder(spec: str):
 
 def import_callable(spec: str, what: str, expected: str, signature: str):
     """The callable ``package.module:function`` names (the attribute may be dotted), imported: the user's code runs,
-    which they ask for by naming it. Every failure (no colon, an import that fails or calls ``exit``, no such
+    which they ask for by naming it. Every failure (no colon, an import that fails or calls ``sys.exit``, no such
     attribute, not a callable) is an InvalidValue naming ``what`` and the spec."""
     module_name, sep, attribute = spec.partition(":")
     if not sep or not module_name or not attribute:
         raise InvalidValue(f"{what} {spec!r}: expected {expected}")
     try:
-        with exit_refused():  # the module's own code runs as it is imported: an os._exit there is an error too
-            target = import_module(module_name)
+        target = import_module(module_name)
     except ImportError as exc:
         raise InvalidValue(f"{what} {spec!r}: cannot import module {module_name!r} ({exc})") from exc
-    except EncoderExit as exc:
-        raise InvalidValue(f"{what} {spec!r}: module {module_name!r} called os._exit({exc.status!r:.40}) as it was "
-                           "imported") from None
     except (Exception, SystemExit) as exc:  # the user's module fails as it runs: a syntax error, an exception, exit()
         raise InvalidValue(f"{what} {spec!r}: importing module {module_name!r} failed "
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
@@ -241,90 +234,41 @@ def resolve(encode):
     return encode
 
 
-class EncoderExit(BaseException):
-    """``os._exit(status)`` called by a user's encoder, which would end the run without a word (a BaseException,
-    so that the encoder's own ``except Exception`` does not swallow it)."""
-
-    def __init__(self, status):
-        self.status = status
-        super().__init__(status)
-
-
-def _refuse_exit(status):
-    raise EncoderExit(status)
-
-
-_EXITS = threading.Lock()
-_REFUSING = [0, None]  # encoders running in this process, and the os._exit they replaced
-
-
-@contextmanager
-def exit_refused():
-    """While the block runs a user's encoder, ``os._exit`` raises :class:`EncoderExit`; restored after, in
-    whichever process (a worker's) and threads it ran."""
-    with _EXITS:
-        if _REFUSING[0] == 0:
-            _REFUSING[1] = os._exit
-            os._exit = _refuse_exit
-        _REFUSING[0] += 1
-    try:
-        yield
-    finally:
-        with _EXITS:
-            _REFUSING[0] -= 1
-            if _REFUSING[0] == 0:
-                os._exit, _REFUSING[1] = _REFUSING[1], None
-
-
-def _exited(name: str, exc: EncoderExit, what: str = "encoder") -> ValueError:
-    return InvalidValue(f"{what} {name} called os._exit({exc.status!r:.40})")
-
-
-def in_batches(work, items: list, *, name: str, what: str, desc: str, unit: str, shown: bool = True):
-    """``work(advance)`` run on a user's callable (``what`` ``name``: "encoder …", "scorer …") over ``items``: with
-    ``shown`` (and items), ``advance(n)`` counts them batch by batch to the progress hook
-    (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``), else it is None; ``os._exit`` in it is a
-    ValueError naming it, not the end of the run."""
-    try:
-        with exit_refused():
-            if not shown or not items:
-                return work(None)
-            with counting(len(items), desc, unit) as advance:
-                return work(advance)
-    except EncoderExit as exc:
-        raise _exited(name, exc, what) from None
+def in_batches(work, items: list, *, desc: str, unit: str):
+    """``work(advance)`` run over ``items``, ``advance(n)`` counting them batch by batch to the progress hook
+    (:func:`semsts.core.progress.counting`, as ``desc`` and ``unit``); None when there are none."""
+    if not items:
+        return work(None)
+    with counting(len(items), desc, unit) as advance:
+        return work(advance)
 
 
 def fitted(encode, texts: list[str]):
     """``encode`` fitted on ``texts`` if it adapts to the texts it scores (``for_sentences``, as SIF), else itself;
-    a user's ``for_sentences`` that fails (or calls ``os._exit``) is a ValueError naming the encoder."""
+    a user's ``for_sentences`` that fails is a ValueError naming the encoder."""
     if not hasattr(encode, "for_sentences"):
         return encode
     if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
         return encode.for_sentences(texts)
     name = encoder_name(encode)
     try:
-        with exit_refused():
-            return encode.for_sentences(texts)
-    except EncoderExit as exc:
-        raise _exited(name, exc) from None
+        return encode.for_sentences(texts)
     except (Exception, SystemExit) as exc:
         raise InvalidValue(f"encoder {name} failed fitting on {len(texts)} texts "
                            f"({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
-def embed(encode, texts: list[str], batch_size: int, *, shown: bool = True) -> np.ndarray:
-    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``; with ``shown``, the
-    texts done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
+def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
+    """Embeddings of ``texts`` (row i for text i), ``batch_size`` texts per call of ``encode``, the texts done
+    counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
     Each batch must come back as a numeric ``(len(batch), d)`` array with the same ``d`` throughout;
-    a non-finite row is a :class:`NonFiniteEmbedding` naming its text. An encoder calling ``os._exit``
-    is a ValueError, not the end of the run.
+    a non-finite row is a :class:`NonFiniteEmbedding` naming its text.
     """
     name = encoder_name(encode)
     encode = fitted(encode, texts)  # fitted on every text scored (SIF), then used batch by batch
-    return in_batches(lambda advance: _embed(encode, name, texts, batch_size, advance), texts, name=name,
-                      what="encoder", desc="encoding", unit="texts", shown=shown)
+    return in_batches(lambda advance: _embed(encode, name, texts, batch_size, advance), texts,
+                      desc="encoding", unit="texts")
 
 
 def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -> np.ndarray:

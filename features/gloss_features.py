@@ -9,21 +9,11 @@ import numpy as np
 
 from .base import PairFeatures
 from .batched import Sides, Tables, cosines, same_words, split_empty_sides
-from .blas_free import cosine, products, weighted_sum
+from .blas_free import products
 from .gloss_space import gloss_space
-from .similarity import clipped_cosines, ratio, weighted_mean
+from .similarity import ratio
 from .weighted import information_content
 from .wordnet_features import harmonic
-
-
-def similarity_matrix(la, lb) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cosines between the lemmas of ``la`` (rows) and ``lb`` (columns): 1 for the same lemma, 0
-    for a lemma the space does not know, negative cosines cut to 0; and the two sides' vectors
-    (one pair's: what the one-pair references read; a chunk's are :func:`gloss_cells`)."""
-    index, vectors = gloss_space()
-    va = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in la])
-    vb = np.stack([vectors[index[w]] if w in index else np.zeros(vectors.shape[1], np.float32) for w in lb])
-    return clipped_cosines(la, lb, va, vb), va, vb
 
 
 def gloss_vectors(words) -> np.ndarray:
@@ -36,7 +26,8 @@ def gloss_vectors(words) -> np.ndarray:
 
 
 def gloss_cells(tables: Tables) -> np.ndarray:
-    """The cells of :func:`similarity_matrix` of every pair of ``tables``, flat (see :class:`semsts.features.batched.Tables`)."""
+    """Cosines between the lemmas of each pair of ``tables``, flat (see :class:`semsts.features.batched.Tables`): 1 for
+    the same lemma, 0 for a lemma the space does not know, negative cosines cut to 0."""
     cells = np.clip(tables.dots(gloss_vectors(tables.a.words), gloss_vectors(tables.b.words)), 0.0, 1.0)
     cells[same_words(tables)] = 1.0
     return cells
@@ -54,28 +45,13 @@ class GlossSimilarity(PairFeatures):
         sides = [(sorted(set(a.content)), sorted(set(b.content))) for a, b in self.analyses(X)]
         return split_empty_sides(sides, len(self._names()), _one_sided, _gloss_rows)
 
-    def _row(self, a, b):
-        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
-        la, lb = sorted(set(a.content)), sorted(set(b.content))
-        if not la or not lb:
-            return _one_sided(la, lb)
-        sims, va, vb = similarity_matrix(la, lb)
-        wa = np.asarray([information_content(w) for w in la], dtype=np.float32)
-        wb = np.asarray([information_content(w) for w in lb], dtype=np.float32)
-        ma, mb = sims.max(axis=1), sims.max(axis=0)
-        ab, ba = float(ma.mean()), float(mb.mean())
-        ica, icb = weighted_mean(ma, wa), weighted_mean(mb, wb)
-        known = sum(w in gloss_space()[0] for w in la + lb)
-        return [cosine(weighted_sum(wa, va), weighted_sum(wb, vb)), ab, ba, harmonic(ab, ba), harmonic(ica, icb), known / (len(la) + len(lb))]
-
-
 def _one_sided(la, lb) -> list:
     """The row of a pair with an empty side: every measure 1 for two empty sides, else 0."""
     return [float(la == lb)] * 5 + [1.0 if la == lb else 0.0]
 
 
 def _gloss_rows(sides: list) -> np.ndarray:
-    """:meth:`GlossSimilarity._row` of pairs whose two sides both have content lemmas, a chunk at once."""
+    """:class:`GlossSimilarity`'s rows of pairs whose two sides both have content lemmas, a chunk at once."""
     a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
     tables = Tables(a, b)
     va, vb = gloss_vectors(a.words), gloss_vectors(b.words)

@@ -2,21 +2,19 @@
 
 A distributional space that needs no download. A truncated SVD gives other last bits under other
 BLAS kernels and library releases, and a model's trees can split on them, so the space built from
-Debian's WordNet 3.0 ships with the suite (``data/``, float16, verified by its SHA-256): every machine
+Debian's WordNet 3.0 ships with the suite (``data/``, float16, named by its SHA-256 in model cards): every machine
 whose WordNet has the same content uses the same bits. With another WordNet (NLTK's copy, a
 ``WORDNET_DIR``) it is built once (about a minute) and kept in the per-user cache
 (:mod:`semsts.corpora.derived_cache`: keyed by WordNet's content and the build parameters, verified when read).
 """
 from __future__ import annotations
 
-import warnings
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from semsts.core.errors import Note
-from semsts.corpora.derived_cache import cached_arrays, content_hash, file_sha256, key_hash
+from semsts.corpora.derived_cache import cached_arrays, content_hash, key_hash
 from semsts.corpora.paths import cache_root
 from semsts.corpora.wordnet import content_sha256 as wordnet_sha256
 from semsts.corpora.wordnet import wordnet
@@ -65,12 +63,8 @@ def _key(dimensions: int) -> dict:
 
 
 def _shipped(dimensions: int) -> tuple[dict, str] | None:
-    """The shipped space, if it was built from this WordNet with these parameters and is intact."""
+    """The shipped space, if it was built from this WordNet with these parameters."""
     if dimensions != DIMENSIONS or not SHIPPED.is_file():
-        return None
-    if file_sha256(SHIPPED) != SHIPPED_SHA256:
-        warnings.warn(Note(f"{SHIPPED}: SHA-256 differs from the one the suite shipped; building the gloss space "
-                           "from WordNet instead"), stacklevel=3)
         return None
     with np.load(SHIPPED, allow_pickle=False) as data:
         if str(data["key"]) != key_hash(_key(dimensions)):

@@ -2,7 +2,8 @@
 
 ``scorer`` is a spec ``package.module:function`` or a callable ``score(list[tuple[str, str]]) -> list[float]`` (see
 :mod:`semsts.features.scorers`); the regression's scaling takes its scale as it comes. A spec's scores are read from
-and kept in the per-user pair-score cache, per pair (:mod:`semsts.features.pair_score_cache`). A saved
+and kept in the per-user pair-score cache, per pair, when the scorer declares its version (``cache``, a str, or its
+``cache_version``: :mod:`semsts.features.pair_score_cache`). A saved
 model keeps the spec, never the function: it is imported again only when the user names it again.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ class ScorerFeatures(PairFeatures):
     """The scorer's score of the pair, each distinct pair scored once (``batch_size``: pairs per call, else the
     scorer's own ``batch_size`` or :data:`semsts.features.scorers.BATCH_SIZE`)."""
 
-    def __init__(self, scorer=None, *, batch_size=None, cache: bool = True):
+    def __init__(self, scorer=None, *, batch_size=None, cache: bool | str = True):
         self.scorer = scorer
         self.batch_size = batch_size
         self.cache = cache
@@ -40,6 +41,7 @@ class ScorerFeatures(PairFeatures):
             return np.zeros((0, 1))
         distinct = list(dict.fromkeys(pairs))
         spec = self.scorer if self.cache and isinstance(self.scorer, str) else None
-        scores = np.asarray(cached_scores(resolve_scorer(self.scorer), distinct, self.batch_size, spec=spec))
+        scores = np.asarray(cached_scores(resolve_scorer(self.scorer), distinct, self.batch_size, spec=spec,
+                                          version=self.cache))
         row = {p: i for i, p in enumerate(distinct)}
         return scores[[row[p] for p in pairs]].reshape(-1, 1)

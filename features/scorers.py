@@ -5,8 +5,7 @@ named ``package.module:function`` (imported: it runs the user's code, which they
 in Python. It is called with ``batch_size`` pairs at a time (the callable's own ``batch_size`` attribute, else
 :data:`BATCH_SIZE`) and must give one finite real number per pair; its scale is its own (a declared
 ``score_range``, as ``score.score_range = (0, 1)``, says what it is). What goes wrong is a ValueError naming the
-scorer, and the pair where one is to blame; ``os._exit`` in it is refused as in an encoder
-(:func:`semsts.features.encoders.exit_refused`).
+scorer, and the pair where one is to blame.
 """
 from __future__ import annotations
 
@@ -80,9 +79,9 @@ def declared_range(score) -> tuple[float, float] | None:
     return lo, hi
 
 
-def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: bool = True) -> np.ndarray:
-    """The scorer's score of each pair (float64, one per pair), ``batch_size`` pairs a call; with ``shown``, the pairs
-    done are counted batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
+def score_pairs(score, pairs: list, batch_size: int | None = None) -> np.ndarray:
+    """The scorer's score of each pair (float64, one per pair), ``batch_size`` pairs a call, the pairs done counted
+    batch by batch to the progress hook (:func:`semsts.core.progress.counting`).
 
     Each call must give as many real, finite numbers as pairs it was handed, within the ``score_range`` the scorer
     declares if it does: a failure or a wrong count is a ValueError naming the scorer, a non-number, a NaN or infinite
@@ -90,8 +89,8 @@ def score_pairs(score, pairs: list, batch_size: int | None = None, *, shown: boo
     name = scorer_name(score)
     size = batch_size_of(score, batch_size)
     declared = declared_range(score)
-    return in_batches(lambda advance: _score(score, name, pairs, size, advance, declared), pairs, name=name,
-                      what="scorer", desc="scoring", unit="pairs", shown=shown)
+    return in_batches(lambda advance: _score(score, name, pairs, size, advance, declared), pairs,
+                      desc="scoring", unit="pairs")
 
 
 def outside(name: str, value: float, declared: tuple, pair) -> NonFiniteScore:

@@ -1,25 +1,7 @@
-"""The similarity maths the feature families share: clipped word-vector cosines, weighted means, safe ratios and
-set overlaps (containment, Jaccard, Dice)."""
+"""The similarity maths the feature families share: safe ratios and set overlaps (containment, Jaccard, Dice)."""
 from __future__ import annotations
 
-import numpy as np
-
-from .blas_free import cross_dots, dot
-
 MATCHED = 0.5  # in the aligning families, a best similarity below this leaves a word unmatched
-
-
-def clipped_cosines(la, lb, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
-    """Cosines of the unit (or zero) word vectors ``va`` (rows, words ``la``) and ``vb`` (columns,
-    words ``lb``), negatives cut to 0 and the same word on both sides set to 1."""
-    sims = np.clip(cross_dots(va, vb), 0.0, 1.0)
-    sims[np.equal.outer(np.asarray(la, dtype=object), np.asarray(lb, dtype=object))] = 1.0
-    return sims
-
-
-def weighted_mean(values: np.ndarray, weights: np.ndarray) -> float:
-    """Mean of ``values`` weighted by ``weights`` (e.g. best matches by information content), 0 if no weight."""
-    return ratio(dot(values, weights), float(weights.sum()))
 
 
 def ratio(num: float, den: float) -> float:

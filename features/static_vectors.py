@@ -14,10 +14,9 @@ from semsts.corpora.wordllama import word_vectors
 
 from .base import PairFeatures, text_input_tags
 from .batched import Sides, split_empty_sides
-from .blas_free import cosine, products, row_dots, weighted_sum
+from .blas_free import products, row_dots
 from .embedding import best_matches, sif_weight
 from .encoders import first_component
-from .similarity import clipped_cosines, weighted_mean
 from .text import is_word
 from .weighted import information_content
 from .wordnet_features import harmonic
@@ -61,27 +60,13 @@ class StaticAlignment(PairFeatures):
             out[:, width * k:width * (k + 1)] = split_empty_sides(sides, width, _one_sided, _level_rows)
         return out
 
-    def _row(self, a, b):
-        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
-        row = []
-        for level in LEVELS:
-            la, lb = level_words(a, level), level_words(b, level)
-            if not la or not lb:
-                row += _one_sided(la, lb)
-                continue
-            sims = clipped_cosines(la, lb, word_vectors(la, unit=True), word_vectors(lb, unit=True))
-            ma, mb = sims.max(axis=1), sims.max(axis=0)
-            row += _scores(float(ma.mean()), float(mb.mean()), weighted_mean(ma, _ic(la)), weighted_mean(mb, _ic(lb)))
-        return row
-
-
 def _one_sided(la, lb) -> list:
     """The measures of a pair with an empty side: every one 1 for two empty sides, else 0."""
     return [float(la == lb)] * len(StaticAlignment.MEASURES)
 
 
 def _level_rows(sides: list) -> np.ndarray:
-    """:meth:`StaticAlignment._row`'s measures of one level for each pair ``(words of a, words of b)``, both sides
+    """:class:`StaticAlignment`'s measures of one level for each pair ``(words of a, words of b)``, both sides
     with words, a chunk at once."""
     rows = np.empty((len(sides), len(StaticAlignment.MEASURES)))
     a, b = Sides.of([la for la, _ in sides]), Sides.of([lb for _, lb in sides])
@@ -98,15 +83,9 @@ def _level_rows(sides: list) -> np.ndarray:
     return rows
 
 
-def sif_vector(words: list) -> np.ndarray:
-    """SIF's weighted mean of the words' vectors (``a / (a + p(w))``, Arora et al. 2017), zero for no word."""
-    if not words:
-        return np.zeros(word_vectors([]).shape[1])
-    return weighted_sum([sif_weight(w.lower()) / len(words) for w in words], word_vectors(words))
-
-
 def sif_vectors(sides: list) -> np.ndarray:
-    """:func:`sif_vector` of each list of words, as rows: the same bits, a stack of sides of one length at once."""
+    """SIF's weighted mean of each list of words' vectors (``a / (a + p(w))``, Arora et al. 2017; zeros for no word),
+    as rows, a stack of sides of one length at once."""
     s = Sides.of(sides)
     weights = np.asarray([sif_weight(w.lower()) / n for side in sides for w in side for n in (len(side),)], dtype=float)
     width = (word_vectors([]).shape[1],)
@@ -154,11 +133,3 @@ class StaticSIF(PairFeatures):
             vectors = sif_vectors([level_words(a, level) for a in analyses])
             out[:, k] = removed_cosines(vectors[[row[a] for a, _ in pairs]], vectors[[row[b] for _, b in pairs]], u)
         return out
-
-    def _row(self, a, b):
-        """One pair's row, pair by pair: the reference :meth:`transform` equals bit for bit (``tests/test_batched.py``)."""
-        row = []
-        for level, u in zip(LEVELS, self.components_):
-            sa, sb = sif_vector(level_words(a, level)), sif_vector(level_words(b, level))
-            row.append(cosine(sa - float(products(sa, u).sum()) * u, sb - float(products(sb, u).sum()) * u))
-        return row

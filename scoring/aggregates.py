@@ -1,6 +1,6 @@
 """The aggregates that turn per-subset figures into one figure per dataset; each is computed here and nowhere else.
 
-Each has one name, the one the published tables' rules use (:data:`semsts.corpora.kinds.RULES`):
+Each has one name, the one the published tables' rules use (:data:`semsts.corpora.reports.RULES`):
 
 - ``pooled``: one correlation over the scored pairs of every subset together (STS 2012's ALL, SimCSE's
   and MTEB's "all");
@@ -28,6 +28,7 @@ from .correlations import least_squares_map, least_squares_map_rows
 
 NAMES = ("pooled", "normalized", "weighted", "mean", "sum")
 Correlation = Callable[[np.ndarray, np.ndarray], float]
+_NEEDS_PAIRS = "the aggregate {!r} needs the pairs, not only each subset's figure; of figures: weighted, mean, sum"
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,7 @@ def of_figures(name: str, values, sizes=None) -> float:
         return mean(values)
     if name == "sum":
         return total(values)
-    raise ValueError(f"the aggregate {name!r} needs the pairs, not only each subset's figure; "
-                     f"of figures: weighted, mean, sum")
+    raise ValueError(_NEEDS_PAIRS.format(name))
 
 
 def of_scores(name: str, scores: Sequence[SubsetScore]) -> float:
@@ -115,7 +115,6 @@ def of_figure_rows(name: str, values, sizes) -> np.ndarray:
     if name == "sum":
         return values.sum(axis=0)
     if name not in ("weighted", "mean"):
-        raise ValueError(f"the aggregate {name!r} needs the pairs, not only each subset's figure; "
-                         f"of figures: weighted, mean, sum")
+        raise ValueError(_NEEDS_PAIRS.format(name))
     sizes = np.array(sizes if name == "weighted" else [1] * len(values), dtype=float)
     return (sizes[:, None] * values).sum(axis=0) / sizes.sum()  # not a BLAS product: the same bits on every CPU

@@ -18,7 +18,7 @@ import numpy as np
 
 from semsts.core.background import thread_pool
 from semsts.core.errors import InvalidValue
-from semsts.core.stats import pearson, pearson_rows
+from semsts.core.stats import pearson_rows
 
 from . import aggregates, intervals
 from . import conventions as cv
@@ -188,7 +188,7 @@ def closed_form(row: BenchRow) -> dict:
     for d, f in row.figures.items():
         if cv.mteb_only(d):
             continue
-        scores = intervals.subset_scores(f.parts, pearson)
+        scores = cv.subset_scores(f.parts)
         n = sum(s.n for s in scores)
         figures = [(("official", d, label), rule, f.official.get(label)) for label, rule in cv.official_figures(d)]
         if f.senteval is not None:

@@ -42,7 +42,7 @@ def fallback_board(dataset: corpora.Dataset) -> leaderboards.Leaderboard:
     """The layout for a dataset no task paper ranks: its task's aggregates, no published rows."""
     task = task_for(dataset)
     subs = tuple(name for name, _ in task.parts(dataset))
-    reported = corpora.kinds.REPORTS[task.name]  # what the task reports, for a dataset no task paper ranks
+    reported = corpora.reports.REPORTS[task.name]  # what the task reports, for a dataset no task paper ranks
     measures = reported.rules()
     return leaderboards.Leaderboard(
         name="", title=dataset.name, source="", dataset=dataset.name, measures=measures,

@@ -36,7 +36,7 @@ this module picks which ones each convention reports. Conventions (checked again
   tasks only: SentEval, SimCSE's table and the official tables here do not score them (:func:`mteb_only`).
   MTEB's multilingual tasks (STS17, STS22, STS22.v2, STSBenchmarkMultilingualSTS) are scored per ``hf_subset`` (a
   language or pair: its own cosine Spearman) and a task's score is the plain mean of its subsets' (mteb's
-  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated): :func:`mteb_subset_mean`.
+  ``TaskResult.get_score``, ``np.mean`` over the splits and subsets evaluated; each subset's: :func:`mteb_subsets`).
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue
 from semsts.core.stats import pearson, spearman
-from semsts.corpora.kinds import REPORTS
+from semsts.corpora.reports import REPORTS
 
 from . import aggregates
 
@@ -123,11 +123,6 @@ def mteb_subsets(parts: Parts) -> dict:
     return {name: 100 * spearman(p, g) for name, (g, p) in scored_parts(parts).items()}
 
 
-def mteb_subset_mean(parts: Parts) -> float:
-    """MTEB's score x 100 of a multilingual task: the plain mean of its subsets' main scores (NaN if any is)."""
-    return aggregates.mean(mteb_subsets(parts).values())
-
-
 def mteb_only(dataset: str) -> bool:
     """Whether only the MTEB convention scores ``dataset`` (see :data:`MTEB_ONLY_TASKS`)."""
     return task_of(dataset) in MTEB_ONLY_TASKS
@@ -161,7 +156,7 @@ SENTEVAL_AGGREGATES = (("mean", "mean"), ("wmean", "weighted"))
 
 def official_figures(dataset: str) -> tuple:
     """``(label, aggregate)`` of each of the task paper's figures for ``dataset``, in the paper's order
-    (:data:`semsts.corpora.kinds.REPORTS`)."""
+    (:data:`semsts.corpora.reports.REPORTS`)."""
     check_official(dataset)
     return REPORTS[task_of(dataset)].figures()
 

@@ -42,11 +42,6 @@ def rank_rows(codes) -> np.ndarray:
     return np.take_along_axis(ranks, codes, axis=1)
 
 
-def spearman_rows(x_codes, y_codes) -> np.ndarray:
-    """Spearman's rho of each row, from dense codes (:func:`dense_codes`) of the values: Pearson of average ranks."""
-    return pearson_rows(rank_rows(x_codes), rank_rows(y_codes))
-
-
 def least_squares_map_rows(system, gold) -> np.ndarray:
     """:func:`least_squares_map` of each row (a constant row is mapped onto its gold's mean)."""
     x, y = np.asarray(system, dtype=float), np.asarray(gold, dtype=float)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 
-from .aggregates import SubsetScore
 from .significance import aggregate_ci, fisher_ci
 
 FISHER = "Fisher z, tanh(atanh(r) ± 1.96 / sqrt(n - 3))"
@@ -24,31 +23,21 @@ CLOSED_FORM_RULES = ("pooled", "weighted", "mean", "sum")  # the aggregates of P
 
 
 def method(rule: str, subsets: int = 2) -> str:
-    """The words naming the interval of a figure made by ``rule`` (:data:`semsts.corpora.kinds.RULES`) over
+    """The words naming the interval of a figure made by ``rule`` (:data:`semsts.corpora.reports.RULES`) over
     ``subsets`` subsets (over one, every Pearson aggregate is that subset's Pearson: Fisher z)."""
     if rule == "pooled" or (rule in CLOSED_FORM_RULES and subsets == 1):
         return FISHER
     return DELTA if rule in CLOSED_FORM_RULES else BOOTSTRAP
 
 
-def pearson_interval(r: float, n: int) -> tuple[float, float]:
-    """One Pearson on ``n`` pairs: Fisher z."""
-    return fisher_ci(r, n)
-
-
 def figure_interval(rule: str, value: float | None, scores, n_total: int | None = None):
     """The 95% interval of a Pearson figure made by ``rule``: ``value`` pooled over ``n_total`` pairs, or the
-    aggregate of ``scores`` (each subset's :class:`SubsetScore`); None where it has no closed form (ALLnorm, a
+    aggregate of ``scores`` (each subset's :class:`~semsts.scoring.aggregates.SubsetScore`); None where it has no closed form (ALLnorm, a
     given figure) or no value."""
     if value is None or not math.isfinite(value):
         return None
     if rule == "pooled":
-        return pearson_interval(value, n_total)
+        return fisher_ci(value, n_total)
     if rule in CLOSED_FORM_RULES:
         return aggregate_ci(list(scores), rule)
     return None
-
-
-def subset_scores(parts: dict, correlation) -> list[SubsetScore]:
-    """Each subset's correlation and size from its ``(gold, prediction)`` pairs."""
-    return [SubsetScore(name, correlation(pred, gold), len(gold)) for name, (gold, pred) in parts.items()]

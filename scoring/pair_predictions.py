@@ -20,7 +20,7 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue
-from semsts.core.files import atomic_open, is_regular, missing_folders, remove_empty, tagged_temps
+from semsts.core.files import atomic_open, is_regular, missing_folders, remove_empty, remove_temps, tagged_temps
 
 from .bench import MTEB_POOLS
 
@@ -259,10 +259,7 @@ def save_predictions(tables, folder) -> list[Path]:
         # a save killed from here on leaves a manifest naming every file it may have written, so the next save may
         # replace them; the other ones of an earlier save stay named too
         _write_manifest(folder, tag, {**old, **dict.fromkeys([*names, README])}, complete=False)
-        if isinstance(old_tag, str) and _TAG.fullmatch(old_tag):
-            for path in folder.glob(f".*.{old_tag}.tmp"):
-                if is_regular(path):
-                    path.unlink()
+        remove_temps(folder, old_tag)
         files = {}
         with tagged_temps(tag):
             for t, name in zip(tables, names):
@@ -287,9 +284,8 @@ def save_predictions(tables, folder) -> list[Path]:
         for path in written:
             if is_regular(path):
                 path.unlink()
-        for path in folder.glob(f".*.{tag}.tmp") if folder.is_dir() else ():
-            if is_regular(path):
-                path.unlink()
+        if folder.is_dir():
+            remove_temps(folder, tag)
         if created:
             if is_regular(folder / MANIFEST):
                 (folder / MANIFEST).unlink()

@@ -12,11 +12,9 @@ def competition_ranks(values, *, digits: int = 9) -> list:
     """Ranks, higher is better, ties share the best rank ("1, 2, 2, 4"), as the papers rank.
 
     Values are compared rounded to ``digits`` so sums of printed figures tie when they should;
-    None stays unranked.
+    None (or NaN) stays unranked.
     """
-    keyed = [None if v is None or not math.isfinite(v) else round(v, digits) for v in values]
-    present = [v for v in keyed if v is not None]
-    return [None if v is None else 1 + sum(1 for w in present if w > v) for v in keyed]
+    return [placed_rank(v, values, digits=digits) for v in values]
 
 
 def placed_rank(value: float | None, ranked_values, *, digits: int = 9) -> int | None:

@@ -5,14 +5,13 @@ how its tables look; this module renders them and serializes.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Callable
 
 from semsts.core.errors import STSError
 
 from . import intervals, report_tables
-from .results import FORMATS, UNDEFINED, Result, aligned, fmt, json_value, markdown  # noqa: F401 - fmt and json_value: re-exported
+from .results import FORMATS, UNDEFINED, Result, aligned, markdown  # noqa: F401 - UNDEFINED: re-exported
 
 
 class InvalidRun(ValueError, STSError):
@@ -61,64 +60,36 @@ class Report(Result):
         return [f"note: {n}" for n in self.notes] + [f"signature: {self.signature}"]
 
     def to_text(self):
-        return render_text(self)
+        return self._render(f"dataset: {self.dataset}", aligned, "note: {}", "signature: {}")
 
     def to_markdown(self):
-        return render_markdown(self)
+        return self._render(f"**{self.dataset}**", markdown, "Note: {}  ", "Signature: `{}`")
 
     def to_csv(self):
-        return render_csv(self)
+        """One row per figure; every row carries the signature so rows stay comparable."""
+        return report_tables.report_csv(self)
 
-    def to_json(self):
-        return render_json(self)
-
-
-def _need_report(report) -> None:
-    if not isinstance(report, Report):
-        raise TypeError(f"expected a Report (from evaluate.score or evaluate.score_run), got {type(report).__name__}; "
-                        "score_subsets returns figures only, without the dataset and signature a report needs")
-
-
-def _render(report: Report, title: str, table: Callable, note: str, sig: str) -> str:
-    _need_report(report)
-    lines, interval = [title, ""], False
-    for header, rows in report_tables.tables(report):
-        lines += table(header, rows) + [""]
-        interval = interval or any("95% CI" in h for h in header)
-    lines += [note.format(n) for n in report.notes]
-    if interval:  # how the intervals were made, in the words compare and bench use for the same figure
-        lines.append(note.format(f"95% CI: {intervals.FISHER}"))
-    lines.append(sig.format(report.signature))
-    return "\n".join(lines) + "\n"
-
-
-def render_text(report: Report) -> str:
-    _need_report(report)
-    return _render(report, f"dataset: {report.dataset}", aligned, "note: {}", "signature: {}")
-
-
-def render_markdown(report: Report) -> str:
-    _need_report(report)
-    return _render(report, f"**{report.dataset}**", markdown, "Note: {}  ", "Signature: `{}`")
-
-
-def render_csv(report: Report) -> str:
-    """One row per figure; every row carries the signature so rows stay comparable."""
-    _need_report(report)
-    return report_tables.report_csv(report)
-
-
-def render_json(report: Report) -> str:
-    """The report's dictionary; an undefined correlation is ``null``, floats rounded to 8 decimals."""
-    _need_report(report)
-    return json.dumps(json_value(report.as_dict()), indent=2, ensure_ascii=False) + "\n"
+    def _render(self, title: str, table: Callable, note: str, sig: str) -> str:
+        lines, interval = [title, ""], False
+        for header, rows in self.tables():
+            lines += table(header, rows) + [""]
+            interval = interval or any("95% CI" in h for h in header)
+        lines += [note.format(n) for n in self.notes]
+        if interval:  # how the intervals were made, in the words compare and bench use for the same figure
+            lines.append(note.format(f"95% CI: {intervals.FISHER}"))
+        lines.append(sig.format(self.signature))
+        return "\n".join(lines) + "\n"
 
 
 def _renderer(form: str) -> Callable:
     def render(report: Report) -> str:
-        _need_report(report)
+        if not isinstance(report, Report):
+            raise TypeError(f"expected a Report (from evaluate.score or evaluate.score_run), got "
+                            f"{type(report).__name__}; score_subsets returns figures only, without the dataset and "
+                            "signature a report needs")
         return report.render(form)
     return render
 
 
 RENDERERS = {form: _renderer(form) for form in FORMATS}
+render_text, render_markdown, render_csv, render_json = (RENDERERS[f] for f in ("text", "markdown", "csv", "json"))

@@ -10,8 +10,15 @@ from semsts import corpora
 
 from .results import UNDEFINED, fmt
 
-CLSS_HEADS = {"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr",
-              "phrase2word": "Phr-2-Word", "word2sense": "Word-2-Sense"}
+# The paper's own table, first, of tasks that rank by a figure of their own: each subset's column label (in the
+# paper's order), that figure's label, and per row (label, each subset's figure, the task's figure). The task's
+# figure of the first row is also a row of the CSV.
+LEADS = {
+    "clss": ({"paragraph2sentence": "Para-2-Sent", "sentence2phrase": "Sent-2-Phr", "phrase2word": "Phr-2-Word",
+              "word2sense": "Word-2-Sense"}, "Official (sum)",
+             (("Pearson", "pearson", "official"), ("Spearman", "spearman", "spearman_sum"))),
+    "sts2017": (corpora.kinds.STS2017_TRACKS, "Primary (mean)", (("Pearson", "pearson", "primary"),)),
+}
 
 
 def fmt_ci(pair) -> str:
@@ -19,18 +26,51 @@ def fmt_ci(pair) -> str:
     return UNDEFINED if not math.isfinite(lo) else f"[{lo:.4f}, {hi:.4f}]"
 
 
+def _number(v) -> str:
+    return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
+
+
+def _csv(rows) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
 def tables(report) -> list[tuple[list[str], list[list[str]]]]:
     """``(header, rows)`` of each table of a report, in its task's layout."""
-    return TABLES[report.task.name](report)
+    if report.task.name == "typed":
+        f = report.figures
+        return [(["", *corpora.TYPE_LABELS, "Mean"],
+                 [["Pearson", *(fmt(f["types"][t]) for t in corpora.TYPES), fmt(f["mean"])]])]
+    return [*_lead_table(report), _subset_table(report),
+            (["aggregate", "n", "Pearson"], [[name, str(_n_all(report)), fmt(v)] for name, v in _totals(report)])]
 
 
 def report_csv(report) -> str:
     """One row per figure; every row carries the signature so rows stay comparable."""
-    return CSV[report.task.name](report)
+    sig, ds, f = str(report.signature), report.dataset, report.figures
+    if report.task.name == "typed":
+        return _csv([["dataset", "type", "n", "pearson", "signature"],
+                     *([ds, name, f["n"], _number(r), sig] for name, r in [*f["types"].items(), ("mean", f["mean"])])])
+    subs = f["subsets"]
+    lead = LEADS.get(report.task.name)
+    extra = [(lead[2][0][2], f[lead[2][0][2]])] if lead else []
+    unscored = sum(s["n_unscored"] for s in subs.values())
+    return _csv([["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi", "weighted_pearson",
+                  "signature"],
+                 *([ds, name, s["n"], s["n_unscored"], _number(s["pearson"]), _number(s["spearman"]),
+                    _number(s["ci95"][0]), _number(s["ci95"][1]), _number(s["weighted_pearson"]), sig]
+                   for name, s in subs.items()),
+                 *([ds, name, _n_all(report), unscored, _number(v), "", "", "", "", sig]
+                   for name, v in [*_totals(report), *extra])])
 
 
-# --- STS (and CLSS, which adds to it)
-def aggregate_rows(report) -> list[tuple[str, float]]:
+# --- STS (and CLSS and 2017, which add the paper's table to it)
+def _n_all(report) -> int:
+    return sum(s["n"] for s in report.figures["subsets"].values())
+
+
+def _totals(report) -> list[tuple[str, float]]:
     f = report.figures
     rows = [("ALL", f["all"]), ("ALLnorm", f["allnorm"]),
             ("Mean (size-weighted)", f["mean"]), ("Mean (unweighted)", f["unweighted_mean"])]
@@ -39,7 +79,19 @@ def aggregate_rows(report) -> list[tuple[str, float]]:
     return rows
 
 
-def subset_table(report) -> tuple[list[str], list[list[str]]]:
+def _lead_table(report) -> list:
+    """The paper's table (:data:`LEADS`): one column per subset present, then the task's figure; none for STS."""
+    if report.task.name not in LEADS:
+        return []
+    labels, total, rows = LEADS[report.task.name]
+    f = report.figures
+    present = [name for name in labels if name in f["subsets"]]
+    return [([""] + [labels[name] for name in present] + [total],
+             [[label] + [fmt(f["subsets"][name][key]) for name in present] + [fmt(f[figure])]
+              for label, key, figure in rows])]
+
+
+def _subset_table(report) -> tuple[list[str], list[list[str]]]:
     subs = report.figures["subsets"]
     with_conf = any(s["weighted_pearson"] is not None for s in subs.values())
     with_unscored = any(s["n_unscored"] for s in subs.values())
@@ -55,82 +107,8 @@ def subset_table(report) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def sts_tables(report):
-    n_all = sum(s["n"] for s in report.figures["subsets"].values())
-    return [subset_table(report),
-            (["aggregate", "n", "Pearson"], [[name, str(n_all), fmt(v)] for name, v in aggregate_rows(report)])]
-
-
-def _number(v) -> str:
-    return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
-
-
-def sts_csv(report, totals=aggregate_rows) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["dataset", "row", "n", "n_unscored", "pearson", "spearman", "ci95_lo", "ci95_hi",
-                     "weighted_pearson", "signature"])
-    sig, ds, subs = str(report.signature), report.dataset, report.figures["subsets"]
-    for name, s in subs.items():
-        writer.writerow([ds, name, s["n"], s["n_unscored"], _number(s["pearson"]), _number(s["spearman"]),
-                         _number(s["ci95"][0]), _number(s["ci95"][1]), _number(s["weighted_pearson"]), sig])
-    n_all = sum(s["n"] for s in subs.values())
-    unscored = sum(s["n_unscored"] for s in subs.values())
-    for name, v in totals(report):
-        writer.writerow([ds, name, n_all, unscored, _number(v), "", "", "", "", sig])
-    return out.getvalue()
-
-
-def clss_tables(report):
-    """The CLSS paper's Table 5 layout first: one column per level, then the sum of the four."""
-    f = report.figures
-    levels = [lvl for lvl in corpora.CLSS_LEVELS if lvl in f["subsets"]]
-    header = [""] + [CLSS_HEADS[lvl] for lvl in levels] + ["Official (sum)"]
-    rows = [[label] + [fmt(f["subsets"][lvl][key]) for lvl in levels] + [fmt(f[total])]
-            for label, key, total in (("Pearson", "pearson", "official"), ("Spearman", "spearman", "spearman_sum"))]
-    return [(header, rows), *sts_tables(report)]
-
-
-def clss_csv(report) -> str:
-    return sts_csv(report, lambda r: [*aggregate_rows(r), ("official", r.figures["official"])])
-
-
-def sts2017_tables(report):
-    """The 2017 paper's layout first: one column per track (its Pearson), then the primary score."""
-    f = report.figures
-    tracks = [t for t in corpora.kinds.STS2017_TRACKS if t in f["subsets"]]
-    header = [""] + [corpora.kinds.STS2017_TRACKS[t] for t in tracks] + ["Primary (mean)"]
-    return [(header, [["Pearson"] + [fmt(f["subsets"][t]["pearson"]) for t in tracks] + [fmt(f["primary"])]]),
-            *sts_tables(report)]
-
-
-def sts2017_csv(report) -> str:
-    return sts_csv(report, lambda r: [*aggregate_rows(r), ("primary", r.figures["primary"])])
-
-
 # --- TYPED
 def typed_lines(figures: dict) -> list[str]:
     """What the organizers' correlation-typed.pl printed: ``Pearson (Type): r`` per type, then the mean."""
     return ([f"Pearson ({label}): {fmt(figures['types'][t])}" for t, label in zip(corpora.TYPES, corpora.TYPE_LABELS)]
             + [f"Pearson mean: {fmt(figures['mean'])}"])
-
-
-def typed_tables(report):
-    f = report.figures
-    header = ["", *corpora.TYPE_LABELS, "Mean"]
-    return [(header, [["Pearson", *(fmt(f["types"][t]) for t in corpora.TYPES), fmt(f["mean"])]])]
-
-
-def typed_csv(report) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["dataset", "type", "n", "pearson", "signature"])
-    f = report.figures
-    for name, r in [*f["types"].items(), ("mean", f["mean"])]:
-        writer.writerow([report.dataset, name, f["n"], "" if not math.isfinite(r) else f"{r:.5f}",
-                         str(report.signature)])
-    return out.getvalue()
-
-
-TABLES = {"sts": sts_tables, "clss": clss_tables, "typed": typed_tables, "sts2017": sts2017_tables}  # task name -> its tables
-CSV = {"sts": sts_csv, "clss": clss_csv, "typed": typed_csv, "sts2017": sts2017_csv}

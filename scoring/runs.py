@@ -66,8 +66,4 @@ def score_typed_files(gold_path, sys_path, *, score_range=formats.STS_RANGE) -> 
 def run_predictions(dataset: corpora.Dataset, run_dir) -> dict:
     """``subset name -> scores`` of a run directory for ``dataset``, validated as :func:`score_run` does
     (InvalidRun if any file is bad)."""
-    task = task_for(dataset)
-    errors = task.validate(dataset, run_dir)
-    if errors:
-        raise InvalidRun(errors)
-    return {sub.name: task.read(sub, run_dir)[0] for sub in dataset}
+    return {name: scores for name, (scores, _) in task_for(dataset).outputs(dataset, run_dir).items()}

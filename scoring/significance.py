@@ -95,12 +95,8 @@ def paired_bootstrap(gold, system_a, system_b, *, n_resamples: int = 1000, seed:
     for i, (idx,) in enumerate(resample_indices([len(gold)], n_resamples, seed, chunk=1)):
         idx = idx[0]
         diffs[i] = metric(a[idx], gold[idx]) - metric(b[idx], gold[idx])
-    diffs = diffs[np.isfinite(diffs)]
-    observed = metric(a, gold) - metric(b, gold)
-    if len(diffs) == 0:
-        return BootstrapResult(observed, (math.nan, math.nan), math.nan, n_resamples, seed)
-    return BootstrapResult(float(observed), percentile_ci(diffs, level), bootstrap_p(diffs),
-                           n_resamples, seed)
+    observed = float(metric(a, gold) - metric(b, gold))
+    return BootstrapResult(observed, percentile_ci(diffs, level), bootstrap_p(diffs), n_resamples, seed)
 
 
 def resample_indices(sizes, n_resamples: int, seed: int, *, chunk: int | None = None):

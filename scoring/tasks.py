@@ -33,6 +33,11 @@ def task_for(dataset) -> "TaskKind":
         raise ValueError(f"unknown task {name!r}; known: {', '.join(TASKS)}") from None
 
 
+def _scores(subsets: dict, key: str = "pearson") -> list[SubsetScore]:
+    """Each subset's ``key`` correlation and scored pairs, from :func:`score_subsets`' ``subsets``."""
+    return [SubsetScore(name, s[key], s["n"]) for name, s in subsets.items()]
+
+
 def score_subsets(parts) -> dict:
     """Per-subset and dataset scores over ``[(name, system, gold[, confidences]), …]``.
 
@@ -56,8 +61,7 @@ def score_subsets(parts) -> dict:
         xs.append(x)
         ys.append(y)
         ws.append(None if conf is None else np.asarray(conf, float)[keep])
-    parts = list(zip(xs, ys))
-    scores = [SubsetScore(name, s["pearson"], s["n"]) for name, s in subsets.items()]
+    parts, scores = list(zip(xs, ys)), _scores(subsets)
     return {
         "subsets": subsets,
         "all": aggregates.pooled(parts),
@@ -149,10 +153,18 @@ class TaskKind:
             errors.extend(sub.kind.check_output(Path(run_dir) / sub.output_name, len(sub), sub.score_range))
         return errors
 
+    def outputs(self, dataset: corpora.Dataset, run_dir) -> dict:
+        """Subset name -> ``(scores, confidences or None)`` of a run's output files; InvalidRun if any file is bad."""
+        errors = self.validate(dataset, run_dir)
+        if errors:
+            raise InvalidRun(errors)
+        return {sub.name: self.read(sub, run_dir) for sub in dataset}
+
     # --- scoring
     def score(self, dataset: corpora.Dataset, run_dir, *, bootstrap: dict | None = None) -> Report:
         """The report of a run directory; InvalidRun if any file is bad."""
-        raise NotImplementedError
+        dataset.require_gold()
+        return self.report(dataset, self.outputs(dataset, run_dir), bootstrap=bootstrap)
 
     def report(self, dataset: corpora.Dataset, outputs: dict, *, bootstrap: dict | None = None) -> Report:
         """The report of validated ``outputs`` (subset name -> (scores, confidences or None))."""
@@ -207,13 +219,6 @@ class STS(TaskKind):
     def figures(self, parts) -> dict:
         return score_subsets(parts)
 
-    def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
-        dataset.require_gold()
-        errors = self.validate(dataset, run_dir)
-        if errors:
-            raise InvalidRun(errors)
-        return self.report(dataset, {sub.name: self.read(sub, run_dir) for sub in dataset}, bootstrap=bootstrap)
-
     def report(self, dataset, outputs: dict, *, bootstrap=None) -> Report:
         """The report of validated ``outputs`` (subset name -> (scores, confidences or None)), in file or memory."""
         figures = self.figures([(sub.name, *outputs[sub.name][:1], sub.gold, outputs[sub.name][1]) for sub in dataset])
@@ -236,7 +241,7 @@ class STS(TaskKind):
             ("boot", boot)])
 
     def part_scores(self, report):
-        return tuple(SubsetScore(name, s["pearson"], s["n"]) for name, s in report.figures["subsets"].items())
+        return tuple(_scores(report.figures["subsets"]))
 
     def stacked(self, dataset, runs, present):
         golds, ids, scores = [], [], {name: [] for name in runs}
@@ -262,9 +267,9 @@ class CLSS(STS):
     def figures(self, parts) -> dict:
         """The STS figures plus the official ranking score (sum of the four levels' Pearsons) and the Spearman sum."""
         result = score_subsets(parts)
-        levels = [(lvl, result["subsets"][lvl]) for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]]
-        return {**result, "official": aggregates.of_scores("sum", [SubsetScore(n, s["pearson"], s["n"]) for n, s in levels]),
-                "spearman_sum": aggregates.of_scores("sum", [SubsetScore(n, s["spearman"], s["n"]) for n, s in levels])}
+        levels = {lvl: result["subsets"][lvl] for lvl in corpora.CLSS_LEVELS if lvl in result["subsets"]}
+        return {**result, "official": aggregates.of_scores("sum", _scores(levels)),
+                "spearman_sum": aggregates.of_scores("sum", _scores(levels, "spearman"))}
 
 
 class STS2017(STS):
@@ -277,8 +282,7 @@ class STS2017(STS):
 
     def figures(self, parts) -> dict:
         result = score_subsets(parts)
-        tracks = [SubsetScore(name, s["pearson"], s["n"]) for name, s in result["subsets"].items()]
-        return {**result, "primary": aggregates.of_scores("mean", tracks)}
+        return {**result, "primary": aggregates.of_scores("mean", _scores(result["subsets"]))}
 
     def part_labels(self):
         return dict(corpora.kinds.STS2017_TRACKS)
@@ -289,14 +293,6 @@ class TYPED(TaskKind):
 
     name = "typed"
     json_keys = ("n", "types", "mean", "notes", "signature")
-
-    def score(self, dataset, run_dir, *, bootstrap=None) -> Report:
-        dataset.require_gold()
-        errors = self.validate(dataset, run_dir)
-        if errors:
-            raise InvalidRun(errors)
-        (sub,) = dataset.subsets
-        return self.report(dataset, {sub.name: self.read(sub, run_dir)})
 
     def report(self, dataset, outputs: dict, *, bootstrap=None) -> Report:
         (sub,) = dataset.subsets

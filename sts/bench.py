@@ -32,7 +32,7 @@ def add_bench_arguments(p) -> None:
     import argparse
 
     from semsts import argtypes
-    from semsts.options import add_n_jobs
+    from semsts.options import add_caching, add_n_jobs
     from semsts.scoring.significance import MAX_RESAMPLES
     p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
     p.description = "Score systems over the STS family under the conventions papers use."
@@ -48,9 +48,7 @@ def add_bench_arguments(p) -> None:
     p.add_argument("--runs", nargs="+", default=[], metavar="DIR",
                    help="run directories written by `sts run` (each names its system and dataset)")
     p.add_argument("--train", action="append", default=[], type=argtypes.nonempty, help="training dataset of the systems that learn from gold")
-    p.add_argument("--no-cache", action="store_true",
-                   help="encode every text (score every pair) again: neither read nor write the per-user embedding and "
-                        "pair-score caches")
+    add_caching(p)
     p.add_argument("--trained-on-sts", action="store_true",
                    help="the --encoder and --scorer models were trained on STS-family data (marks them not comparable)")
     p.add_argument("--datasets", type=lambda t: [d for d in t.split(",") if d],
@@ -266,7 +264,7 @@ def bench_rows(args) -> tuple[list, list]:
             if bar:
                 bar.step(f"loading {path}")
             # an encoder or scorer a card names runs if named here
-            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=not args.no_cache)
+            models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=args.cache)
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
             rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
@@ -278,7 +276,7 @@ def bench_rows(args) -> tuple[list, list]:
             else "(taken as not fitted on STS-family data; else say --trained-on-sts)")
         for spec in args.encoder:
             from semsts.baselines.encoder import EncoderSimilarity
-            rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=not args.no_cache), datasets, pools, args, bar, fit=True,
+            rows.append(_bench_predict(spec, EncoderSimilarity(spec, cache=args.cache), datasets, pools, args, bar, fit=True,
                                        trained=args.trained_on_sts, source=encoder_source))
         rows += [_bench_scorer(spec, datasets, pools, args, bar) for spec in args.scorer]
         rows += _bench_runs(args.runs, args.data_dir)
@@ -332,7 +330,7 @@ def _bench_scorer(spec, datasets, pools, args, bar):
     from semsts.baselines.run import fit_on_subsets
     from semsts.baselines.scorer import PairScorer
     from semsts.options import settings
-    system = PairScorer(spec, cache=not args.no_cache)
+    system = PairScorer(spec, cache=args.cache)
     subsets = [sub for ds in (*datasets, *pools) for sub in ds]
     if bar:
         bar.step(f"{spec}: scoring the scored pairs of {len(datasets) + len(pools)} dataset(s)")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from semsts import argtypes
+from semsts.core.errors import Unavailable
 from semsts.corpora import content_pins, datasets, europeana, fetch, manifest, sources, tables, typed2013, user_data
 from semsts.corpora.errors import DatasetNotFound, FormatError
 from semsts.corpora.paths import data_root, missing_root
@@ -49,7 +50,7 @@ def cmd_list(args) -> int:
         except DatasetNotFound:
             _print_wrapped(_head(name, "absent   "), f"{spec.description}; {_how_to_get(name, args.data_dir)}")
             continue
-        except (FormatError, OSError) as exc:  # one line about the file at fault; the listing goes on
+        except (FormatError, OSError, Unavailable) as exc:  # one line about the file at fault (or the extra it needs)
             print(_head(name, f"INVALID  {exc}"))
             continue
         subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)

@@ -24,14 +24,6 @@ def _significance_bar(pairs: list, desc: str):
     from .streams import in_a_log
     return bar(pairs, desc=desc, leave=in_a_log())  # a log keeps its lines; on a terminal the bar is wiped
 
-def _columns(text: str) -> tuple:
-    from semsts import corpora
-    try:
-        return corpora.tables.parse_columns(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 def _dataset(args):
     """``--dataset`` (a name or a path) with ``--columns`` for a plain table."""
     from semsts import corpora
@@ -60,6 +52,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
     ``subcommands`` too), on the parser given."""
     from semsts import argtypes
+    from semsts.options import _columns
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
@@ -107,11 +100,14 @@ def _cmd_check(args) -> int:
     return 0
 
 
-def _check_hint(errors, dataset) -> str:
-    """The pointer to ``--check``, for errors at a line of an output file (not for a missing file or a run record)."""
-    if not any(getattr(e, "line", None) for e in errors):
-        return ""
-    return f"; check a file with `python evaluate.py --check FILE --dataset {dataset} --subset NAME`"
+def _cannot_score(exc, what: str, dataset) -> int:
+    """Each error of ``exc`` (an InvalidRun), then that ``what`` cannot be scored, with a pointer to ``--check`` for
+    errors at a line of an output file (not for a missing file or a run record)."""
+    _print_errors(exc.errors)
+    hint = (f"; check a file with `python evaluate.py --check FILE --dataset {dataset} --subset NAME`"
+            if any(getattr(e, "line", None) for e in exc.errors) else "")
+    print(f"error: {what} cannot be scored{hint}", file=sys.stderr)
+    return 1
 
 
 def _cmd_run(args) -> int:
@@ -121,9 +117,7 @@ def _cmd_run(args) -> int:
         with stdout_to_stderr():  # only the report reaches stdout (--format json)
             text = score_run(_dataset(args), args.run).render(args.format)
     except InvalidRun as exc:
-        _print_errors(exc.errors)
-        print(f"error: {args.run} cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
+        return _cannot_score(exc, args.run, args.dataset)
     sys.stdout.write(text)
     return 0
 
@@ -237,6 +231,7 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     """``compare``'s arguments and handler (``sts compare``, ``python evaluate.py compare``), on the parser given."""
     from semsts import argtypes
+    from semsts.options import _columns
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
     from semsts.scoring.significance import MAX_RESAMPLES
     parser.description = ("Place runs among the task paper's published results, "
@@ -280,9 +275,7 @@ def _cmd_compare(args) -> int:
             if args.report:
                 path = write_compare_report(cmp, dataset, runs, args.report)
     except InvalidRun as exc:
-        _print_errors(exc.errors)
-        print(f"error: a run cannot be scored{_check_hint(exc.errors, args.dataset)}", file=sys.stderr)
-        return 1
+        return _cannot_score(exc, "a run", args.dataset)
     if args.published and not cmp["leaderboard"]:
         from .notes import note
         note(f"--published: no published table ranks {cmp['dataset']}; the table holds our runs alone")

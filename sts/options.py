@@ -27,6 +27,20 @@ def add_parallel_options(p) -> None:
     p.add_argument("--scheduler", help="dask scheduler address HOST:PORT for --backend dask")
 
 
+def add_caching(p) -> None:
+    """``--no-cache`` and ``--cache-version V`` (``sts run``, ``sts bench``) as ``args.cache``, a system's ``cache``:
+    False, the version declared, else True (a user's function is cached when it declares its own ``cache_version``)."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="encode every text (score every pair) again: neither read nor write the per-user embedding "
+                            "and pair-score caches (for a --scorer with --model too)")
+    group.add_argument("--cache-version", dest="cache", metavar="V",
+                       help="the version of your package.module:function encoders and scorers: their embeddings (pair "
+                            "scores) are cached under it, so change it when they change (default: the function's "
+                            "cache_version attribute; without either, nothing of it is cached)")
+    p.set_defaults(cache=True)
+
+
 def add_columns_option(p) -> None:
     p.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
                    help="header names of the text (and score) columns of a plain TSV/CSV file")

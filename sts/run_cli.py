@@ -11,7 +11,7 @@ from semsts.baselines.subset_models import write_outputs
 from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
 from semsts.corpora import runrecord
-from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings, start_warming
+from semsts.options import add_caching, add_columns_option, add_parallel_options, progress_bar, settings, start_warming
 
 from .notes import note
 from .streams import stdout_to_stderr
@@ -68,10 +68,10 @@ def _run(args) -> list:
         return run_saved(args, test)
     if args.system is None and args.scorer:
         from semsts.baselines.scorer import PairScorer
-        system, name = PairScorer(args.scorer, cache=not args.no_cache), f"scorer {args.scorer}"
+        system, name = PairScorer(args.scorer, cache=args.cache), f"scorer {args.scorer}"
     elif args.system is None:
         from semsts.baselines.encoder import EncoderSimilarity
-        system, name = EncoderSimilarity(args.encoder, cache=not args.no_cache), f"encoder {args.encoder}"
+        system, name = EncoderSimilarity(args.encoder, cache=args.cache), f"encoder {args.encoder}"
     else:
         system, name = make_system(args.system), args.system
         system.set_params(**{k: v for k, v in (("encoder", args.encoder), ("scorer", args.scorer)) if v})
@@ -96,7 +96,7 @@ def run_saved(args, test) -> list:
     try:
         if bar:
             bar.step(f"loading {args.model}")
-        models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer, cache=not args.no_cache)
+        models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer, cache=args.cache)
         with settings(args, bar):
             return write_outputs(models, test, args.out, model_sha256=card["sha256"])
     finally:  # an error then starts its own line, not after the step's elapsed time
@@ -121,10 +121,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
                    "str]]) -> list[float] (a cross-encoder, an LLM judge; imported: it runs your code), as the system, or "
                    "with `regression --train` add its score as a feature; with --model, the scorer the model's card "
                    "names, which runs only when named again so")
-    p.add_argument("--no-cache", action="store_true",
-                   help="with --encoder or --scorer run as the system, or --scorer with --model (the model's scorer "
-                        "feature): encode every text (score every pair) again, without the per-user embedding and "
-                        "pair-score caches")
+    add_caching(p)
     add_parallel_options(p)
     p.add_argument("--quiet", action="store_true", help="print nothing but errors")
     p.add_argument("--data-dir", type=argtypes.nonempty_path, help="data root (default: $STS_DATA, else the per-user cache)")

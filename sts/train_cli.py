@@ -97,13 +97,9 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
             test.require_gold()
             parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
             card["scores"] = {"test": {"dataset": test_name, **evaluate.score_subsets(parts)}}
-    bar = settings_bar
-    if bar is not None:
-        bar.step(f"saving {args.save}")
-    card = save_model(models, args.save, card)
     if settings_bar is not None:
-        settings_bar.close()
-    return card
+        settings_bar.step(f"saving {args.save}")
+    return save_model(models, args.save, card)
 
 
 def _summary(args, card) -> None:

@@ -107,7 +107,6 @@ def _embedding_cache(tmp_path, monkeypatch):
     folder = tmp_path / "embedding-cache"
     monkeypatch.setattr(embedding_cache, "cache_folder", lambda: folder)
     monkeypatch.setattr(pair_score_cache, "scores_folder", lambda: tmp_path / "pair-score-cache")
-    monkeypatch.setattr(pair_score_cache, "_SESSION", {"unstable": set(), "steady": set(), "confirmed": set()})
     return folder
 
 

@@ -138,7 +138,7 @@ def stscompanion(dest: Path) -> None:
     from semsts.corpora.kinds import KINDS
     folder = dest / "stscompanion"
     folder.mkdir(parents=True)
-    for split, counts in KINDS["stscompanion"].OFFICIAL_PAIRS.items():
+    for split, counts in KINDS["stscompanion"].official.items():
         (folder / f"sts-{split}.csv").write_text("".join(companion_rows(counts)), encoding="utf-8")
 
 

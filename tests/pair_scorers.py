@@ -33,3 +33,6 @@ def bounded(pairs):
 
 bounded.score_range = (0.0, 1.0)
 bounded.batch_size = 7
+
+
+jaccard.cache_version = "1"  # declared: its scores are kept in the pair-score cache

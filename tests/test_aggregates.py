@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from semsts import evaluate
-from semsts.corpora.kinds import RULES
+from semsts.corpora.reports import RULES
 from semsts.scoring import aggregates as agg
 
 RNG = np.random.default_rng(7)

@@ -206,11 +206,10 @@ CROSS_CUTTING = {
     "stscompanion_fixture": "the STS-B companion in its official layout (fixtures): fetch, run, eval, bench, train",
     "sts2017_tracks": "issue 36, item 2: every STS 2017 track in its official layout, through every command",
     "typed2013_pipeline": "TYPED pairs end to end: reading, a system, its output file, validation and scoring",
-    "safety_cache": "issue 32: the derived and embedding caches and a user's encoder at run time, against hostile files",
+    "safety_cache": "issue 43: caches by contract (an undeclared encoder computed afresh) and against accidents",
     "safety_data": "issue 32, datasets and fetching: hostile data roots, files and mirrors, one clear line each",
     "safety_cli": "issue 32: the command line's stdout holds only its result, empty output paths, Ctrl-C's line",
-    "safety_journal": "issue 32: the save journal against planted journals and a full disk",
-    "safety_cards": "issue 32: card values in messages, the retrain advice, no canary verdict cache",
+    "safety_cards": "issue 32: card values in messages, the retrain advice",
     "safety_long": "issue 32, long texts: the families' fast paths against their references, long pairs end to end",
     "progress_lines": "issue 34, item 5: encoding's counts, the embedding cache's note, plain progress lines in a log",
 }

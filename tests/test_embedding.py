@@ -7,7 +7,7 @@ import pytest
 
 from semsts.corpora import word_vectors
 from semsts.features.alignment import Alignment
-from semsts.features.embedding import EmbeddingSimilarity, aligned_cosines, sif_weight
+from semsts.features.embedding import EmbeddingSimilarity, sif_weight
 from semsts.features.weighted import information_content
 
 
@@ -44,7 +44,7 @@ def test_unit_vectors_are_kept_per_row_within_their_bound_and_equal_normalizing_
         assert got.dtype == np.float32 and got.tobytes() == direct.tobytes()
         assert table._used <= 41
 
-@pytest.mark.parametrize("damage", ["cut", "emptied", "altered", "manifest gone"])
+@pytest.mark.parametrize("damage", ["cut", "emptied", "manifest gone"])
 def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tmp_path, monkeypatch, damage):
     from semsts.core.errors import Note
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
@@ -57,15 +57,13 @@ def test_the_word_index_is_built_into_an_empty_cache_and_rebuilt_when_damaged(tm
         if damage == "manifest gone":
             next(words_file.parent.glob("*.json")).unlink()
         else:
-            words_file.write_bytes({"cut": data[:len(data) // 2], "emptied": b"",
-                                    "altered": data[:-3] + b"zzz"}[damage])
+            words_file.write_bytes({"cut": data[:len(data) // 2], "emptied": b""}[damage])
         word_vectors.glove.cache_clear()
         if damage == "manifest gone":  # an unlisted file is not trusted: the index is built anew
             table = word_vectors.glove()
         else:
-            said = {"cut": r"not the 27,200,128 bytes its header's shape \(400000,\) implies",
-                    "emptied": r"unreadable \(EOF: reading magic string", "altered": "missing or changed since it was built"}
-            with pytest.warns(Note, match=r"words.npy: " + said[damage] + r".*; rebuilding it"):
+            # a cache cut by a crash or a full disk is rebuilt (a forged one is out of scope: docs/security.md)
+            with pytest.warns(Note, match=r"derived cache .*glove_6b_50d_index_\w+\.json: unreadable \(\w+\); rebuilding it"):
                 table = word_vectors.glove()
         assert np.array_equal(table.words, words) and np.array_equal(table.rows, rows)
         assert words_file.read_bytes() == data
@@ -103,8 +101,8 @@ def test_embedding_family_known_values():
 def test_one_empty_side_and_unknown_words():
     values = row(EmbeddingSimilarity(), "...", "a dog")
     assert values["embeddingsimilarity__content_mean_cosine"] == 0.0
-    sims = aligned_cosines(["qwxzzyq", "dog"], ["qwxzzyq", "cat"])
-    assert sims[0, 0] == 1.0 and sims[0, 1] == 0.0 and 0.8 < sims[1, 1] < 1.0
+    va, vb = word_vectors.unit_vectors(["qwxzzyq", "dog"]), word_vectors.unit_vectors(["qwxzzyq", "cat"])
+    assert not va[0].any() and not vb[0].any() and 0.8 < float(va[1] @ vb[1]) < 1.0  # an unknown word: zeros
 
 
 def test_alignment_finds_the_one_word_that_differs():

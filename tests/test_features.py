@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from semsts import corpora
 from semsts.corpora.wordnet import morphy, word_similarity
 from semsts.features.distributional import Distributional
 from semsts.features.edit import EditSimilarity
@@ -118,25 +117,6 @@ def test_distributional_is_fitted_on_training_text():
     values = family.transform([("a cat sat", "a cat sat"), ("cat", "meat")])
     assert values[0] == pytest.approx([1.0, 1.0, 1.0])
     assert values[1][0] == 0.0  # no shared lemma: tf-idf cosine 0
-
-
-
-def test_distributional_counts_a_word_at_a_time_as_scikit_learn_counts_every_ngram(monkeypatch):
-    """Issue 22: the family's TF-IDF matrices are scikit-learn's transform's to the bit (indices, their order,
-    values), the per-word n-gram columns kept within their bound."""
-    from semsts.features import distributional
-    train = [tuple(p) for p in corpora.load("demo-train").pairs]
-    family = Distributional(n_components=5).fit(train)
-    texts = [t for p in corpora.load("demo-test").pairs for t in p] + [
-        "", "  ", "a", "I", "x" * 60, "Hello   world\t\nnew", "naïve café, São Paulo", "it's 3.5 km—far", "A a A a"]
-    monkeypatch.setattr(distributional, "GRAM_WORDS", 50)
-    for vectorizer in (family.words_, family.chars_):
-        expected = vectorizer.transform(texts)
-        for _ in range(2):  # with the words' columns found, then kept
-            got = distributional.tfidf(vectorizer, texts)
-            assert got.shape == expected.shape and got.indptr.tolist() == expected.indptr.tolist()
-            assert got.indices.tolist() == expected.indices.tolist() and got.data.tobytes() == expected.data.tobytes()
-        assert len(distributional._grams.get(vectorizer, {})) <= 50
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))

@@ -15,31 +15,33 @@ def test_is_regular_follows_no_link(tmp_path):
     assert not files.is_regular(tmp_path) and not files.is_regular(tmp_path / "absent")
 
 
+def test_not_regular_says_what_a_path_is_without_opening_it(tmp_path):
+    """The one check that a file handed to the suite is a regular file: a FIFO is named, never opened (it would hang)."""
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "link").symlink_to(tmp_path / "f")
+    (tmp_path / "dangling").symlink_to(tmp_path / "absent")
+    said = {name: files.not_regular(tmp_path / name, follow=True) for name in ("fifo", "f", "link", "dangling", "absent")}
+    assert said == {"fifo": "is a FIFO (named pipe), not a regular file", "f": None, "link": None,
+                    "dangling": "a link to nothing (dangling)", "absent": "no such file"}
+    assert files.not_regular(tmp_path / "link") == "is a link, not a regular file"
+    assert files.not_regular(tmp_path) == files.not_regular(tmp_path, follow=True) == "is a folder, not a regular file"
+
+
+def test_remove_temps_removes_only_the_recorded_writers_temporaries(tmp_path):
+    names = [".a.0123abcd.tmp", ".b.0123abcd.tmp", ".a.99999999.tmp", ".notes.tmp", "a.0123abcd.tmp"]
+    for name in names:
+        (tmp_path / name).write_text("x")
+    assert [p.name for p in files.remove_temps(tmp_path, "0123abcd")] == names[:2]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[2:])
+    assert files.remove_temps(tmp_path, "../*") == files.remove_temps(tmp_path, None) == []
+
+
 def test_a_new_file_gets_the_mode_open_gives(tmp_path):
     (tmp_path / "by_open").write_text("x")
     files.write_text_atomic(tmp_path / "atomic", "x")
     assert files.new_file_mode() == os.stat(tmp_path / "by_open").st_mode & 0o777
     assert os.stat(tmp_path / "atomic").st_mode & 0o777 == files.new_file_mode()
-
-
-def test_write_new_creates_only_and_removes_what_it_could_not_finish(tmp_path, monkeypatch):
-    path = tmp_path / "new"
-    files.write_new(path, b"data", 0o644)
-    assert path.read_bytes() == b"data" and os.stat(path).st_mode & 0o777 == 0o644 & ~_umask()
-    with pytest.raises(FileExistsError):
-        files.write_new(path, b"other")
-    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
-    with pytest.raises(FileExistsError):
-        files.write_new(tmp_path / "link", b"other")
-    assert path.read_bytes() == b"data" and not (tmp_path / "elsewhere").exists()
-
-    def full(fd):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(files.os, "fsync", full)
-    with pytest.raises(OSError, match="No space"):
-        files.write_new(tmp_path / "cut", b"data")
-    assert not (tmp_path / "cut").exists()
 
 
 def test_atomic_open_replaces_only_on_success_and_syncs_when_asked(tmp_path, monkeypatch):

@@ -19,7 +19,6 @@ from semsts import cli, corpora
 from semsts.corpora import content_pins, fetch
 from semsts.corpora.datasets import STS17_PAIRS, STS22_LANGUAGES, STSB_MULTI_LANGUAGES
 from semsts.corpora.errors import FormatError
-from semsts.corpora.parquet import read_columns
 from semsts.corpora.sources import FetchError
 from semsts.scoring.runs import run_predictions
 
@@ -32,49 +31,6 @@ def ml_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("ml") / "root"
     mteb_multilingual(root)
     return root
-
-
-# --- the Parquet reader: named columns of strings and floats, as pyarrow reads them
-
-
-COLUMNS = ("sentence1", "sentence2", "similarity_score")
-
-
-def _table(n=2000):
-    rng = np.random.default_rng(1)
-    return pa.table({"sentence1": [f"جملة {i % 97} 句子 {i}" for i in range(n)],
-                     "sentence2": [f"문장 {i % 13}" if i % 5 else "" for i in range(n)],
-                     "similarity_score": pa.array(np.round(rng.uniform(0, 5, n), 1), pa.float32()),
-                     "lang": ["ar"] * n, "double": pa.array(rng.uniform(size=n), pa.float64())})
-
-
-@pytest.mark.parametrize("options", [{}, {"compression": "none"}, {"data_page_version": "2.0"},
-                                     {"use_dictionary": False}, {"row_group_size": 300},
-                                     {"data_page_size": 64, "write_batch_size": 16},
-                                     {"dictionary_pagesize_limit": 500, "data_page_size": 200}], ids=repr)
-def test_named_columns_are_read_as_pyarrow_reads_them(tmp_path, options):
-    path = tmp_path / "t.parquet"
-    pq.write_table(_table(), path, **options)
-    ref = pq.read_table(path)
-    got = read_columns(path, (*COLUMNS, "double"))
-    assert got == [ref[c].to_pylist() for c in (*COLUMNS, "double")]
-    assert isinstance(got[2][0], float) and got[2][:3] == [float(np.float32(v)) for v in ref["similarity_score"].to_pylist()[:3]]
-
-
-@pytest.mark.parametrize("table, said", [
-    (pa.table({"sentence1": ["a"], "sentence2": ["b"]}), "no column similarity_score"),
-    (pa.table({"sentence1": ["a"], "sentence2": ["b"], "similarity_score": pa.array([1], pa.int64())}),
-     "column similarity_score is neither strings nor floats"),
-    (pa.table({"sentence1": ["a", None], "sentence2": ["b", "c"], "similarity_score": [1.0, 2.0]}), "null values"),
-], ids=["missing", "integers", "nulls"])
-def test_what_read_columns_does_not_read_is_one_format_error(tmp_path, table, said):
-    path = tmp_path / "t.parquet"
-    pq.write_table(table, path)
-    with pytest.raises(FormatError, match=said):
-        read_columns(path, COLUMNS)
-    path.write_bytes(path.read_bytes()[:40] + path.read_bytes()[-60:])  # cut in the middle
-    with pytest.raises(FormatError, match=r"t\.parquet"):
-        read_columns(path, COLUMNS)
 
 
 # --- the datasets

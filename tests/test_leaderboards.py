@@ -186,10 +186,10 @@ def test_text_columns_are_read_as_text_and_must_be_in_the_header(tmp_path):
 
 @pytest.mark.parametrize("name", [n for n in NAMES if lb.load_leaderboard(n).dataset])
 def test_a_published_table_reports_what_the_table_of_tasks_says(name):
-    """Each paper's table recomputes the measures the one table of what each task reports (corpora.kinds.REPORTS)
+    """Each paper's table recomputes the measures the one table of what each task reports (corpora.reports.REPORTS)
     gives its task (the paper's, else the scorer's task of its dataset's kind), and ranks by its primary one."""
     board = lb.load_leaderboard(name)
     task = board.dataset.split("-", 1)[0]
-    reported = corpora.kinds.REPORTS.get(task) or corpora.kinds.REPORTS[corpora.spec(board.dataset).kind.scored_as]
+    reported = corpora.reports.REPORTS.get(task) or corpora.reports.REPORTS[corpora.spec(board.dataset).kind.scored_as]
     assert {k: rule for k, rule in board.measures.items() if rule != "given"} == reported.rules()
     assert board.primary == reported.primary

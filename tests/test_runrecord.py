@@ -173,8 +173,8 @@ def test_a_record_whose_complete_is_the_string_false_is_incomplete(tmp_path, cap
     assert code == 1 and "did not complete" in err
 
 
-# --- Run-folder files are opened only if they are regular files (issue 23, case 5): no file made through a link,
-# no hang on a FIFO, nothing read from a device; a deeply nested record is one error line.
+# --- A run folder to score may come from someone else (its outputs are untrusted files): its record is read only if
+# it is a regular file (no hang on a FIFO, nothing read from a device) and a deeply nested record is one error line.
 
 
 def run(tmp_path, out, *extra):
@@ -190,25 +190,6 @@ def within(seconds, fn):
     thread.join(seconds)
     assert not thread.is_alive(), "hung"
     return result["value"]
-
-
-def test_a_lock_that_links_to_a_missing_path_creates_nothing(tmp_path, capsys):
-    out = tmp_path / "out"
-    out.mkdir()
-    target = tmp_path / "elsewhere" / "made-by-us"
-    (tmp_path / "elsewhere").mkdir()
-    os.symlink(target, out / ".sts-run.lock")
-    assert run(tmp_path, out) == 1
-    err = capsys.readouterr().err
-    assert not target.exists() and err.startswith("error: ") and "not a regular file" in err and err.count("\n") == 1
-
-
-def test_a_fifo_lock_does_not_hang(tmp_path, capsys):
-    out = tmp_path / "out"
-    out.mkdir()
-    os.mkfifo(out / ".sts-run.lock")
-    assert within(20, lambda: run(tmp_path, out)) == 1
-    assert "not a regular file" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero", "nested"])

@@ -1,8 +1,6 @@
-"""Issue 32: a card's values reach messages escaped and cut, its retrain advice is never a command copied from it,
-and no canary verdict is kept in (or read from) the per-user cache."""
+"""Issue 32: a card's values reach messages escaped and cut, and its retrain advice is never a command copied from it."""
 import json
 import os
-import signal
 
 import pytest
 
@@ -26,18 +24,6 @@ def _edit_card(path, edit):
     card = json.loads(card_path(path).read_text())
     edit(card)
     card_path(path).write_text(json.dumps(card))
-
-
-@pytest.fixture
-def no_hang():
-    """Fail, not hang, if a load ever blocks (a FIFO opened for reading)."""
-    def stop(signum, frame):
-        raise TimeoutError("blocked")
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(120)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 def test_shown_escapes_control_and_format_characters_and_cuts():
@@ -99,29 +85,6 @@ def test_a_forged_sha256_in_a_card_is_escaped(saved):
         load_model(saved)
     assert "\x1b" not in str(caught.value) and "\\x1b]0;owned\\x07" in str(caught.value)
     assert "(1,010 characters)" in str(caught.value)
-
-
-def test_no_canary_verdict_is_read_from_or_written_to_the_cache(saved, tmp_path, monkeypatch, no_hang):
-    """A forged verdict made a failing model load; a FIFO there hung a run, a link to /dev/zero filled memory."""
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
-    kept = cache / "sts" / "canaries"
-    kept.mkdir(parents=True)
-    os.mkfifo(kept / "fifo.json")
-    (kept / "zero.json").symlink_to("/dev/zero")
-    (kept / "forged.json").write_text(json.dumps({"key": {}, "gap": 0.0}))
-    before = sorted(os.listdir(kept))
-
-    def edit(card):
-        card["versions"]["numpy"] = "0.0"
-        card["canaries"]["predictions"]["all"][7] += 2e-6
-    _edit_card(saved, edit)
-    with pytest.raises(ModelMismatch, match=r"differ from the card's by up to 2e-06"):
-        load_model(saved)
-    _edit_card(saved, lambda card: card["canaries"]["predictions"]["all"].__setitem__(7, card["canaries"]["predictions"]["all"][7] - 2e-6))
-    with pytest.warns(Note, match="agree within"):
-        load_model(saved)
-    assert sorted(os.listdir(kept)) == before and sorted(os.listdir(cache / "sts")) == ["canaries"]
 
 
 def test_a_type_name_with_control_characters_in_a_model_file_is_shown_escaped(saved):

@@ -22,7 +22,7 @@ from semsts.corpora.kinds import KINDS
 from tests.conftest import SMALL, data_main, doc_blocks, leftovers
 from tests.full_root import companion_rows
 
-OFFICIAL = KINDS["stscompanion"].OFFICIAL_PAIRS
+OFFICIAL = KINDS["stscompanion"].official
 # A small file in the layout: a quote inside a text (no CSV quoting) and a row with two licence fields.
 SMALL_MT = ('SMTeuroparl\t2012test\t0000\t4.500\tHe said "yes".\tHe said yes.\n'
             "SMTeuroparl\t2012test\t0001\t1.000\tA cat sleeps.\tThe market fell.\n"
