@@ -16,11 +16,11 @@ import os
 import re
 import warnings
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from semsts import corpora
-from semsts.core.background import Background
 from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.extras import require
 from semsts.core.files import atomic_open, is_regular
@@ -176,9 +176,8 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> 
     if card["sha256"] != actual:
         raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}: the card "
                             "does not match the model (a save cut short, or a file changed); save again")
-    # the resources are hashed (100 MB; hashlib lets go of the GIL) while skops builds the model; not waited for
-    # when this is left early (Ctrl-C: see semsts.core.background)
-    resources = Background(resource_hashes, card["feature_names"], card.get("encoder"))
+    # the resources are hashed (100 MB; hashlib lets go of the GIL) in a thread while skops builds the model
+    resources = ThreadPoolExecutor(1).submit(resource_hashes, card["feature_names"], card.get("encoder"))
     models = load_skops(path, TRUSTED)  # sizes bounded as it reads; any type or function but TRUSTED refused
     from .model_checks import check_models
     check_models(path, models, card.get("encoder"), card.get("scorer"))

@@ -39,20 +39,15 @@ def tracked(items, desc: str):
     return over(items, desc) if over is not None else items
 
 
-class _Silent:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 @contextmanager
 def counting(total: int, desc: str, unit: str):
     """Within the block, ``advance(n)`` counts ``n`` more of ``total`` items done (texts encoded, …): shown by the
     hook's ``count(total, desc, unit)`` if it has one (an object with ``update(n)`` and ``close()``), else nothing."""
     count = getattr(hook(), "count", None)
-    counter = count(total, desc, unit) if count is not None else _Silent()
+    if count is None:
+        yield lambda n=1: None
+        return
+    counter = count(total, desc, unit)
     try:
         yield counter.update
     finally:

@@ -9,8 +9,11 @@ in the calling process whatever the workers (see :mod:`semsts.core.workers`).
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import pickle
+import signal
+import threading
 import uuid
 import warnings
 from contextlib import contextmanager
@@ -27,7 +30,6 @@ from sklearn.utils.validation import check_is_fitted
 from semsts.core import COLLECTIONS
 from semsts.core.background import thread_pool
 from semsts.core.errors import Note
-from semsts.core.process_exit import end_worker_unfreed, keep_tables_as_no_leak, leave_ctrl_c_to_the_caller
 from semsts.core.progress import hook
 from semsts.core.workers import worth_workers
 
@@ -109,13 +111,18 @@ _RECEIVED: dict = {}  # in a worker: token -> the object, for the last few token
 def _received(token: str, blob: bytes):
     """The object a :class:`Shipped` carried: unpickled on its first task in this process, then kept."""
     if token not in _RECEIVED:
-        end_worker_unfreed()
         leave_ctrl_c_to_the_caller()
-        keep_tables_as_no_leak()
         if len(_RECEIVED) >= 4:  # bounded: a worker serves one call after another
             _RECEIVED.clear()
         _RECEIVED[token] = pickle.loads(blob)
     return _RECEIVED[token]
+
+
+def leave_ctrl_c_to_the_caller() -> None:
+    """In a worker process: ignore Ctrl-C, which a terminal sends to the whole process group. The process that
+    started the worker answers it and ends its workers (joblib aborts them); a worker would only print a traceback."""
+    if multiprocessing.current_process().name != "MainProcess" and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _overlapped(func, then, chunks) -> Iterator:
@@ -226,8 +233,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
 def warm_worker() -> int:
     """In a worker (:func:`semsts.core.workers.start_workers`): import the families and load what featurizing reads
-    (WordNet, GloVe, the gloss space, word frequencies), so that its first chunk finds them; its exit will not free
-    them (see :mod:`semsts.core.process_exit`)."""
+    (WordNet, GloVe, the gloss space, word frequencies), so that its first chunk finds them."""
     from semsts.corpora.word_vectors import glove
     from semsts.corpora.wordnet import wordnet
 
@@ -235,6 +241,4 @@ def warm_worker() -> int:
     from .sets import FAMILIES  # noqa: F401
     from .weighted import word_frequency
     wordnet(), glove(), gloss_space(), word_frequency("the", "en")
-    end_worker_unfreed()
-    keep_tables_as_no_leak()
     return os.getpid()

@@ -65,20 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
-    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), and an exit that skips freeing
-    every object and module one by one (0.3-0.5 s once scikit-learn and SciPy are imported): streams flushed,
-    threads and worker pools shut down and exit handlers run first, as ``sys.exit`` does them (see
-    :mod:`semsts.core.process_exit`, which ends the workers the same way)."""
+    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), its
+    streams flushed, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
     from semsts.core import COLLECTIONS
-    from semsts.core.process_exit import flush_streams, observed
 
-    from .streams import output_done, quiet_closed_stdout, stand_in_for_closed, write_error
+    from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
     gc.set_threshold(*COLLECTIONS)
+    atexit.register(lambda: _INTERRUPTED and _end_interrupted(0))  # the first exit handler: it runs last
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     try:
         code = main()
         sys.stdout.flush()  # a closed pipe shows here, not in the exit
-        output_done()  # what the exit runs (an encoder module's atexit handler) cannot add to the output
+        sys.stdout = sys.stderr  # the output is complete: what the exit runs (an encoder's exit handler) prints is stderr's
     except SystemExit as exc:  # argparse's usage errors and --help
         code = exc.code
     except BrokenPipeError:  # `sts … | head -1`: the reader has what it wanted
@@ -94,36 +92,42 @@ def entry() -> None:
     elif not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    shutdown, exit_functions = getattr(threading, "_shutdown", None), getattr(atexit, "_run_exitfuncs", None)
     if code == 130:  # Ctrl-C: see _end_interrupted
-        _thread.start_new_thread(_end_interrupted, (INTERRUPTED_EXIT_GRACE, flush_streams))
-    if shutdown is None or exit_functions is None or observed():  # the ordinary exit
-        sys.exit(code)
-    code = flush_streams(code)
-    shutdown()
-    exit_functions()
-    os._exit(code)
+        _INTERRUPTED.append(code)
+        threading.Thread(target=_end_interrupted, args=(INTERRUPTED_EXIT_GRACE,), daemon=True).start()
+    sys.exit(code)
 
 
 INTERRUPTED_EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C (it takes well under one)
+_INTERRUPTED: list = []  # 130 once the command was interrupted
 
 
-def _end_interrupted(grace: float, flush) -> None:
-    """After Ctrl-C the exit ends the process ``grace`` seconds on, whatever it still waits for: an interrupt that
-    lands in an import can leave Python's import lock held, and a thread (ours, a worker pool's) importing after it
-    waits on it for ever, which the exit would join (see :mod:`semsts.core.background`). Imports nothing itself."""
+def _end_interrupted(grace: float) -> None:
+    """After Ctrl-C the process ends here with 130, its streams flushed: from a daemon thread ``grace`` seconds on,
+    whatever the exit still waits for (an interrupt that lands in an import can leave Python's import lock held,
+    and a thread importing after it waits on it for ever, which the exit would join: see
+    :mod:`semsts.core.background`); and at once from the last exit handler, before the interpreter's finalization,
+    which ended an interrupted ``sts bench --model`` with SIGINT (-2) instead of 130 in about half the runs."""
     time.sleep(grace)
-    flush(130)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
     os._exit(130)
 
 
 def _end_workers() -> None:
     """End the worker processes this command started (they ignore Ctrl-C: see ``semsts.options``), now."""
-    executors = sys.modules.get("joblib.externals.loky.reusable_executor")  # none started: nothing imported it
-    executor = getattr(executors, "_executor", None)
-    if executor is not None:
+    if "joblib.externals.loky" in sys.modules:  # else none started (an executor made here starts no process)
+        from joblib.externals.loky import get_reusable_executor
         with contextlib.suppress(Exception):
-            executor.shutdown(wait=False, kill_workers=True)
+            get_reusable_executor(reuse=True).shutdown(wait=False, kill_workers=True)
+
+
+def _close_bars() -> None:
+    """End the progress bars a command left drawn (:func:`semsts.bars.close_all`), if it drew any."""
+    bars = sys.modules.get("semsts.bars")
+    if bars is not None:
+        bars.close_all()
 
 
 @contextlib.contextmanager
@@ -173,9 +177,8 @@ def main(argv=None) -> int:
                     raise KeyboardInterrupt
             return code
         except KeyboardInterrupt:
-            from .streams import end_progress_lines
             _end_workers()
-            end_progress_lines()  # on a line of its own, not after a bar's carriage return
+            _close_bars()  # on a line of its own, not after a bar's carriage return
             print("sts: interrupted", file=sys.stderr)
             return 130
     argv = list(argv)
@@ -204,7 +207,7 @@ def run_command(command, *args) -> int:
     exit 1, never a traceback; a reader gone away (``| head -1``) ends the command quietly with 0."""
     from semsts.core.errors import STSError
 
-    from .streams import end_progress_lines, quiet_closed_stdout, write_error
+    from .streams import quiet_closed_stdout, write_error
     try:
         code = command(*args)
         sys.stdout.flush()  # a closed pipe or a full disk shows here, not in the interpreter's exit
@@ -213,18 +216,18 @@ def run_command(command, *args) -> int:
         quiet_closed_stdout()
         return 0
     except STSError as exc:
-        end_progress_lines()  # a bar still drawn (featurizing) ends its line first
+        _close_bars()  # a bar still drawn (featurizing) ends its line first
         print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
         return 1
     except OSError as exc:
         output = type(exc) is OSError and exc.filename is None  # writing the output failed (`> /dev/full`)
         with contextlib.suppress(OSError):
-            end_progress_lines()
+            _close_bars()
             print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
             if output:
                 quiet_closed_stdout()
         return 1
     except (ValueError, RuntimeError) as exc:  # raised below us (numpy, scikit-learn, an encoder) on input no check
-        end_progress_lines()                   # of ours refused: one line too, as the commands printed it before
+        _close_bars()                          # of ours refused: one line too, as the commands printed it before
         print(f"error: {exc}", file=sys.stderr)
         return 1

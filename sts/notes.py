@@ -3,7 +3,6 @@ bar, none with ``--quiet``. The library's notes (warnings of :class:`semsts.core
 commands' own all come this way (:func:`note`)."""
 from __future__ import annotations
 
-import sys
 import warnings
 
 _quiet = False  # the command's --quiet (see show_notes)
@@ -14,12 +13,8 @@ def note(text, *, even_quiet: bool = False) -> None:
     ``even_quiet`` (a note that the command removed files: it is said whatever the command was asked)."""
     if _quiet and not even_quiet:
         return
-    from .bars import on_a_terminal, write
-    if on_a_terminal():
-        write(f"note: {text}")  # clears the bars, then redraws them
-    else:  # in a log a bar's line is never cleared: end a tqdm bar's (a user's encoder's), then the note on its own line
-        tqdm = getattr(sys.modules.get("tqdm"), "tqdm", None)
-        sys.stderr.write(("\n" if getattr(tqdm, "_instances", None) else "") + f"note: {text}\n")
+    from .bars import write
+    write(f"note: {text}")
 
 
 def show_notes(quiet: bool) -> None:

@@ -209,7 +209,7 @@ class _Counter:
 
 
 class _Heartbeat:
-    """Redraws a tqdm bar every ``tick`` seconds from a daemon thread until stopped (then closes it)."""
+    """Redraws a bar every ``tick`` seconds (:func:`semsts.bars.tick`) from a daemon thread until stopped (then closes it)."""
 
     def __init__(self, bar, tick: float):
         self.bar, self.done = bar, threading.Event()
@@ -218,7 +218,7 @@ class _Heartbeat:
 
     def _run(self, tick: float) -> None:
         while not self.done.wait(tick):
-            self.bar.refresh()
+            bars.tick(self.bar)
 
     def stop(self) -> None:
         self.done.set()

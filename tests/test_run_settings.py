@@ -246,51 +246,6 @@ def test_workers_take_chunks_up_to_twice_the_size_about_a_dozen_a_job(monkeypatc
     assert [len(c) for c in featurizer.map_chunks(list, list(range(400)), 5, workers=False)][0] == 5
 
 
-_WORKER_EXIT = r'''
-import atexit, os, sys
-from joblib.externals.loky import get_reusable_executor
-from semsts.core import process_exit
-
-def task(mark):
-    atexit.register(lambda: open(mark + ".freed", "w").close())  # runs only at an ordinary exit
-    process_exit.end_worker_unfreed()
-    process_exit.end_worker_unfreed()  # once a process
-    sys.stdout.write("unflushed")  # no newline: lost unless the exit flushes
-    return os.getpid()
-
-if __name__ == "__main__":
-    mark = sys.argv[1]
-    executor = get_reusable_executor(max_workers=1)
-    pid = executor.submit(task, mark).result()
-    executor.shutdown(wait=True)
-    process_exit.end_worker_unfreed()  # the caller is no worker: nothing registered
-    print("", process_exit._REGISTERED, os.path.exists(mark + ".freed"))
-'''
-
-
-def test_a_loky_worker_ends_without_freeing_and_the_caller_as_it_was(tmp_path):
-    """Issue 22: a featurizing worker's exit skips freeing its tables (0.6 s its pool's caller waited for at the
-    end of ``sts bench``): its last exit handler flushes its streams and ends it; the caller's exit is untouched."""
-    import subprocess
-    script = tmp_path / "worker_exit.py"
-    script.write_text(_WORKER_EXIT)
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "mark")], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("unflushed") and done.stdout.rstrip().endswith("[] False"), done.stdout
-
-
-def test_a_watched_worker_takes_the_ordinary_exit():
-    """Under a profiler or coverage (which write their results at the ordinary exit) the handler does nothing."""
-    from semsts.core import process_exit
-    sys.setprofile(lambda *args: None)
-    try:
-        assert process_exit.observed()
-        assert process_exit._end_now() is None  # returned: the process goes on to the ordinary exit
-    finally:
-        sys.setprofile(None)
-
-
 def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(data_dir):
     """Issue 22: ``sts bench --model`` starts its workers after reading its datasets and the model's card, before
     the second this process spends importing scikit-learn (its workers start on the core it leaves idle)."""
@@ -305,27 +260,3 @@ def test_what_a_bench_reads_before_starting_its_workers_imports_no_scikit_learn(
     done = subprocess.run([sys.executable, "-c", code, str(data_dir), str(ROOT / "models" / "stsb.skops")],
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0 and done.stdout.strip() == "[]", (done.stdout, done.stderr)
-
-
-def _leak_allowance() -> int:
-    from joblib.externals.loky import process_executor
-    return process_executor._MAX_MEMORY_LEAK_SIZE
-
-
-def test_a_worker_keeps_its_tables_without_loky_calling_them_a_leak():
-    """Loky restarts a worker whose memory grew 300 MB after its first task; featurizing's tables are that big by
-    design, and the restarted worker came up cold, mid-run (the README bench's "A worker stopped" warning), and
-    deaf to the command's Ctrl-C handling. A featurizing worker raises the allowance as it loads them."""
-    import joblib
-    from joblib.externals.loky import reusable_executor
-
-    from semsts.core.process_exit import TABLES_ALLOWANCE
-    from semsts.features.featurizer import warm_worker
-    if reusable_executor._executor is not None:
-        reusable_executor._executor.shutdown(wait=True)
-    loky_default = _leak_allowance()  # 300 MB in today's loky
-    with joblib.parallel_config(backend="loky", n_jobs=2):
-        assert set(joblib.Parallel()(joblib.delayed(_leak_allowance)() for _ in range(2))) == {loky_default}
-        joblib.Parallel()(joblib.delayed(warm_worker)() for _ in range(2))
-        assert set(joblib.Parallel()(joblib.delayed(_leak_allowance)() for _ in range(4))) == {TABLES_ALLOWANCE}
-    assert _leak_allowance() == loky_default < TABLES_ALLOWANCE  # the calling process is no worker: untouched
