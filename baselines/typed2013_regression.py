@@ -48,7 +48,7 @@ class TypedRegression(TypedPairRegressor):
         self.tfidf_ = TypedTfidf(fields=self.fields, score_range=(0.0, 1.0)).fit(pairs)
         X = self.features(pairs)
         base = self.estimator if self.estimator is not None else make_pipeline(StandardScaler(), SVR())
-        self.model_ = MultiOutputRegressor(base).fit(X, y)  # one clone of ``base`` per type
+        self.model_ = MultiOutputRegressor(base, n_jobs=1).fit(X, y)  # one clone of ``base`` per type, fitted here
 
     def _predict(self, pairs):
         if not pairs:
