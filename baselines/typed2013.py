@@ -5,7 +5,7 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue
 from semsts.corpora import FormatError
-from semsts.corpora.typed2013 import TYPES, parse_record
+from semsts.corpora.typed2013 import parse_record
 
 from .base import PairRegressor, check_pairs
 
@@ -14,8 +14,6 @@ class TypedPairRegressor(PairRegressor):
     """Base for TYPED systems: pairs are Europeana record texts, ``predict`` gives ``(n, 8)`` scores
     in the column order of ``corpora.typed2013.TYPES``; ``y`` for ``fit`` is ``(n, 8)`` or None.
     """
-
-    types = TYPES
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -30,11 +28,7 @@ class TypedPairRegressor(PairRegressor):
 
     def predict(self, X) -> np.ndarray:
         self._check_records(X)
-        scores = super().predict(X)
-        if scores.ndim != 2 or scores.shape[1] != len(self.types):
-            raise ValueError(f"{type(self).__name__} produced scores of shape {scores.shape}, "
-                             f"expected (n, {len(self.types)})")
-        return scores
+        return super().predict(X)
 
     def _check_records(self, X) -> None:
         """Refuse sentence pairs: a TYPED system reads record texts (``FIELD:<TAB>value`` lines)."""

@@ -3,7 +3,7 @@ type's gold over every type's similarities (TF-IDF cosines and item-set Jaccard 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.multioutput import MultiOutputRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
@@ -48,10 +48,10 @@ class TypedRegression(TypedPairRegressor):
         self.tfidf_ = TypedTfidf(fields=self.fields, score_range=(0.0, 1.0)).fit(pairs)
         X = self.features(pairs)
         base = self.estimator if self.estimator is not None else make_pipeline(StandardScaler(), SVR())
-        self.models_ = [clone(base).fit(X, y[:, j]) for j in range(len(TYPES))]
+        self.model_ = MultiOutputRegressor(base, n_jobs=1).fit(X, y)  # one clone of ``base`` per type, fitted here
 
     def _predict(self, pairs):
         if not pairs:
             return np.zeros((0, len(TYPES)))
         X = self.features(pairs)
-        return np.clip(np.column_stack([model.predict(X) for model in self.models_]), 0.0, 5.0)
+        return np.clip(self.model_.predict(X), 0.0, 5.0)

@@ -31,13 +31,11 @@ class TypedTfidf(TypedPairRegressor):
         self.fields = fields
         self.score_range = score_range
 
-    def _extractor(self) -> TypedFields:
-        return self.fields if self.fields is not None else TypedFields()
-
     def items(self, texts) -> dict:
         """``{record text: {type: items}}``, each distinct record extracted once."""
         distinct = list(dict.fromkeys(texts))
-        return dict(zip(distinct, self._extractor().transform(distinct)))
+        fields = self.fields if self.fields is not None else TypedFields()
+        return dict(zip(distinct, fields.transform(distinct)))
 
     def _fit(self, pairs, y) -> None:
         checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict

@@ -49,11 +49,6 @@ def target_sense(index: int, sense_key: str):
         raise PairError(index, f"sense key {sense_key!r} does not resolve in WordNet {wordnet.version()}") from exc
 
 
-def in_vocabulary(pairs, morphological: bool = False) -> np.ndarray:
-    """Whether each pair's word has a sense in WordNet."""
-    return np.fromiter((bool(word_senses(w, morphological)) for w, _ in pairs), dtype=bool, count=len(pairs))
-
-
 def word2sense_scores(pairs, similarity_many, morphological: bool = False, unknown: float = 0.0) -> np.ndarray:
     """Best ``similarity_many`` of (word sense gloss, target gloss) per pair; ``unknown`` for a word without senses."""
     glosses, owner = [], []
@@ -71,4 +66,4 @@ def word2sense_scores(pairs, similarity_many, morphological: bool = False, unkno
 
 def word2sense_confidence(pairs, morphological: bool = False) -> np.ndarray:
     """100 for a word in WordNet, 0 for one that is not (its score is only a stand-in)."""
-    return np.where(in_vocabulary(pairs, morphological), 100.0, 0.0)
+    return np.array([100.0 if word_senses(w, morphological) else 0.0 for w, _ in pairs])

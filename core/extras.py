@@ -72,19 +72,9 @@ def _found(name: str) -> bool:
         return False
 
 
-def installed(extra: str) -> bool:
-    """Whether every package of ``extra`` is installed."""
-    return all(_found(name) for name in EXTRAS[extra][1])
-
-
 def require(extra: str, what: str, packages=()) -> None:
     """:class:`MissingExtra` naming ``extra`` unless its ``packages`` (import names; default: all of the extra's) are
     installed: a command checks so before minutes of work, not when a worker first reaches the package."""
     for name in packages or EXTRAS[extra][1]:
         if not _found(name):
             raise MissingExtra(missing_message(extra, what, name))
-
-
-def missing_extras(*extras: str) -> list[str]:
-    """The extras among ``extras`` not installed (all of them when none are named)."""
-    return [e for e in extras or EXTRAS if not installed(e)]

@@ -58,8 +58,6 @@ def read_typed_input(path) -> list[tuple[str, str]]:
 
 def record_filename(line: int, side: str, rid: str) -> str:
     """``NNNa_COLLECTION_ID.txt``: the record of ``side`` (a or b) of 1-based input ``line``."""
-    if side not in ("a", "b"):
-        raise ValueError(f"side must be 'a' or 'b', got {side!r}")
     return f"{line:03d}{side}_{rid.replace('/', '_')}.txt"
 
 
@@ -109,11 +107,8 @@ def missing_records(text_dir) -> set[str]:
 def gone_notes(folder) -> list[str]:
     """A note naming the records of ``folder/text`` that Europeana no longer serves, if any."""
     gone = sorted(missing_records(Path(folder) / TEXT_DIR))
-    if not gone:
-        return []
-    note = (f"{folder}: {len(gone)} records no longer exist at Europeana (listed in {TEXT_DIR}/{MISSING_NAME}) "
-            f"and read as empty records, e.g. {gone[0]}")
-    return [note]
+    return [f"{folder}: {len(gone)} records no longer exist at Europeana (listed in {TEXT_DIR}/{MISSING_NAME}) "
+            f"and read as empty records, e.g. {gone[0]}"] if gone else []
 
 
 def read_pair_records(input_path) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -150,6 +145,11 @@ def _parse_row(line: str, path, number: int, what: str, score_range) -> list[flo
     return [parse_number(f, path, number, f"{t} {what}", score_range) for t, f in zip(TYPES, fields)]
 
 
+def _read_rows(path, what: str, score_range) -> np.ndarray:
+    rows = [_parse_row(line, path, number, what, score_range) for number, line in enumerate(read_lines(path), 1)]
+    return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
+
+
 def is_typed_file(path) -> bool:
     """Whether a score file is TYPED: its first line holds eight tab-separated fields."""
     try:
@@ -161,8 +161,7 @@ def is_typed_file(path) -> bool:
 
 def read_typed_gold(path, *, score_range=STS_RANGE) -> np.ndarray:
     """An ``(n, 8)`` array of gold scores; every line must hold eight numbers."""
-    rows = [_parse_row(line, path, number, "gold score", score_range) for number, line in enumerate(read_lines(path), 1)]
-    return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
+    return _read_rows(path, "gold score", score_range)
 
 
 def check_typed_output(path, n_expected: int | None = None, *, score_range=STS_RANGE) -> Iterator[FormatError]:
@@ -186,8 +185,7 @@ def read_typed_output(path, n_expected: int | None = None, *, score_range=STS_RA
     errors = list(check_typed_output(path, n_expected, score_range=score_range))
     if errors:
         raise errors[0]
-    rows = [[float(f) for f in line.strip().split("\t")] for line in read_lines(path)]
-    return np.asarray(rows, dtype=float).reshape(len(rows), len(TYPES))
+    return _read_rows(path, "score", score_range)
 
 
 def write_typed_output(path, scores, *, score_range=STS_RANGE) -> None:

@@ -224,12 +224,8 @@ class VerbLexicon:
         self.skip = skip
 
     def __call__(self, value: str, field: str = "") -> list[str]:
-        items = []
-        for word in words(value):
-            lemma = verb_lemma(word)
-            if lemma and lemma not in self.skip:
-                items.append(lemma)
-        return items
+        lemmas = (verb_lemma(word) for word in words(value))
+        return [lemma for lemma in lemmas if lemma and lemma not in self.skip]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -294,14 +290,13 @@ class TypedFields(TransformerMixin, BaseEstimator):
     def _items(text: str, extractors: dict) -> dict:
         record = parse_record(text)
         items = {t: [] for t in TYPES}
-        own = {"author": "dcCreator", "subject": "dcSubject", "description": "dcDescription"}
+        own = {"dcCreator": "author", "dcSubject": "subject", "dcDescription": "description"}
         for field, values in record.items():
             for value in values:
                 tokens = words(value)
                 items["general"] += tokens
-                for kind, name in own.items():
-                    if field == name:
-                        items[kind] += tokens
+                if field in own:
+                    items[own[field]] += tokens
                 for kind, extract in extractors.items():
                     items[kind] += extract(value, field)
         return items
