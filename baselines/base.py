@@ -61,11 +61,12 @@ def checked_score_range(score_range) -> tuple[float, float]:
     return lo, hi
 
 
-def onto_score_range(unit_scores, score_range) -> np.ndarray:
-    """Scores in [0, 1] mapped linearly onto ``score_range`` (:func:`checked_score_range`):
-    ``low + s * (high - low)``, which for (0, 5) is ``s * 5`` to the bit."""
-    lo, hi = checked_score_range(score_range)
-    return lo + np.asarray(unit_scores, dtype=float) * (hi - lo)
+def rescale(scores, source, target) -> np.ndarray:
+    """Scores mapped linearly from the range ``source`` onto ``target`` (each two numbers, low < high):
+    ``t_low + (s - s_low) * (t_high - t_low) / (s_high - s_low)``, which from (0, 1) onto (0, 5) is ``s * 5`` to the
+    bit. The one linear map of scores between ranges (the runner's onto a task's range: ``run.onto_task_range``)."""
+    (slo, shi), (lo, hi) = source, target
+    return lo + (np.asarray(scores, dtype=float) - slo) * (hi - lo) / (shi - slo)
 
 
 def pearson(y_true, y_pred, sample_weight=None) -> float:
@@ -84,8 +85,9 @@ class PairRegressor(RegressorMixin, BaseEstimator):
     """Base for systems: ``fit(X, y)`` returns self, ``predict(X)`` gives one score per pair,
     ``score(X, y)`` the Pearson correlation of those scores with the gold ``y``.
 
-    Subclasses implement ``_fit(pairs, y)`` (optional) and ``_predict(pairs)``; scores are
-    mapped into ``score_range`` by the subclass or by ``clip``.
+    Subclasses implement ``_fit(pairs, y)`` (optional) and ``_predict(pairs)``. ``score_range`` is the range a
+    system's scores live in (a class attribute, or a parameter; ``score_range_`` where ``fit`` learns it): the
+    runner maps them from there onto the task's range (the dataset's, [0, 5] for STS) and clips them into it.
     """
 
     score_range: tuple[float, float] = (0.0, 5.0)

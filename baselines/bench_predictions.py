@@ -2,8 +2,9 @@
 
 Only pairs with a gold score are predicted (SentEval drops the others before encoding too), so the
 2015 and 2016 sets cost 4,186 pairs instead of 17,683, and an encoder fitted on the texts it scores
-(SIF) sees exactly the scored ones. Each subset is predicted on its own, as ``sts run`` predicts it,
-and the scores are mapped onto the task's range, clipped and rounded as an output file holds them.
+(SIF) sees exactly the scored ones. Each dataset is predicted as ``sts run`` predicts it
+(:func:`semsts.baselines.run.predict_subsets`), and the scores are mapped onto the task's range, clipped and
+rounded as an output file holds them.
 """
 from __future__ import annotations
 
@@ -25,12 +26,13 @@ def scored_subset(sub: corpora.Subset) -> tuple[corpora.Subset, np.ndarray]:
                    lines=tuple(sub.line(i) for i in keep)), keep
 
 
-def predict_scored(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray]:
-    """Gold and predictions of the subset's scored pairs; a bad pair is a FormatError at its file line."""
-    from .run import predict_subset
-    part, _ = scored_subset(sub)
-    scores, _ = predict_subset(system, part)
-    return part.gold, as_written(scores)
+def predict_scored(system, subsets) -> dict:
+    """``id(subset) -> (gold, prediction)`` of each subset's scored pairs (:func:`~semsts.baselines.run.predict_subsets`);
+    a bad pair is a FormatError at its file line."""
+    from .run import predict_subsets
+    keeps = [scored_subset(sub)[1] for sub in subsets]
+    predicted = predict_subsets(system, subsets, keeps)
+    return {id(sub): (sub.gold[keep], as_written(predicted[id(sub)][0])) for sub, keep in zip(subsets, keeps)}
 
 
 def as_written(scores) -> np.ndarray:
@@ -42,17 +44,17 @@ def as_written(scores) -> np.ndarray:
 def predict_dataset(system, dataset: corpora.Dataset, *, fit: bool = False) -> dict:
     """``subset name -> (gold, prediction)`` over the dataset's scored pairs.
 
-    ``system`` is a fitted estimator or a :class:`SubsetModels` (each subset scored by its model);
-    ``fit=True`` first fits an unsupervised system on the dataset's scored pairs, as ``sts run``
+    ``system`` is a fitted estimator or a :class:`SubsetModels` (each subset scored by its model, the subsets of one
+    model in one call); ``fit=True`` first fits an unsupervised system on the dataset's scored pairs, as ``sts run``
     fits one on the test pairs.
     """
-    if hasattr(system, "for_subset"):
-        return {sub.name: predict_scored(system.for_subset(sub.name), sub) for sub in dataset}
-    from .run import check_kinds
+    from .run import check_kinds, fit_on_subsets
     check_kinds(system, [dataset])
+    subsets = list(dataset)
     if fit:
-        system.fit([p for sub in dataset for p in scored_subset(sub)[0].pairs])
-    return {sub.name: predict_scored(system, sub) for sub in dataset}
+        fit_on_subsets(system, subsets, [scored_subset(sub)[1] for sub in subsets])
+    predicted = predict_scored(system, subsets)
+    return {sub.name: predicted[id(sub)] for sub in subsets}
 
 
 def present_datasets(names, data_dir=None, *, optional=()) -> tuple[list, list]:
@@ -71,30 +73,12 @@ def present_datasets(names, data_dir=None, *, optional=()) -> tuple[list, list]:
 def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=None) -> tuple[dict, dict]:
     """``(parts, pool_parts)``: ``dataset name -> subset -> (gold, prediction)`` for ``datasets``, and the
     same for the extra datasets ``pools`` (e.g. the rest of SICK, which MTEB's SICK-R pools with its test set).
-    ``progress(items, desc)``, when given, wraps the loop over datasets (or over the saved models' batches).
-
-    A :class:`SubsetModels` predicts all the subsets each of its models scores in one call: a pair's
-    prediction does not depend on the others, and one call of 20,000 pairs keeps every worker busy where
-    one call per subset (many of a few hundred pairs) would not."""
+    ``progress(items, desc)``, when given, wraps the loop over datasets."""
     todo = [(ds, False) for ds in datasets] + [(ds, True) for ds in (pools or ())]
-    if hasattr(system, "for_subset"):
-        predicted = _predict_batched(system, [sub for ds, _ in todo for sub in ds])
-        by_dataset = {ds.name: {sub.name: predicted[id(sub)] for sub in ds} for ds, _ in todo}
-        return ({ds.name: by_dataset[ds.name] for ds, extra in todo if not extra},
-                {ds.name: by_dataset[ds.name] for ds, extra in todo if extra})
     parts, pool_parts = {}, {}
     for ds, extra in (progress(todo, "datasets") if progress else todo):
         (pool_parts if extra else parts)[ds.name] = predict_dataset(system, ds, fit=fit)
     return parts, pool_parts
-
-
-def _predict_batched(models, subsets) -> dict:
-    """``id(subset) -> (gold, prediction)`` of each subset's scored pairs, predicted by
-    :func:`~semsts.baselines.subset_models.predict_all`: the same figures as :func:`predict_scored` of each subset."""
-    from .subset_models import predict_all
-    cut = [(sub, *scored_subset(sub)) for sub in subsets]
-    predicted = predict_all(models, [part for _, part, _ in cut])  # a bad pair: a FormatError at its file's line
-    return {id(sub): (part.gold, as_written(predicted[id(part)])) for sub, part, _ in cut}
 
 
 def _pair_key(pair) -> tuple:

@@ -13,7 +13,7 @@ from semsts import corpora
 from semsts.core.errors import InvalidValue, Unavailable
 
 from .registry import make_system, system_names
-from .run import predict_subset, training_pairs
+from .run import predict_subsets, training_pairs
 from .typed2013 import is_typed
 
 
@@ -47,7 +47,7 @@ def demo_scoreboard(systems=None, *, scorer: Callable, progress: Callable | None
     rows = []
     for name in progress(names) if progress else names:
         try:
-            scores, _ = predict_subset(make_system(name).fit(pairs, gold), sub)
+            scores, _ = predict_subsets(make_system(name).fit(pairs, gold), [sub])[id(sub)]
         except Exception as exc:  # any failure of one system is reported, not fatal
             rows.append(DemoRow(name, error=f"{_error_name(exc)}: {exc}"))
             continue

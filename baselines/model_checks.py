@@ -64,7 +64,8 @@ def check_models(path, models, encoder: str | None, scorer: str | None = None) -
     for name, model in models.models.items():
         if not (isinstance(name, str) and isinstance(model, FeatureRegression)):
             raise ModelMismatch(f"{path}: sub-model {name!r:.60} is a {type(model).__name__}, not a trained regression")
-    mapping, fallback = getattr(models, "mapping", None), getattr(models, "fallback", None)
+    mapping, fallback = getattr(models, "mapping", False), getattr(models, "fallback", None)
+    mapping = {} if mapping is None else mapping  # None: no mapping (SubsetModels' default)
     if not (isinstance(mapping, dict) and all(isinstance(k, str) and v in models.models for k, v in mapping.items())
             and isinstance(fallback, str) and fallback in models.models):
         raise ModelMismatch(f"{path}: its subset mapping or fallback names a sub-model it does not hold (it holds "

@@ -18,7 +18,7 @@ from semsts.core.progress import announce
 
 from .model_search import fold_matrices, search
 from .regression import FeatureRegression
-from .run import training_pairs, training_score_range
+from .run import training_pairs, training_task_range
 from .subset_models import SubsetModels
 
 
@@ -90,7 +90,7 @@ def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tu
         ds.require_gold()
     params = {**regime.params, **params}
     if params.get("score_range") is None:  # the models predict on their training gold's scale
-        params["score_range"] = training_score_range(datasets)
+        params["score_range"] = training_task_range(datasets)
     models, info = {}, {}
     for name, subsets in regime.sub_models.items():
         pairs, gold, domains = select(datasets, subsets)
@@ -118,7 +118,7 @@ def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tu
                                                      "sub_models": info, "mapping": regime.mapping,
                                                      "fallback": FALLBACK},
             "params": _plain(FeatureRegression(**params).get_params())}
-    return SubsetModels(models, regime.mapping, FALLBACK), card
+    return SubsetModels(models, regime.mapping, FALLBACK).fit(), card
 
 
 def tune_on_dev(system: FeatureRegression, pairs, gold, dev: corpora.Dataset) -> tuple:

@@ -120,14 +120,17 @@ class FeatureRegression(PairRegressor):
         self.feature_names_ = featurizer.feature_names_
 
     def _predict(self, pairs):
-        # in the gold's units, clipped to ``score_range`` or else to the range of the gold it learned from
+        # in the gold's units, clipped to ``score_range`` or else to the range of the gold it learned from; each
+        # distinct pair predicted once (a pair's prediction does not depend on the others)
         lo, hi = getattr(self, "clip_range_", None) or self.score_range
-        announce(f"predicting {len(pairs)} pairs")
         pairs, features = [tuple(p) for p in pairs], self.pipeline_.named_steps["features"]
+        distinct = list(dict.fromkeys(pairs))
+        announce(f"predicting {len(pairs)} pairs")
         features.note_long_sides(pairs)
         # featurized and regressed chunk by chunk, so that workers share both (the SVR is a fifth of the time);
         # in this process the SVR of a chunk runs in a thread while the next one is featurized
-        chunks = map_chunks(features.rows, pairs, features.chunk_size, workers=features.in_workers(),
+        chunks = map_chunks(features.rows, distinct, features.chunk_size, workers=features.in_workers(),
                             then=self.pipeline_[1:].predict)
         scores = np.concatenate([np.zeros(0), *chunks])
-        return np.clip(scores, lo, hi)
+        row = {pair: i for i, pair in enumerate(distinct)}
+        return np.clip(scores[[row[p] for p in pairs]] if pairs else scores, lo, hi)

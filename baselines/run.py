@@ -1,4 +1,9 @@
-"""Fit a system, predict every subset of a test dataset and write the official output files."""
+"""Fit a system, predict every subset of a test dataset and write the official output files.
+
+A system's ``score_range`` is the range its scores live in (a class attribute or a parameter; ``score_range_`` where
+``fit`` learns it). The *task range* is the range of a dataset's gold scores ([0, 5] for STS; a subset's
+``score_range`` field). :func:`onto_task_range` maps the one onto the other, for every system.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,8 +15,9 @@ from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
 from semsts.features.scorers import NonFiniteScore
 
-from .base import PairError
+from .base import PairError, rescale
 from .registry import make_system, name_of
+from .subset_models import SubsetModels
 from .typed2013 import is_typed
 
 
@@ -21,18 +27,17 @@ def learns_from_gold(system) -> bool:
     return bool(tags and tags().target_tags.required)
 
 
-def system_score_range(system) -> tuple[float, float] | None:
-    """The range a system's scores are in: its ``score_range`` (a system fitted on gold: the gold's scale,
-    set from its training data), else ``None`` for one fitted on gold of no declared scale (its scores
-    are already in the gold's units), else [0, 5]."""
-    own = getattr(system, "score_range", (0.0, 5.0))
+def score_range_of(system) -> tuple[float, float] | None:
+    """The range a system's scores live in: learned at fit (``score_range_``), else its ``score_range``; ``None`` for
+    a system fitted on gold of no declared range (its scores are already in the gold's units), else [0, 5]."""
+    own = getattr(system, "score_range_", None) or getattr(system, "score_range", (0.0, 5.0))
     if own is None:
         return None if learns_from_gold(system) else (0.0, 5.0)
     return tuple(float(v) for v in own)
 
 
-def training_score_range(datasets) -> tuple[float, float] | None:
-    """The one score range of the training datasets (``None`` for none); two scales mixed are refused."""
+def training_task_range(datasets) -> tuple[float, float] | None:
+    """The one task range of the training datasets (``None`` for none); two ranges mixed are refused."""
     ranges = sorted({tuple(sub.score_range) for ds in datasets for sub in ds})
     if len(ranges) > 1:
         raise InvalidValue(f"the training data mixes score scales ({', '.join(f'[{lo:g}, {hi:g}]' for lo, hi in ranges)}); "
@@ -41,21 +46,20 @@ def training_score_range(datasets) -> tuple[float, float] | None:
 
 
 def with_training_score_range(system, datasets):
-    """``system`` told its training data's scale, where it takes one and was given none."""
+    """``system`` told its training data's task range as its ``score_range``, where it takes one and was given none."""
     if "score_range" in system.get_params() and system.get_params()["score_range"] is None:
-        units = training_score_range(datasets)
+        units = training_task_range(datasets)
         if units is not None:
             system.set_params(score_range=units)
     return system
 
 
-def onto_score_range(subset: corpora.Subset, scores: np.ndarray, system_range=(0.0, 5.0)) -> np.ndarray:
-    """Map scores from the system's own range (``None``: the gold's units, as a system fitted on gold
-    predicts) onto the subset's task range, clipped into it."""
-    lo, hi = subset.score_range
-    if system_range is not None and (lo, hi) != tuple(system_range):
-        slo, shi = system_range
-        scores = lo + (scores - slo) * (hi - lo) / (shi - slo)
+def onto_task_range(scores, score_range, task_range) -> np.ndarray:
+    """Scores from a system's ``score_range`` (``None``: already in the task's units, as a system fitted on gold
+    predicts) mapped linearly onto ``task_range`` and clipped into it: the runner's one mapping."""
+    lo, hi = task_range
+    if score_range is not None and (lo, hi) != tuple(score_range):
+        scores = rescale(scores, score_range, (lo, hi))
     return np.clip(scores, lo, hi)
 
 
@@ -84,7 +88,7 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
         system.fit(pairs, gold)
     else:
         fit_on_subsets(system, list(test))
-    return write_outputs(test, out_dir, lambda sub: predict_subset(system, sub), name=name or name_of(system))
+    return write_outputs(system, test, out_dir, name=name or name_of(system))
 
 
 def fit_on_subsets(system, subsets, keeps=None) -> None:
@@ -95,49 +99,89 @@ def fit_on_subsets(system, subsets, keeps=None) -> None:
     try:
         system.fit([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep])
     except PairError as exc:
-        index = exc.index
-        for sub, keep in zip(subsets, keeps):
-            if index < len(keep):
-                raise sub.pair_error(int(keep[index]), exc.message) from None
-            index -= len(keep)
-        raise
+        raise at_line(exc, subsets, keeps) from None
 
 
-def predict_subset(system, sub: corpora.Subset) -> tuple[np.ndarray, np.ndarray | None]:
-    """Scores on the subset's task range, and confidences where the system gives them."""
-    try:
-        scores = onto_score_range(sub, system.predict(sub.pairs), system_score_range(system))
-        confidences = system.predict_confidence(sub.pairs) if hasattr(system, "predict_confidence") else None
-    except PairError as exc:
-        raise sub.pair_error(exc.index, exc.message) from None
-    except NonFiniteScore as exc:  # a pair scorer's feature of the regression
-        raise at_pair(exc, [sub]) from None
-    return scores, confidences
-
-
-def at_pair(exc: NonFiniteScore, subsets) -> Exception:
-    """A pair scorer's error about one pair, at the file and line of the first of ``subsets``' pairs it is (as it
-    was, when none is)."""
+def by_model(system, subsets) -> list[tuple[object, list]]:
+    """Which system scores which subsets: for :class:`SubsetModels`, each model with the subsets it scores; any other
+    system scores each subset on its own, as ``sts run`` always has (a seeded or SIF system's scores depend on
+    the pairs of one call)."""
+    if not isinstance(system, SubsetModels):
+        return [(system, [sub]) for sub in subsets]
+    groups: dict = {}
     for sub in subsets:
-        for index, pair in enumerate(sub.pairs):
-            if tuple(pair) == exc.pair:
-                return sub.pair_error(index, str(exc))
+        groups.setdefault(system.model_name(sub.name), []).append(sub)
+    return [(system.models[name], group) for name, group in groups.items()]
+
+
+def predict_group(model, subsets, keeps=None) -> dict:
+    """``id(subset) -> (scores on its task range, confidences or None)``, ``model`` predicting the pairs of all
+    ``subsets`` (with ``keeps``, each one's pairs at those 0-based indices) in one call: a regression's prediction
+    of a pair does not depend on the others, and one call of thousands of pairs keeps every worker busy where one
+    call per subset (STS 2015's five of 1,500-2,000) would not. A bad pair is a FormatError at its file's line."""
+    keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
+    pairs = [sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]
+    try:
+        scores = model.predict(pairs)
+        confidences = model.predict_confidence(pairs) if hasattr(model, "predict_confidence") else None
+    except PairError as exc:
+        raise at_line(exc, subsets, keeps) from None
+    except NonFiniteScore as exc:  # a pair scorer's feature of the regression
+        raise at_pair(exc, subsets, keeps) from None
+    out, start = {}, 0
+    for sub, keep in zip(subsets, keeps):
+        part = slice(start, start + len(keep))
+        out[id(sub)] = (onto_task_range(scores[part], score_range_of(model), sub.score_range),
+                        None if confidences is None else confidences[part])
+        start += len(keep)
+    return out
+
+
+def predict_subsets(system, subsets, keeps=None) -> dict:
+    """:func:`predict_group` of every model of ``system`` (:func:`by_model`): every system's one prediction path."""
+    keep_of = dict(zip(map(id, subsets), keeps or [range(len(sub.pairs)) for sub in subsets]))
+    out = {}
+    for model, group in by_model(system, subsets):
+        out.update(predict_group(model, group, [keep_of[id(sub)] for sub in group]))
+    return out
+
+
+def at_line(exc: PairError, subsets, keeps) -> Exception:
+    """A pair ``exc.index`` of the pairs ``keeps`` select from ``subsets``, as a FormatError at its file and line."""
+    index = exc.index
+    for sub, keep in zip(subsets, keeps):
+        if index < len(keep):
+            return sub.pair_error(int(keep[index]), exc.message)
+        index -= len(keep)
     return exc
 
 
-def write_outputs(test: corpora.Dataset, out_dir, predict, *, name: str = "unnamed",
+def at_pair(exc: NonFiniteScore, subsets, keeps=None) -> Exception:
+    """A pair scorer's error about one pair, at the file and line of the first of ``subsets``' pairs (with ``keeps``,
+    of those it selects) it is (as it was, when none is)."""
+    for sub, keep in zip(subsets, keeps or [range(len(sub.pairs)) for sub in subsets]):
+        for index in keep:
+            if tuple(sub.pairs[index]) == exc.pair:
+                return sub.pair_error(int(index), str(exc))
+    return exc
+
+
+def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unnamed",
                   model_sha256: str | None = None) -> list[Path]:
-    """One official output file per subset, holding ``predict(subset)``: ``(scores, confidences or None)`` on
-    the subset's range, as :func:`predict_subset` gives them.
+    """One official output file per subset of ``test``, holding its scores by ``system`` on the subset's task range
+    (:func:`predict_group`: each model predicts its subsets when the first of them is written).
 
     The run owns ``out_dir`` while it writes (corpora.runrecord): a lock, then a record of the
     system ``name``, the model's hash, the dataset and every file written, completed last.
     """
     out_dir = Path(out_dir)
-    written = []
+    groups = {id(sub): (model, group) for model, group in by_model(system, list(test)) for sub in group}
+    written, predicted = [], {}
     with runrecord.owned(out_dir, name, test.name, model_sha256, test.sha256) as run:
         for sub in test:
-            scores, confidences = predict(sub)
+            if id(sub) not in predicted:
+                predicted.update(predict_group(*groups[id(sub)]))
+            scores, confidences = predicted[id(sub)]
             path = out_dir / sub.output_name
             sub.kind.write_output(path, scores, confidences, score_range=sub.score_range)
             run.add(path)

@@ -3,11 +3,11 @@
 ``scorer`` is a callable or a spec ``package.module:function`` naming one (:mod:`semsts.features.scorers`). Each
 distinct pair is scored once, ``batch_size`` pairs a call; with a spec and a declared version (``cache``, a str, or
 the scorer's ``cache_version``), the scores are kept in the per-user cache (:mod:`semsts.features.pair_score_cache`,
-per pair). A scorer's scale is its own. The runner maps a system's scores onto the
-task's range linearly from its ``score_range``: here the scorer's declared ``score_range`` when it has one (a score
-outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw, which are
-the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor Spearman,
-pooled or not, sees it). A scorer giving every pair one score has them all at the range's middle.
+per pair). A scorer's scale is its own. The runner maps a system's scores onto the task's range linearly from the
+range they live in: here ``score_range_``, learned at ``fit``: the scorer's declared ``score_range`` when it has one
+(a score outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw,
+which are the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor
+Spearman, pooled or not, sees it). A scorer giving every pair one score has them all at the range's middle.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def pair_scores(score, pairs, batch_size=None, *, cache_spec=None, cache_version
 
 
 class PairScorer(PairRegressor):
-    """The user's pair scorer ``scorer`` as a system; ``fit`` learns the range its scores are mapped from."""
+    """The user's pair scorer ``scorer`` as a system; ``fit`` learns the range its scores live in (``score_range_``)."""
 
     _parameter_constraints = {"scorer": [callable, str, None],
                               "batch_size": [Interval(Integral, 1, None, closed="left"), None], "cache": ["boolean", str]}
@@ -48,11 +48,6 @@ class PairScorer(PairRegressor):
         self.scorer = scorer
         self.batch_size = batch_size
         self.cache = cache
-
-    @property
-    def score_range(self) -> tuple[float, float]:
-        """The range the scores are mapped from (:func:`semsts.baselines.run.onto_score_range`): ``scale_``."""
-        return getattr(self, "scale_", (0.0, 5.0))
 
     def _fit(self, pairs, y) -> None:
         if self.scorer is None:
@@ -63,10 +58,10 @@ class PairScorer(PairRegressor):
         scores = self._scores(pairs)  # each distinct pair once, in one call: what sts run and sts bench then predict
         self._seen = dict(zip((tuple(p) for p in pairs), scores.tolist()))  # predicting them scores nothing again
         if declared is not None:
-            self.scale_ = declared
+            self.score_range_ = declared
             return
         lo, hi = (float(scores.min()), float(scores.max())) if len(scores) else (0.0, 1.0)
-        self.scale_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
+        self.score_range_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
 
     def _scores(self, pairs) -> np.ndarray:
         return pair_scores(self.scorer_, pairs, self.batch_size, cache_spec=self.scorer if self.cache else None,

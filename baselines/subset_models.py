@@ -6,11 +6,7 @@ A single-model regime is the same object with only the fallback.
 """
 from __future__ import annotations
 
-from semsts.features.scorers import NonFiniteScore
-
-from . import run
-from .base import PairError
-from .run import at_pair, onto_score_range, system_score_range
+from sklearn.base import BaseEstimator
 
 
 def pick_model(subset: str, names, mapping: dict, fallback: str) -> str:
@@ -20,77 +16,44 @@ def pick_model(subset: str, names, mapping: dict, fallback: str) -> str:
     return subset if subset in names else fallback
 
 
-class SubsetModels:
-    """``models``: name → fitted system; ``mapping``: test subset → model name."""
+class SubsetModels(BaseEstimator):
+    """A scikit-learn meta-estimator over fitted systems: ``models`` (name → a system fitted on its own training
+    subsets, as :func:`semsts.baselines.regimes.train_regime` fits them), ``mapping`` (test subset → model name)
+    and ``fallback`` (the model of any other subset).
+
+    The models are used as they are given, as scikit-learn's ``FrozenEstimator`` uses its estimator: ``fit``
+    checks the mapping and refits nothing, and ``clone`` gives the object itself (a copy with unfitted models could
+    not be fitted again: each was trained on its own subsets). The runner scores each test
+    subset with its model (:func:`semsts.baselines.run.predict_subsets`); :meth:`predict` scores pairs of no
+    known subset with the fallback.
+    """
 
     def __init__(self, models: dict, mapping: dict | None = None, fallback: str = "all"):
-        if fallback not in models:
-            raise ValueError(f"fallback model {fallback!r} is not among {sorted(models)}")
-        missing = sorted({m for m in (mapping or {}).values() if m not in models})
-        if missing:
-            raise ValueError(f"mapping names models that are not there: {missing}")
-        self.models = dict(models)
-        self.mapping = dict(mapping or {})
+        self.models = models
+        self.mapping = mapping
         self.fallback = fallback
 
+    def fit(self, X=None, y=None):
+        """Check that ``fallback`` and every model ``mapping`` names are among ``models``; nothing is refitted."""
+        if self.fallback not in self.models:
+            raise ValueError(f"fallback model {self.fallback!r} is not among {sorted(self.models)}")
+        missing = sorted({m for m in (self.mapping or {}).values() if m not in self.models})
+        if missing:
+            raise ValueError(f"mapping names models that are not there: {missing}")
+        return self
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return True  # its models come fitted
+
+    def __sklearn_clone__(self):
+        return self
+
     def model_name(self, subset: str) -> str:
-        return pick_model(subset, self.models, self.mapping, self.fallback)
+        return pick_model(subset, self.models, self.mapping or {}, self.fallback)
 
     def for_subset(self, subset: str):
         return self.models[self.model_name(subset)]
 
-    def predict(self, pairs):
+    def predict(self, X):
         """Scores from the fallback model, for pairs of no known subset."""
-        return self.models[self.fallback].predict(pairs)
-
-
-def predict_subsets(models: SubsetModels, dataset) -> list:
-    """``(subset, scores)`` for every subset of ``dataset``, each scored by its mapped model (all at once)."""
-    predicted = predict_all(models, list(dataset))
-    return [(sub, predicted[id(sub)]) for sub in dataset]
-
-
-def predict_all(models: SubsetModels, subsets) -> dict:
-    """``id(subset) -> scores`` on each subset's range, as :func:`predict_subset` gives them, each model predicting
-    the pairs of all the subsets it scores in one call, each distinct pair once: a regression's prediction of a
-    pair does not depend on the others, and one call of thousands of pairs keeps every worker busy where one
-    call per subset (STS 2015's five of 1,500-2,000) would not. A bad pair is a FormatError at its subset's line."""
-    groups: dict = {}
-    for sub in subsets:
-        groups.setdefault(models.model_name(sub.name), []).append(sub)
-    out = {}
-    for name, group in groups.items():
-        model = models.models[name]
-        pairs = [tuple(p) for sub in group for p in sub.pairs]  # hashable, whatever sequence a subset holds
-        distinct = list(dict.fromkeys(pairs))
-        try:
-            scores = model.predict(distinct)
-        except PairError as exc:  # the first copy of the pair, at its subset's line
-            at = pairs.index(distinct[exc.index])
-            for sub in group:
-                if at < len(sub.pairs):
-                    raise sub.pair_error(at, exc.message) from None
-                at -= len(sub.pairs)
-            raise
-        except NonFiniteScore as exc:  # a pair scorer's feature
-            raise at_pair(exc, group) from None
-        row = {pair: i for i, pair in enumerate(distinct)}
-        scores = scores[[row[p] for p in pairs]] if pairs else scores
-        start = 0
-        for sub in group:
-            out[id(sub)] = onto_score_range(sub, scores[start:start + len(sub.pairs)], system_score_range(model))
-            start += len(sub.pairs)
-    return out
-
-
-def write_outputs(models: SubsetModels, dataset, out_dir, *, name: str = "regression",
-                  model_sha256: str | None = None) -> list:
-    """One official output file per subset of ``dataset`` in ``out_dir`` (with its run record); the paths written.
-    Every subset is predicted at once (:func:`predict_all`), once the run owns ``out_dir``."""
-    subsets, predicted = list(dataset), {}
-
-    def predict(sub):
-        if not predicted:
-            predicted.update(predict_all(models, subsets))
-        return predicted[id(sub)], None
-    return run.write_outputs(dataset, out_dir, predict, name=name, model_sha256=model_sha256)
+        return self.models[self.fallback].predict(X)

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from .base import PairRegressor, checked_score_range, onto_score_range
+from .base import PairRegressor, checked_score_range, rescale
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -48,7 +48,7 @@ def token_cosine_many(pairs) -> np.ndarray:
 
 
 class TokenCosine(PairRegressor):
-    """Token cosine mapped onto ``score_range`` (cosine × 5 for STS's (0, 5)); learns nothing."""
+    """Token cosine put on ``score_range``, the range its scores live in (cosine × 5 on (0, 5)); learns nothing."""
 
     _parameter_constraints = {"score_range": [tuple, list]}
 
@@ -59,4 +59,4 @@ class TokenCosine(PairRegressor):
         checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
 
     def _predict(self, pairs):
-        return onto_score_range(token_cosine_many(pairs), self.score_range)
+        return rescale(token_cosine_many(pairs), (0.0, 1.0), checked_score_range(self.score_range))

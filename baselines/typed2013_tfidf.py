@@ -13,7 +13,7 @@ from sklearn.utils._param_validation import HasMethods
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
 
-from .base import checked_score_range, onto_score_range
+from .base import checked_score_range, rescale
 from .typed2013 import TypedPairRegressor
 
 
@@ -22,8 +22,8 @@ def _identity(items):
 
 
 class TypedTfidf(TypedPairRegressor):
-    """Cosine of per-type TF-IDF vectors mapped onto ``score_range`` (× 5 for (0, 5)); ``fields`` (a TypedFields)
-    holds the extractors."""
+    """Cosine of per-type TF-IDF vectors put on ``score_range``, the range its scores live in (× 5 on (0, 5));
+    ``fields`` (a TypedFields) holds the extractors."""
 
     _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "score_range": [tuple, list]}
 
@@ -56,4 +56,4 @@ class TypedTfidf(TypedPairRegressor):
             a = vectorizer.transform([items[x][kind] for x, _ in pairs])
             b = vectorizer.transform([items[y][kind] for _, y in pairs])
             scores[:, j] = np.asarray(a.multiply(b).sum(axis=1)).ravel()
-        return onto_score_range(np.clip(scores, 0.0, 1.0), self.score_range)
+        return rescale(np.clip(scores, 0.0, 1.0), (0.0, 1.0), checked_score_range(self.score_range))

@@ -18,13 +18,11 @@ from . import aggregates, intervals
 from . import conventions as cv
 from .bench import CONVENTION_NAMES, CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, covering, fmt100, signature
 from .bench_intervals import Bootstrap
-from .ranking import common_task_rank, placed_rank
+from .ranking import common_task_rank, placed_rank, ranked_view
 from .results import Result, fmt, json_value, markdown, text_blocks, wrapped
 
 DAGGER = "†"
 NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
-
-
 CI_LABEL = "  95% CI"
 INTERVALS = (f"95% CI under each row of ours: a Pearson of pooled pairs (STS12 ALL, STS-B and SICK-R Pearson): "
              f"{intervals.FISHER}; a mean of subsets' Pearsons (official Mean, SentEval Pearson): {intervals.DELTA}; "
@@ -139,21 +137,34 @@ def mteb_subset_table(rows) -> tuple[list, list]:
     return header, body
 
 
+TABLE5_HEADER = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
+
+
+def _table5_cells(c) -> list:
+    """A published row of SimCSE's Table 5 as printed (``*``: its Avg. is not the mean of its figures)."""
+    return [c.name + (f" {c.marks}" if c.marks else ""), *(f"{c.figures[d]:.2f}" for d in TABLE5_DATASETS),
+            f"{c.average:.2f}" + (" *" if abs(c.recomputed_average - c.average) > 0.006 else "")]
+
+
+def _table5_lines(r: BenchRow) -> list:
+    """A row of ours in SimCSE's Table 5, and its interval line where it has one."""
+    lines = [[name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)]]
+    if r.ci:
+        lines.append(ci_row(r, [*(("simcse", d) for d in TABLE5_DATASETS), ("simcse", "Avg.")], x100=True))
+    return lines
+
+
 def published_table(rows) -> tuple[list, list, list]:
     """SimCSE's Table 5 as the paper lays it out, our rows after it; and the notes on them."""
-    header = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
+    header = TABLE5_HEADER
     body, notes, published = [], [], contenders()
     for section in ("unsupervised", "supervised"):
         body.append([f"({section}, as published)"] + [""] * (len(header) - 1))
-        for c in (c for c in published if c.supervised == (section == "supervised")):
-            body.append([c.name + (f" {c.marks}" if c.marks else ""), *(f"{c.figures[d]:.2f}" for d in TABLE5_DATASETS),
-                         f"{c.average:.2f}" + (" *" if abs(c.recomputed_average - c.average) > 0.006 else "")])
+        body += [_table5_cells(c) for c in published if c.supervised == (section == "supervised")]
     body.append(["(ours)"] + [""] * (len(header) - 1))
     averages = sorted((c.average for c in published), reverse=True)
     for r in rows:
-        body.append([name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)])
-        if r.ci:
-            body.append(ci_row(r, [*(("simcse", d) for d in TABLE5_DATASETS), ("simcse", "Avg.")], x100=True))
+        body += _table5_lines(r)
         if r.simcse_average is not None and not r.trained_on_sts:
             above = sum(a > round(r.simcse_average, 2) for a in averages)
             notes.append(f"{r.system}: Avg. {r.simcse_average:.2f} would rank {above + 1} of {len(averages) + 1} "
@@ -178,28 +189,36 @@ def _core_mean(figures: dict) -> float | None:
     return None if any(v is None for v in values) else aggregates.mean(values)
 
 
+MTEB_HEADER = ["model", *(MTEB_LABELS[d] for d in MTEB_DATASETS), "Mean (7)"]
+
+
+def _mteb_cells(name: str, figures: dict) -> list:
+    return [name, *(fmt100(figures.get(d)) for d in MTEB_DATASETS), fmt100(_core_mean(figures))]
+
+
+def _mteb_lines(r: BenchRow) -> list:
+    """A row of ours in MTEB's published table, and its interval line where it has one."""
+    lines = [_mteb_cells(name_of(r), _mteb_of(r))]
+    if r.ci:
+        core = ("mteb", "mean") if r.mteb_tasks == tuple(MTEB_CORE) else None
+        lines.append(ci_row(r, [*(("mteb", d) for d in MTEB_DATASETS), core], x100=True))
+    return lines
+
+
 def mteb_published_table(rows) -> tuple[list, list, list]:
     """MTEB's published STS main scores (x 100) of today's open encoders, our rows after them, and where
     each of ours would rank: per task, and by the mean of the tasks it has, each published row compared
     on the tasks both have (the notes say which published rows lack one and are compared on fewer)."""
-    header = ["model", *(MTEB_LABELS[d] for d in MTEB_DATASETS), "Mean (7)"]
-    published = mteb_contenders()
+    header, published = MTEB_HEADER, mteb_contenders()
     theirs = [{d: 100 * v for d, v in c.figures.items()} for c in published]
     body = [["(published, MTEB)"] + [""] * (len(header) - 1)]
-    for c, figures in zip(published, theirs):
-        body.append([c.name + (f" {c.marks}" if c.marks else ""), *(fmt100(figures.get(d)) for d in MTEB_DATASETS),
-                     fmt100(_core_mean(figures))])
+    body += [_mteb_cells(c.name + (f" {c.marks}" if c.marks else ""), f) for c, f in zip(published, theirs)]
     body.append(["(ours)"] + [""] * (len(header) - 1))
     notes = []
     for r in rows:
-        ours = _mteb_of(r)
-        body.append([name_of(r), *(fmt100(ours[d]) for d in MTEB_DATASETS), fmt100(_core_mean(ours))])
-        if r.ci:
-            core = ("mteb", "mean") if r.mteb_tasks == tuple(MTEB_CORE) else None
-            body.append(ci_row(r, [*(("mteb", d) for d in MTEB_DATASETS), core], x100=True))
-        if r.trained_on_sts:
-            continue
-        notes += _mteb_rank_notes(r.system, ours, theirs, published)
+        body += _mteb_lines(r)
+        if not r.trained_on_sts:
+            notes += _mteb_rank_notes(r.system, _mteb_of(r), theirs, published)
     notes.append("Mean (7) = the plain mean of STS12-16, STSBenchmark and SICK-R, shown where all seven are there; "
                  "a row of ours is compared with each published row on the mean of the tasks both have (STS17 and "
                  "STS22 count only where both have them), so a published row lacking a task is compared on fewer, "
@@ -241,82 +260,22 @@ def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> 
     return [text, f"{system} per task: " + ", ".join(per_task)]
 
 
-TOP, AROUND = 3, 2  # the published rows a readable table keeps: the top ones, and those on each side of ours
-
-
-def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND) -> tuple[list, list, list, dict]:
-    """A long published table cut to what a reader needs: every row ranked by one figure (published ``(cells,
-    value)``, ours ``(lines, value)``, ``lines`` the row and its interval line), ours placed at the rank their
-    figure (rounded to 2 decimals, as printed) would take among the published rows; kept: the ``top`` rows, ours and
-    ``around`` published rows on each side of each of ours that has the figure (one without it is not ranked: it
-    comes last, alone, not beside the lowest published rows). Returns the header with a rank column, the body, which
-    body lines are ours, and the lines standing for the rows left out (body position -> text)."""
-    values = [v for _, v in published]
-    merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
-              for i, (cells, v) in enumerate(published)]
-    for j, (lines, v) in enumerate(ours):
-        rank = placed_rank(None if v is None else round(v, 2), values, digits=2)
-        merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
-    merged.sort(key=lambda m: (-m[0], m[1], m[2]))
-    mine = [k for k, m in enumerate(merged) if m[1] == 1]
-    ranked = [k for k in mine if merged[k][0] != -math.inf]  # a row of ours without the figure has no neighbours
-    keep = set(range(min(top, len(merged)))) | set(mine) | {k for i in ranked for k in range(i - around, i + around + 1)}
-    body, is_ours, gaps, left_out = [], [], {}, []
-
-    def gap():
-        if left_out:
-            ranks = [int(r) for r in left_out if r != "-"]
-            span = (f" (ranks {min(ranks)}-{max(ranks)})" if len(set(ranks)) > 1 else
-                    f" (rank {ranks[0]})" if ranks else "")
-            gaps[len(body)] = (f"… {len(left_out)} published row{'s' if len(left_out) > 1 else ''} left out{span}; "
-                               "--all shows every row")
-            left_out.clear()
-    for k, (_, order, _, rank, cells) in enumerate(merged):
-        if k not in keep:
-            left_out.append(rank)
-            continue
-        gap()
-        lines = cells if order else [cells]
-        for n, line in enumerate(lines):
-            body.append([rank if n == 0 else "", *line])
-            is_ours.append(bool(order))
-    gap()
-    return ["rank", *header], body, is_ours, gaps
-
-
 def published_view(rows) -> tuple[list, list, list, dict]:
-    """SimCSE's Table 5 ranked by Avg., cut by :func:`ranked_view` (the paper's two sections merged)."""
-    header = ["model", *(LABELS[d] for d in TABLE5_DATASETS), "Avg."]
-    published = [([c.name + (f" {c.marks}" if c.marks else ""), *(f"{c.figures[d]:.2f}" for d in TABLE5_DATASETS),
-                   f"{c.average:.2f}" + (" *" if abs(c.recomputed_average - c.average) > 0.006 else "")], c.average)
-                 for c in contenders()]
-    ours = []
-    for r in rows:
-        lines = [[name_of(r), *(fmt100(r.simcse(d)) for d in TABLE5_DATASETS), fmt100(r.simcse_average)]]
-        if r.ci:
-            lines.append(ci_row(r, [*(("simcse", d) for d in TABLE5_DATASETS), ("simcse", "Avg.")], x100=True))
-        ours.append((lines, None if r.trained_on_sts else r.simcse_average))
-    return ranked_view(header, published, ours)
+    """SimCSE's Table 5 ranked by Avg., cut by :func:`~semsts.scoring.ranking.ranked_view` (the paper's two sections merged)."""
+    published = [(_table5_cells(c), c.average) for c in contenders()]
+    ours = [(_table5_lines(r), None if r.trained_on_sts else r.simcse_average) for r in rows]
+    return ranked_view(TABLE5_HEADER, published, ours)
 
 
 def mteb_published_view(rows) -> tuple[list, list, list, dict]:
-    """MTEB's published rows ranked by Mean (7) (those without it last, unranked), cut by :func:`ranked_view`."""
-    header = ["model", *(MTEB_LABELS[d] for d in MTEB_DATASETS), "Mean (7)"]
+    """MTEB's published rows ranked by Mean (7) (those without it last, unranked), cut by :func:`~semsts.scoring.ranking.ranked_view`."""
     published = []
     for c in mteb_contenders():
         figures = {d: 100 * v for d, v in c.figures.items()}
-        published.append(([short_name(c.name) + (f" {c.marks}" if c.marks else ""),
-                           *(fmt100(figures.get(d)) for d in MTEB_DATASETS), fmt100(_core_mean(figures))],
+        published.append((_mteb_cells(short_name(c.name) + (f" {c.marks}" if c.marks else ""), figures),
                           _core_mean(figures)))
-    ours = []
-    for r in rows:
-        figures = _mteb_of(r)
-        lines = [[name_of(r), *(fmt100(figures[d]) for d in MTEB_DATASETS), fmt100(_core_mean(figures))]]
-        if r.ci:
-            core = ("mteb", "mean") if r.mteb_tasks == tuple(MTEB_CORE) else None
-            lines.append(ci_row(r, [*(("mteb", d) for d in MTEB_DATASETS), core], x100=True))
-        ours.append((lines, None if r.trained_on_sts else _core_mean(figures)))
-    return ranked_view(header, published, ours)
+    ours = [(_mteb_lines(r), None if r.trained_on_sts else _core_mean(_mteb_of(r))) for r in rows]
+    return ranked_view(MTEB_HEADER, published, ours)
 
 
 def short_name(name: str, width: int = 36) -> str:
@@ -327,8 +286,6 @@ def short_name(name: str, width: int = 36) -> str:
 
 
 PUBLISHED_VIEWS = {"simcse": published_view, "mteb": mteb_published_view}
-
-
 PUBLISHED_TABLES = {"simcse": published_table, "mteb": mteb_published_table}
 
 
@@ -349,7 +306,7 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
              every_row: bool = True) -> list[Section]:
     """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these. A published table
     holds every published row in the paper's layout, or (not ``every_row``) is cut to the top rows and those around
-    ours, ranked (:func:`ranked_view`)."""
+    ours, ranked (:func:`~semsts.scoring.ranking.ranked_view`)."""
     out = []
     for convention in conventions:
         placed = published and convention in PUBLISHED_TABLES
@@ -427,8 +384,6 @@ def trailer(rows, absent=()) -> list[str]:
         lines.append(f"no MTEB figure for {', '.join(outside)}: no MTEB task holds it, and no table publishes it "
                      "(its official figure is the readme's Pearson over the file)")
     return lines
-
-
 
 
 def _markdown_lines(s: Section) -> list[str]:

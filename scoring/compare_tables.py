@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .correlations import is_finite
+from .ranking import AROUND, TOP, kept
 from .report import UNDEFINED
 from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, text_blocks, wrapped
 
@@ -71,16 +72,10 @@ def compare_title(cmp: dict) -> str:
     return cmp["dataset"] if title in ("", cmp["dataset"]) else f"{cmp['dataset']}: {title}"
 
 
-TOP, AROUND = 3, 2  # the rows a readable table keeps beside ours: the top ones, and those on each side of ours
-
-
 def kept_rows(rows, *, top: int = TOP, around: int = AROUND) -> list:
     """The rows a readable table shows: every row of ours, the ``top`` first rows and ``around`` rows on each side of
     each of ours; each run of rows left out is one ``None``. Every row when no published row is left out."""
-    keep = set(range(min(top, len(rows))))
-    for i, row in enumerate(rows):
-        if row["ours"]:
-            keep.update(range(max(0, i - around), min(len(rows), i + around + 1)))
+    keep = kept(len(rows), [i for i, row in enumerate(rows) if row["ours"]], top=top, around=around)
     out = []
     for i in range(len(rows)):
         if i in keep:

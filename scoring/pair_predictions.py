@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import secrets
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue
-from semsts.core.files import atomic_open, is_regular, missing_folders, remove_empty, remove_temps, tagged_temps
+from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, tagged_temps
 
 from .bench import MTEB_POOLS
 
@@ -31,7 +30,6 @@ SUFFIX = ".jsonl"
 FIELDS = ("subset", "pair", "id", "gold", "prediction", "sentence1", "sentence2")
 WORST = 10  # the pairs the report lists per row and dataset
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,79}")
-_TAG = re.compile(r"[0-9a-f]{8}")
 
 README_TEXT = """Per-pair predictions of `sts bench --save-predictions` (format {format}).
 
@@ -161,63 +159,38 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _read_manifest(folder: Path) -> dict | None:
-    path = folder / MANIFEST
-    if not os.path.lexists(path):
-        return None
-    if not is_regular(path):
-        raise InvalidValue(f"{path}: not a regular file (a link, FIFO, device or folder); refused")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise InvalidValue(f"{path}: not a manifest of `sts bench --save-predictions` ({str(exc)[:100]}); "
-                           "give a new folder, or move it away") from None
-    if not (isinstance(doc, dict) and doc.get("sts_bench_predictions") == FORMAT and isinstance(doc.get("files"), dict)
-            and all(isinstance(k, str) and "/" not in k and (v is None or isinstance(v, dict))
-                    for k, v in doc["files"].items())):
-        raise InvalidValue(f"{path}: not a manifest of `sts bench --save-predictions` (format {FORMAT}); "
-                           "give a new folder, or move it away")
-    return doc
-
-
-def _ours(name: str) -> bool:
-    """A name a save may write: a prediction file, the README, the manifest or a temporary."""
-    return name.endswith(SUFFIX) or name in (README, MANIFEST) or (name.startswith(".") and name.endswith(".tmp"))
-
-
 def check_folder(folder) -> dict | None:
-    """Refuse a ``folder`` a save could not write without replacing what it did not write, before minutes of
-    predicting: it must be absent, or a folder whose prediction files (``*.jsonl``), README and temporaries were all
-    written by an earlier save (its manifest names them, unchanged). Other files are allowed and kept. Returns the
-    earlier manifest (None without one)."""
+    """Refuse a ``folder`` a save could not write without replacing a file it did not write, before minutes of
+    predicting: it must be absent, or a folder whose prediction files (``*.jsonl``) and README an earlier save's
+    manifest names. Other files are kept. Returns the earlier manifest (None without one)."""
     folder = Path(folder)
-    if not os.path.lexists(folder):
+    if not folder.exists():
         return None
-    if folder.is_symlink() or not folder.is_dir():
+    if not folder.is_dir():
         raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a folder, new or not: it replaces only "
                            "the files an earlier --save-predictions wrote there and leaves the others alone)")
-    manifest = _read_manifest(folder)
+    manifest = None
+    if (folder / MANIFEST).exists():
+        try:
+            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            manifest = None
+        if not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
+                and isinstance(manifest.get("files"), dict)):
+            raise InvalidValue(f"{folder / MANIFEST}: not a manifest of `sts bench --save-predictions` (format "
+                               f"{FORMAT}); give a new folder, or move it away")
     listed = manifest["files"] if manifest else {}
-    tag = manifest.get("temp_tag") if manifest else None
-    foreign, changed = [], []
-    for path in sorted(folder.iterdir()):
-        name = path.name
-        if name == MANIFEST or not _ours(name):
-            continue
-        if name.startswith(".") and isinstance(tag, str) and _TAG.fullmatch(tag) and name.endswith(f".{tag}.tmp"):
-            continue
-        if name not in listed or not is_regular(path):
-            foreign.append(name)
-        elif listed[name] is not None and listed[name].get("sha256") not in (None, _sha256(path)):
-            changed.append(name)
+    foreign = [p.name for p in sorted(folder.iterdir()) if _ours(p.name) and p.name not in listed]
     if foreign:
         raise InvalidValue(f"{folder}: holds {', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}, which no "
                            f"--save-predictions wrote ({MANIFEST} does not name it); a save would replace such files: "
                            "give a new folder, or move them away")
-    if changed:
-        raise InvalidValue(f"{folder / changed[0]}: changed since --save-predictions wrote it (its SHA-256 is not the "
-                           f"one {MANIFEST} records); a save would replace it: give a new folder, or move it away")
     return manifest
+
+
+def _ours(name: str) -> bool:
+    """A name a save writes: a prediction file or the README."""
+    return name.endswith(SUFFIX) or name == README
 
 
 def _line(record: dict) -> str:
@@ -247,9 +220,8 @@ def save_predictions(tables, folder) -> list[Path]:
     manifest; the files an earlier save wrote there and this one does not are removed. On a failure this save's
     files are removed again, and the folder if it created it. Returns the prediction files."""
     folder = Path(folder)
-    earlier = check_folder(folder)
-    old = {k: v for k, v in (earlier or {}).get("files", {}).items()}
-    old_tag = (earlier or {}).get("temp_tag")
+    earlier = check_folder(folder) or {}
+    old, old_tag = earlier.get("files", {}), earlier.get("temp_tag")
     names = file_names(tables)
     created = missing_folders(folder)
     tag = secrets.token_hex(4)
@@ -257,48 +229,36 @@ def save_predictions(tables, folder) -> list[Path]:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # a save killed from here on leaves a manifest naming every file it may have written, so the next save may
-        # replace them; the other ones of an earlier save stay named too
+        # replace them, and its temporaries (named by its tag), so the next save removes them
         _write_manifest(folder, tag, {**old, **dict.fromkeys([*names, README])}, complete=False)
         remove_temps(folder, old_tag)
         files = {}
         with tagged_temps(tag):
             for t, name in zip(tables, names):
-                path = folder / name
-                _refuse_special(path)
-                with atomic_open(path) as handle:
+                with atomic_open(folder / name) as handle:
                     for record in t.records():
                         handle.write(_line(record))
-                written.append(path)
+                written.append(folder / name)
                 files[name] = {"row": t.row, "dataset": t.dataset, "figure": t.figure, "pairs": len(t),
-                               "sha256": _sha256(path)}
-            _refuse_special(folder / README)
+                               "sha256": _sha256(folder / name)}
             with atomic_open(folder / README) as handle:
                 handle.write(_readme(tables, names))
             written.append(folder / README)
             files[README] = {"sha256": _sha256(folder / README)}
             for name in old:
-                if name not in files and _ours(name) and is_regular(folder / name):
+                if name not in files and _ours(name) and (folder / name).exists():
                     (folder / name).unlink()
             _write_manifest(folder, tag, files, complete=True)
     except BaseException:
         for path in written:
-            if is_regular(path):
-                path.unlink()
+            path.unlink(missing_ok=True)
         if folder.is_dir():
             remove_temps(folder, tag)
         if created:
-            if is_regular(folder / MANIFEST):
-                (folder / MANIFEST).unlink()
+            (folder / MANIFEST).unlink(missing_ok=True)
             remove_empty(created)
         raise
     return written[:-1]
-
-
-def _refuse_special(path: Path) -> None:
-    """A link, FIFO or folder where a file goes is not replaced (a rename over a link would not follow it, but the
-    user put it there)."""
-    if os.path.lexists(path) and not is_regular(path):
-        raise InvalidValue(f"{path}: not a regular file (a link, FIFO, device or folder); refused")
 
 
 def percentile_ranks(values) -> np.ndarray:

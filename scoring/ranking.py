@@ -65,3 +65,52 @@ def common_task_rank(ours: dict, others, tasks) -> tuple[int | None, list]:
                 round(aggregates.mean([ours[t] for t in shared]), 9):
             above += 1
     return 1 + above, compared
+
+
+TOP, AROUND = 3, 2  # the rows a readable table keeps beside ours: the top ones, and those on each side of ours
+
+
+def kept(n: int, centres, *, top: int = TOP, around: int = AROUND) -> set:
+    """The positions a readable table of ``n`` rows keeps: the ``top`` first and ``around`` on each side of each of
+    ``centres`` (the rows of ours)."""
+    return set(range(min(top, n))) | {k for i in centres for k in range(max(0, i - around), min(n, i + around + 1))}
+
+
+def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND) -> tuple[list, list, list, dict]:
+    """A long published table cut to what a reader needs: every row ranked by one figure (published ``(cells,
+    value)``, ours ``(lines, value)``, ``lines`` the row and its interval line), ours placed at the rank their
+    figure (rounded to 2 decimals, as printed) would take among the published rows; kept: the ``top`` rows, ours and
+    ``around`` published rows on each side of each of ours that has the figure (one without it is not ranked: it
+    comes last, alone, not beside the lowest published rows). Returns the header with a rank column, the body, which
+    body lines are ours, and the lines standing for the rows left out (body position -> text)."""
+    values = [v for _, v in published]
+    merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
+              for i, (cells, v) in enumerate(published)]
+    for j, (lines, v) in enumerate(ours):
+        rank = placed_rank(None if v is None else round(v, 2), values, digits=2)
+        merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
+    merged.sort(key=lambda m: (-m[0], m[1], m[2]))
+    mine = [k for k, m in enumerate(merged) if m[1] == 1]
+    ranked = [k for k in mine if merged[k][0] != -math.inf]  # a row of ours without the figure has no neighbours
+    keep = kept(len(merged), ranked, top=top, around=around) | set(mine)
+    body, is_ours, gaps, left_out = [], [], {}, []
+
+    def gap():
+        if left_out:
+            ranks = [int(r) for r in left_out if r != "-"]
+            span = (f" (ranks {min(ranks)}-{max(ranks)})" if len(set(ranks)) > 1 else
+                    f" (rank {ranks[0]})" if ranks else "")
+            gaps[len(body)] = (f"… {len(left_out)} published row{'s' if len(left_out) > 1 else ''} left out{span}; "
+                               "--all shows every row")
+            left_out.clear()
+    for k, (_, order, _, rank, cells) in enumerate(merged):
+        if k not in keep:
+            left_out.append(rank)
+            continue
+        gap()
+        lines = cells if order else [cells]
+        for n, line in enumerate(lines):
+            body.append([rank if n == 0 else "", *line])
+            is_ours.append(bool(order))
+    gap()
+    return ["rank", *header], body, is_ours, gaps

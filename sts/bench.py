@@ -338,7 +338,7 @@ def _bench_scorer(spec, datasets, pools, args, bar):
         fit_on_subsets(system, subsets, [scored_subset(sub)[1] for sub in subsets])
     trained = ("trained on STS-family data, as --trained-on-sts says" if args.trained_on_sts
                else "taken as not trained on STS-family data; else say --trained-on-sts")
-    lo, hi = system.scale_
+    lo, hi = system.score_range_
     how = "the range it declares" if system.declared_ else "its lowest and highest score on these pairs"
     return _bench_predict(spec, system, datasets, pools, args, bar, fit=False, trained=args.trained_on_sts,
                           source=f"a pair scorer: its score of each pair, mapped from [{lo:g}, {hi:g}] ({how}; {trained})")

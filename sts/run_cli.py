@@ -6,8 +6,7 @@ import argparse
 from semsts import argtypes, corpora
 from semsts.baselines.model_file import load_model
 from semsts.baselines.registry import describe, make_system, needs_training, require_extra, system_names
-from semsts.baselines.run import run_system
-from semsts.baselines.subset_models import write_outputs
+from semsts.baselines.run import run_system, write_outputs
 from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
 from semsts.corpora import runrecord
@@ -98,7 +97,7 @@ def run_saved(args, test) -> list:
             bar.step(f"loading {args.model}")
         models, card = load_model(args.model, encoder=args.encoder, scorer=args.scorer, cache=args.cache)
         with settings(args, bar):
-            return write_outputs(models, test, args.out, model_sha256=card["sha256"])
+            return write_outputs(models, test, args.out, name="regression", model_sha256=card["sha256"])
     finally:  # an error then starts its own line, not after the step's elapsed time
         if bar:
             bar.close()

@@ -11,7 +11,7 @@ from semsts import argtypes, corpora, evaluate
 from semsts.baselines.model_file import check_destination, save_model
 from semsts.baselines.model_search import regressor_names
 from semsts.baselines.regimes import REGIMES, custom_regime, regime_names, train_regime
-from semsts.baselines.subset_models import predict_subsets
+from semsts.baselines.run import predict_subsets
 from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
 from semsts.features.sets import FAMILIES, set_names
@@ -95,7 +95,8 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
         if test_name:
             (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
             test.require_gold()
-            parts = [(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, test)]
+            predicted = predict_subsets(models, list(test))
+            parts = [(sub.name, predicted[id(sub)][0], sub.gold) for sub in test]
             card["scores"] = {"test": {"dataset": test_name, **evaluate.score_subsets(parts)}}
     if settings_bar is not None:
         settings_bar.step(f"saving {args.save}")

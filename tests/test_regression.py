@@ -11,7 +11,8 @@ from semsts import cli, corpora, evaluate
 from semsts.baselines.model_card import ModelMismatch, card_path
 from semsts.baselines.model_file import load_model, save_model
 from semsts.baselines.regression import FeatureRegression
-from semsts.baselines.subset_models import SubsetModels, predict_subsets
+from semsts.baselines.run import predict_subsets
+from semsts.baselines.subset_models import SubsetModels
 
 # --- The regression system: scikit-learn contract, regimes' sub-model mapping, saved models and cards.
 
@@ -66,7 +67,23 @@ def test_subset_mapping_and_fallback():
     assert [models.for_subset(s) for s in ("MSRpar", "surprise.SMTnews", "surprise.OnWN", "headlines")] == \
         ["par", "eur", "every", "every"]
     with pytest.raises(ValueError, match="not there"):
-        SubsetModels({"all": 1}, {"x": "MSRvid"})
+        SubsetModels({"all": 1}, {"x": "MSRvid"}).fit()
+    with pytest.raises(ValueError, match="fallback model 'all' is not among"):
+        SubsetModels({"MSRpar": 1}).fit()
+
+
+def test_subset_models_is_a_scikit_learn_meta_estimator(fitted, demo):
+    """Parameters stored as given, ``fit`` returns self, ``get_params``/``set_params`` work, and ``clone`` keeps the
+    fitted models (as scikit-learn's FrozenEstimator: it is the object itself)."""
+    from sklearn.base import clone
+    from sklearn.utils.validation import check_is_fitted
+    models = SubsetModels({"all": fitted}, {"x": "all"})
+    assert models.fit() is models and models.get_params(deep=False) == {"models": {"all": fitted}, "mapping": {"x": "all"},
+                                                                          "fallback": "all"}
+    check_is_fitted(models)
+    assert clone(models) is models
+    assert np.array_equal(clone(models).predict(demo[2]), fitted.predict(demo[2]))
+    assert models.set_params(fallback="x").fallback == "x"
 
 
 @pytest.fixture
@@ -260,7 +277,8 @@ def test_committed_model_reproduces_its_card(regime, data_dir):
     models, card = load_model(MODELS / f"{regime}.skops")
     test = card["scores"]["test"]
     dataset = corpora.load(test["dataset"], data_dir)
-    result = evaluate.score_subsets([(sub.name, scores, sub.gold) for sub, scores in predict_subsets(models, dataset)])
+    predicted = predict_subsets(models, list(dataset))
+    result = evaluate.score_subsets([(sub.name, predicted[id(sub)][0], sub.gold) for sub in dataset])
     for key in ("all", "allnorm", "mean"):
         assert result[key] == pytest.approx(test[key], abs=TOLERANCE), key
     for name, entry in test["subsets"].items():
@@ -277,13 +295,12 @@ def test_sts2012_regime_maps_the_surprise_subsets():
 def test_a_saved_model_writes_every_subset_at_once_as_one_by_one(tmp_path):
     """Issue 22: `sts run regression --model` predicts all the subsets each sub-model scores in one call (workers
     then share them), each distinct pair once; the files are those of predicting each subset on its own."""
-    from semsts.baselines.run import predict_subset
-    from semsts.baselines.subset_models import write_outputs
+    from semsts.baselines.run import predict_subsets, write_outputs
     from semsts.corpora import formats
     models, _ = load_model(MODELS / "sts2012.skops")
     dataset = corpora.load("sts2012-test")
     written = write_outputs(models, dataset, tmp_path / "run")
     assert len(written) == len(list(dataset)) == 5
     for sub, path in zip(dataset, written):
-        one, _ = predict_subset(models.for_subset(sub.name), sub)
+        one, _ = predict_subsets(models.for_subset(sub.name), [sub])[id(sub)]
         assert formats.read_lines(path) == [formats.format_score(v) for v in one], sub.name

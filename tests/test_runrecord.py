@@ -35,15 +35,15 @@ def test_a_complete_run_scores_and_records_what_it_wrote(data_dir, tmp_path, cap
 def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_path, monkeypatch, capsys):
     out = tmp_path / "mixed"
     assert main("run", "token-cosine", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 0
-    real, calls = run_module.predict_subset, []
+    real, calls = run_module.predict_group, []
 
-    def dies_on_the_third(system, sub):
-        calls.append(sub.name)
+    def dies_on_the_third(system, subsets):
+        calls.append(subsets[0].name)
         if len(calls) == 3:
             raise WordNetNotFound("WordNet is not installed")  # how `sts run lcs` failed midway without WordNet
-        return real(system, sub)
+        return real(system, subsets)
 
-    monkeypatch.setattr(run_module, "predict_subset", dies_on_the_third)
+    monkeypatch.setattr(run_module, "predict_group", dies_on_the_third)
     assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
     capsys.readouterr()
     assert score(data_dir, out) == 1
@@ -54,15 +54,15 @@ def test_an_interrupted_run_over_another_systems_files_is_refused(data_dir, tmp_
 
 def test_a_failed_run_removes_the_folders_it_created_and_only_what_it_wrote_there(data_dir, tmp_path, monkeypatch,
                                                                                     capsys):
-    real, calls = run_module.predict_subset, []
+    real, calls = run_module.predict_group, []
 
-    def dies_on_the_third(system, sub):
-        calls.append(sub.name)
+    def dies_on_the_third(system, subsets):
+        calls.append(subsets[0].name)
         if len(calls) == 3:
             raise WordNetNotFound("WordNet is not installed")
-        return real(system, sub)
+        return real(system, subsets)
 
-    monkeypatch.setattr(run_module, "predict_subset", dies_on_the_third)
+    monkeypatch.setattr(run_module, "predict_group", dies_on_the_third)
     out = tmp_path / "new" / "deeper" / "run"
     assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
     assert capsys.readouterr().err == "error: WordNet is not installed\n"
@@ -72,15 +72,15 @@ def test_a_failed_run_removes_the_folders_it_created_and_only_what_it_wrote_ther
     assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
     assert list(tmp_path.iterdir()) == [tmp_path / "new"] and list((tmp_path / "new").iterdir()) == []
 
-    def writes_beside_then_dies(system, sub):  # a file another program put in the new folder meanwhile is kept
-        calls.append(sub.name)
+    def writes_beside_then_dies(system, subsets):  # a file another program put in the new folder meanwhile is kept
+        calls.append(subsets[0].name)
         if len(calls) == 2:
             (out / "notes.txt").write_text("mine")
             raise WordNetNotFound("WordNet is not installed")
-        return real(system, sub)
+        return real(system, subsets)
 
     calls.clear()
-    monkeypatch.setattr(run_module, "predict_subset", writes_beside_then_dies)
+    monkeypatch.setattr(run_module, "predict_group", writes_beside_then_dies)
     assert main("run", "random", "--test", "sts2012-test", "--out", out, "--data-dir", data_dir, "--quiet") == 1
     assert [p.name for p in out.iterdir()] == ["notes.txt"]  # its own output file and record removed, the folder kept
     assert not (tmp_path / "new" / "deeper" / "run" / "sts-run.json").exists()

@@ -54,16 +54,16 @@ def test_each_distinct_pair_is_scored_once_in_batches_and_mapped_from_its_own_ra
     pairs = [("a b", "a c"), ("x y", "x y"), ("a b", "a c"), ("p", "q r")] * 10  # 3 distinct pairs
     system = PairScorer("tests.pair_scorers:length_difference", batch_size=2, cache=False).fit(pairs)
     assert pair_scorers.CALLS == [2, 1]  # scored in fit, once each, two a call
-    assert system.scale_ == (-2.0, 0.0) and not system.declared_
+    assert system.score_range_ == (-2.0, 0.0) and not system.declared_
     assert system.predict(pairs[:4]).tolist() == [0.0, 0.0, 0.0, -2.0] and pair_scorers.CALLS == [2, 1]  # not again
     assert system.predict([("abc", "a")]).tolist() == [-2.0] and pair_scorers.CALLS == [2, 1, 1]  # a new pair is scored
     # one score for every pair: the middle of the range it is mapped from
-    assert PairScorer("tests.pair_scorers:length_difference").fit([("a", "b")]).scale_ == (-1.0, 1.0)
+    assert PairScorer("tests.pair_scorers:length_difference").fit([("a", "b")]).score_range_ == (-1.0, 1.0)
 
 
 def test_a_declared_range_and_batch_size_are_the_scorers_own_and_a_score_outside_it_is_an_error():
     system = PairScorer("tests.pair_scorers:bounded", cache=False).fit([])
-    assert system.scale_ == (0.0, 1.0) and system.declared_
+    assert system.score_range_ == (0.0, 1.0) and system.declared_
     pairs = [(f"w{i} a", "a b") for i in range(10)]
     assert system.predict(pairs).tolist() == pytest.approx([1 / 3] * 10) and pair_scorers.CALLS == [7, 3]
 

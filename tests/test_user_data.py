@@ -169,7 +169,7 @@ def test_a_pairs_error_names_the_line_its_row_starts_on(tmp_path):
     the header and a CSV field holding a line break counted, also when the bench predicts the scored pairs alone."""
     from semsts.baselines.base import PairError
     from semsts.baselines.bench_predictions import predict_scored
-    from semsts.baselines.run import predict_subset
+    from semsts.baselines.run import predict_subsets
 
     class FailsOn:
         def __init__(self, index):
@@ -182,12 +182,12 @@ def test_a_pairs_error_names_the_line_its_row_starts_on(tmp_path):
     sub = corpora.resolve(path).subsets[0]
     assert [sub.line(i) for i in range(3)] == [2, 4, 5]
     with pytest.raises(FormatError, match=rf"^{path}:5: cannot score it$"):
-        predict_subset(FailsOn(2), sub)
+        predict_subsets(FailsOn(2), [sub])
     with pytest.raises(FormatError, match=rf"^{path}:5: cannot score it$"):  # pair 1 of the scored ones: e, f
-        predict_scored(FailsOn(1), sub)
+        predict_scored(FailsOn(1), [sub])
     sick = write(tmp_path / "s.txt", SICK_HEADER + "10\ta\tb\t4.2\tNEUTRAL\n11\tc\td\t1.5\tENTAILMENT\n")
     with pytest.raises(FormatError, match=rf"^{sick}:3: cannot score it$"):
-        predict_subset(FailsOn(1), corpora.resolve(sick).subsets[0])
+        predict_subsets(FailsOn(1), corpora.resolve(sick).subsets)
     write(path, 'sentence1,sentence2,score\n"two\nlines",b,9\n')  # the reader's own errors: the same line
     with pytest.raises(FormatError, match=rf"^{path}:2: score 9 is outside"):
         corpora.resolve(path)
