@@ -42,9 +42,3 @@ def stdout_to_stderr():
     cannot get into the command's output (``sts bench --format json``), written after the block."""
     return contextlib.redirect_stdout(sys.stderr)
 
-
-def in_a_log() -> bool:
-    """Whether stderr is a log (not a terminal): there a closed progress bar keeps its last state on its own line;
-    on a terminal closed bars are wiped."""
-    from .bars import on_a_terminal
-    return not on_a_terminal()
