@@ -65,8 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
-    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), its
-    streams flushed, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
+    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), a closed
+    stream standing in as the null device, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
     from semsts.core import COLLECTIONS
 
     from .streams import stand_in_for_closed
