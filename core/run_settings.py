@@ -27,28 +27,15 @@ def available_cores() -> int:
 
 
 @contextmanager
-def dask_client(scheduler):
-    """A dask.distributed client on ``scheduler`` for the duration of the block."""
-    Client = need("dask.distributed", "dask", "--backend dask").Client
-    client = Client(scheduler, set_as_default=False)
-    try:
-        with client.as_current():
-            yield client
-    finally:
-        client.close()
-
-
-@contextmanager
 def run_settings(*, n_jobs: int = 1, backend: str = "loky", scheduler=None, progress=None):
     """Within the block, joblib work runs on ``n_jobs`` workers of ``backend`` (dask: on the cluster at
-    ``scheduler``) and featurization passes its chunks through ``progress``."""
-    if backend not in BACKENDS:
-        raise InvalidValue(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    ``scheduler``) and featurization passes its chunks through ``progress``; joblib refuses another ``backend``."""
     if backend == "dask" and not scheduler:
         raise InvalidValue("backend 'dask' needs a scheduler address (--scheduler HOST:PORT)")
     with ExitStack() as stack:
-        if backend == "dask":
-            stack.enter_context(dask_client(scheduler))
+        if backend == "dask":  # a dask.distributed client on the scheduler for the block, closed after it
+            client = stack.enter_context(need("dask.distributed", "dask", "--backend dask").Client(scheduler, set_as_default=False))
+            stack.enter_context(client.as_current())
         stack.enter_context(parallel_config(backend=backend, n_jobs=n_jobs))
         # one BLAS thread in this process (loky gives each worker its share of the cores): OpenBLAS's own
         # threads only oversubscribe the cores a run was given (TruncatedSVD 15-25x slower under load)

@@ -31,22 +31,16 @@ def int_between(minimum: int, maximum: int):
     return parse
 
 
-def nonempty_path(text: str) -> str:
-    """An argparse ``type``: a directory path that is not the empty string (which would mean the current folder)."""
-    return _nonempty(text, "name a directory (use . for the current one)")
+def _nonempty(expected: str):
+    """An argparse ``type``: a text that is not empty (an empty path would mean the current folder, an empty
+    name or address the default); the error says what ``expected`` instead."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"is empty; {expected}")
+        return text
+    return parse
 
 
-def nonempty_file(text: str) -> str:
-    """An argparse ``type``: a file path that is not the empty string."""
-    return _nonempty(text, "name a file")
-
-
-def nonempty(text: str) -> str:
-    """An argparse ``type``: a name, path or address that is not the empty string (never read as "the default")."""
-    return _nonempty(text, "give a value, or leave the option out")
-
-
-def _nonempty(text: str, expected: str) -> str:
-    if not text.strip():
-        raise argparse.ArgumentTypeError(f"is empty; {expected}")
-    return text
+nonempty_path = _nonempty("name a directory (use . for the current one)")  # a directory path
+nonempty_file = _nonempty("name a file")  # a file path
+nonempty = _nonempty("give a value, or leave the option out")  # a name, path or address

@@ -65,33 +65,16 @@ def build_parser() -> argparse.ArgumentParser:
 def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
-    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), its
-    streams flushed, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
+    hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), a closed
+    stream standing in as the null device, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
     from semsts.core import COLLECTIONS
 
-    from .streams import quiet_closed_stdout, stand_in_for_closed, write_error
+    from .streams import stand_in_for_closed
     gc.set_threshold(*COLLECTIONS)
     atexit.register(lambda: _INTERRUPTED and _end_interrupted(0))  # the first exit handler: it runs last
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
-    try:
-        code = main()
-        sys.stdout.flush()  # a closed pipe shows here, not in the exit
-        sys.stdout = sys.stderr  # the output is complete: what the exit runs (an encoder's exit handler) prints is stderr's
-    except SystemExit as exc:  # argparse's usage errors and --help
-        code = exc.code
-    except BrokenPipeError:  # `sts … | head -1`: the reader has what it wanted
-        quiet_closed_stdout()
-        code = 0
-    except OSError as exc:  # `> /dev/full`, or a system error no command caught: one line
-        with contextlib.suppress(OSError):
-            print(write_error(exc), file=sys.stderr)
-            quiet_closed_stdout()
-        code = 1
-    if code is None:
-        code = 0
-    elif not isinstance(code, int):
-        print(code, file=sys.stderr)
-        code = 1
+    code = main()  # (argparse's usage errors and --help raise SystemExit with their own code through here)
+    sys.stdout = sys.stderr  # the output is complete: what the exit runs (an encoder's exit handler) prints is stderr's
     if code == 130:  # Ctrl-C: see _end_interrupted
         _INTERRUPTED.append(code)
         threading.Thread(target=_end_interrupted, args=(INTERRUPTED_EXIT_GRACE,), daemon=True).start()
@@ -190,14 +173,18 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
-        from importlib.metadata import version
-
-        from semsts import evaluate
-        print(f"semsts {version('semsts')} (scorer {evaluate.__version__})")
-        return 0
+        return run_command(_print_version)
     if args.command is None:
         parser.error("the following arguments are required: COMMAND")
     return run_command(args.func, args)
+
+
+def _print_version() -> int:
+    from importlib.metadata import version
+
+    from semsts import evaluate
+    print(f"semsts {version('semsts')} (scorer {evaluate.__version__})")
+    return 0
 
 
 def run_command(command, *args) -> int:
@@ -207,7 +194,7 @@ def run_command(command, *args) -> int:
     exit 1, never a traceback; a reader gone away (``| head -1``) ends the command quietly with 0."""
     from semsts.core.errors import STSError
 
-    from .streams import quiet_closed_stdout, write_error
+    from .streams import quiet_closed_stdout
     try:
         code = command(*args)
         sys.stdout.flush()  # a closed pipe or a full disk shows here, not in the interpreter's exit
@@ -215,19 +202,13 @@ def run_command(command, *args) -> int:
     except BrokenPipeError:  # `sts data list | head -1`: the reader has what it wanted
         quiet_closed_stdout()
         return 0
-    except STSError as exc:
-        _close_bars()  # a bar still drawn (featurizing) ends its line first
-        print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        output = type(exc) is OSError and exc.filename is None  # writing the output failed (`> /dev/full`)
-        with contextlib.suppress(OSError):
-            _close_bars()
-            print(write_error(exc) if output else f"error: {exc}", file=sys.stderr)
+    except (STSError, OSError, ValueError, RuntimeError) as exc:  # ValueError, RuntimeError: raised below us (numpy,
+        output = type(exc) is OSError and exc.filename is None  # scikit-learn, an encoder) on input no check of ours
+        with contextlib.suppress(OSError):                       # refused; output: writing it failed (`> /dev/full`)
+            _close_bars()  # a bar still drawn (featurizing) ends its line first
+            message = (f"cannot write the output: {exc.strerror or exc}" if output else
+                       exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
+            print(f"error: {message}", file=sys.stderr)
             if output:
                 quiet_closed_stdout()
-        return 1
-    except (ValueError, RuntimeError) as exc:  # raised below us (numpy, scikit-learn, an encoder) on input no check
-        _close_bars()                          # of ours refused: one line too, as the commands printed it before
-        print(f"error: {exc}", file=sys.stderr)
         return 1

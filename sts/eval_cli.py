@@ -21,8 +21,7 @@ def _significance_bar(pairs: list, desc: str):
     if len(pairs) < 2:
         return pairs
     from .bars import bar
-    from .streams import in_a_log
-    return bar(pairs, desc=desc, leave=in_a_log())  # a log keeps its lines; on a terminal the bar is wiped
+    return bar(pairs, desc=desc, leave=False)  # wiped from a terminal (a log keeps its lines)
 
 def _dataset(args):
     """``--dataset`` (a name or a path) with ``--columns`` for a plain table."""
@@ -52,7 +51,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
     ``subcommands`` too), on the parser given."""
     from semsts import argtypes
-    from semsts.options import _columns
+    from semsts.options import add_columns_option
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
                      + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
@@ -60,8 +59,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = Fals
     form.add_argument("files", nargs="*", default=[], metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")
     parser.add_argument("--dataset", type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
-    parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
-                        help="header names of the text and score columns of a plain TSV/CSV --dataset")
+    add_columns_option(parser)
     form.add_argument("--run", type=argtypes.nonempty_path, help="directory holding the official output files of one run "
                       "(with --dataset)")
     form.add_argument("--check", metavar="SYS", help="validate one output file like correct-output.pl")
@@ -231,14 +229,13 @@ def compare_main(argv, prog: str = "evaluate.py compare") -> int:
 def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     """``compare``'s arguments and handler (``sts compare``, ``python evaluate.py compare``), on the parser given."""
     from semsts import argtypes
-    from semsts.options import _columns
+    from semsts.options import add_columns_option
     from semsts.scoring.compare_tables import COMPARE_RENDERERS
     from semsts.scoring.significance import MAX_RESAMPLES
     parser.description = ("Place runs among the task paper's published results, "
                           "with 95% intervals and significance tests.")
     parser.add_argument("--dataset", required=True, type=argtypes.nonempty, help="dataset name or file/folder, e.g. sts2012-test or mine.tsv")
-    parser.add_argument("--columns", type=_columns, metavar="TEXT1,TEXT2[,SCORE]",
-                        help="header names of the text and score columns of a plain TSV/CSV --dataset")
+    add_columns_option(parser)
     parser.add_argument("--run", action="append", type=_run_spec, required=True, metavar="NAME=DIR",
                         help="a run directory of official output files, named (repeatable)")
     parser.add_argument("--published", action="store_true",

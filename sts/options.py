@@ -10,7 +10,6 @@ import time
 
 from semsts import argtypes, bars, corpora
 from semsts.core.run_settings import BACKENDS, available_cores, run_settings
-from semsts.streams import in_a_log as _kept
 
 
 def add_n_jobs(p, threads: str = "the SVR grid's fits") -> None:
@@ -143,17 +142,16 @@ class _Bar:
         return {"tick": self.tick, "start": self.start, "_beat": None, "_cache": {}}
 
     def __call__(self, chunks):
-        self._end_beat(handed_over=True)
-        return self._ticking(bars.bar(chunks, desc="featurizing", unit="chunk", leave=_kept()))
+        return self.over(chunks, "featurizing", unit="chunk")
 
-    def over(self, items, desc: str):
+    def over(self, items, desc: str, unit: str = "it"):
         self._end_beat(handed_over=True)
-        return self._ticking(bars.bar(items, desc=desc, leave=_kept()))
+        return self._ticking(bars.bar(items, desc=desc, unit=unit, leave=False))
 
     def count(self, total: int, desc: str, unit: str):
         """A bar of ``total`` items, moved by ``update(n)``, ended by ``close()`` (:func:`semsts.core.progress.counting`)."""
         self._end_beat(handed_over=True)
-        return _Counter(bars.bar(total=total, desc=desc, unit=unit, leave=_kept(), brief=True), self.tick)
+        return _Heartbeat(bars.bar(total=total, desc=desc, unit=unit, leave=False, brief=True), self.tick)
 
     def cached(self, found: int, total: int, where, *, unit: str = "texts", cache: str = "embedding cache") -> None:
         """``found`` of ``total`` items came from the ``cache`` at ``where`` (said when the step ends)."""
@@ -164,7 +162,7 @@ class _Bar:
     def step(self, text: str) -> None:
         self.close()
         bars.write(f"[{time.monotonic() - self.start:5.0f}s] {text}")
-        self._beat = _Heartbeat(bars.bar(desc="  working", bar_format="{desc}: {elapsed}", leave=_kept()), self.tick)
+        self._beat = _Heartbeat(bars.bar(desc="  working", bar_format="{desc}: {elapsed}", leave=False), self.tick)
 
     def close(self) -> None:
         """End the current step: its elapsed-time line, and a note of what came from the embedding and pair-score caches."""
@@ -195,21 +193,9 @@ class _Bar:
             beat.stop()
 
 
-class _Counter:
-    """A bar moved by ``update(n)``, its elapsed time redrawn while a batch takes long."""
-
-    def __init__(self, bar, tick: float):
-        self.bar, self.beat = bar, _Heartbeat(bar, tick)
-
-    def update(self, n: int) -> None:
-        self.bar.update(n)
-
-    def close(self) -> None:
-        self.beat.stop()
-
-
 class _Heartbeat:
-    """Redraws a bar every ``tick`` seconds (:func:`semsts.bars.tick`) from a daemon thread until stopped (then closes it)."""
+    """Redraws a bar every ``tick`` seconds (:func:`semsts.bars.tick`) from a daemon thread until stopped (then closes
+    it); as a counter (:meth:`_Bar.count`), moved by ``update(n)`` and ended by ``close()``."""
 
     def __init__(self, bar, tick: float):
         self.bar, self.done = bar, threading.Event()
@@ -224,3 +210,9 @@ class _Heartbeat:
         self.done.set()
         self.thread.join()
         self.bar.close()
+
+    def update(self, n: int) -> None:
+        self.bar.update(n)
+
+    def close(self) -> None:
+        self.stop()

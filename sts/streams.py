@@ -37,21 +37,8 @@ def quiet_closed_stdout() -> None:
         os.close(devnull)
 
 
-def write_error(exc: OSError) -> str:
-    """The one line that says an output stream could not be written (or another system error no command caught)."""
-    if exc.filename is not None:
-        return f"error: {exc.filename}: {exc.strerror or exc}"
-    return f"error: cannot write the output: {exc.strerror or exc}"
-
-
 def stdout_to_stderr():
     """Within the block, what Python code prints to ``sys.stdout`` goes to stderr: a user's encoder that prints
     cannot get into the command's output (``sts bench --format json``), written after the block."""
     return contextlib.redirect_stdout(sys.stderr)
 
-
-def in_a_log() -> bool:
-    """Whether stderr is a log (not a terminal): there a closed progress bar keeps its last state on its own line;
-    on a terminal closed bars are wiped."""
-    from .bars import on_a_terminal
-    return not on_a_terminal()

@@ -63,11 +63,7 @@ def cmd_train(args) -> int:
         load_scorer(args.scorer)
     recipe = REGIMES[args.regime] if args.regime else custom_regime(args.train, test=args.test)
     test_name = args.test or recipe.test
-    chosen = {"regressor": args.regressor} if args.regressor else {}
-    if args.encoder:
-        chosen["encoder"] = args.encoder
-    if args.scorer:
-        chosen["scorer"] = args.scorer
+    chosen = {name: getattr(args, name) for name in ("regressor", "encoder", "scorer") if getattr(args, name)}
     settings_bar = progress_bar(args)
     try:
         with stdout_to_stderr():  # only the summary reaches stdout, whatever an encoder prints meanwhile

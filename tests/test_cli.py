@@ -334,3 +334,12 @@ def test_an_interrupt_inside_a_destructor_ends_the_command_without_a_traceback(c
             Dying()  # collected at once: the interrupt is raised inside __del__
             time.sleep(30)  # the command going on, waiting: the interrupt comes back here
     assert interrupted and capsys.readouterr().err == "" and time.monotonic() - started < 20
+
+
+def test_python_m_semsts_never_imports_a_module_of_the_current_folder(tmp_path):
+    """``python -m`` puts the current folder first on ``sys.path``: a module there named like one the command
+    imports (here ``argparse``, in a folder such as an unpacked archive) is never imported (``sts/__main__.py``)."""
+    (tmp_path / "argparse.py").write_text('raise SystemExit("shadowed")\n')
+    done = subprocess.run([sys.executable, "-m", "semsts", "--version"], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("semsts ") and "shadowed" not in done.stderr, done.stderr
