@@ -136,7 +136,7 @@ def not_described(release: str, diffs: list[Difference]) -> str:
     return f"{what} mteb describes for {pin['task']} ({describe(diffs)})"
 
 
-def describe(diffs: list[Difference], most: int = 3) -> str:
-    """``figure expected X, got Y; …`` for the first ``most`` differences."""
+def describe(diffs: list, most: int = 3) -> str:
+    """``figure expected X, got Y; …`` for the first ``most`` differences (Differences or a kind's lines)."""
     shown = "; ".join(str(d) for d in diffs[:most])
     return shown + (f"; and {len(diffs) - most} more" if len(diffs) > most else "")

@@ -152,8 +152,7 @@ def check_pairs(root: Path, name: str) -> Check:
     except FormatError as exc:
         return Check("MISMATCH", rel, f"does not parse: {exc}")
     if diffs:
-        return Check("MISMATCH", rel, f"not {spec.kind.pins}: " + "; ".join(diffs[:3]) + (
-            f"; and {len(diffs) - 3} more" if len(diffs) > 3 else ""))
+        return Check("MISMATCH", rel, f"not {spec.kind.pins}: {content_pins.describe(diffs)}")
     return Check("OK", rel, spec.kind.pins)
 
 
