@@ -243,15 +243,10 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
 
 def _find_folder(tree: Path, source: Source) -> Path | None:
     """The shallowest folder in ``tree`` named ``source.folder`` or holding ``source.holds``."""
-    candidates = []
-    for path in [tree, *tree.rglob("*")]:
-        if not path.is_dir():
-            continue
-        if source.folder and path.name == source.folder and path != tree:
-            candidates.append(path)
-        elif source.holds and all((path / sub).is_dir() for sub in source.holds):
-            candidates.append(path)
-    return min(candidates, key=lambda p: len(p.parts)) if candidates else None
+    candidates = [path for path in [tree, *tree.rglob("*")] if path.is_dir() and (
+        (source.folder and path.name == source.folder and path != tree)
+        or (source.holds and all((path / sub).is_dir() for sub in source.holds)))]
+    return min(candidates, key=lambda p: len(p.parts), default=None)
 
 
 def check(source: Source, staged_root: Path) -> None:
@@ -271,8 +266,7 @@ def check(source: Source, staged_root: Path) -> None:
     if not read:
         raise FetchError(f"{source.name}: the archive holds none of the files of {', '.join(source.datasets)}")
     known = manifest.load_manifest()
-    rels = dict.fromkeys(p.relative_to(staged_root).as_posix() for p in read)
-    entries = {rel: known[rel] for rel in rels if rel in known}
+    entries = {rel: known[rel] for rel in (p.relative_to(staged_root).as_posix() for p in read) if rel in known}
     bad = [c for c in manifest.check_files(staged_root, entries) if c.status != "OK"]
     if bad:
         listed = "; ".join(f"{c.path} ({c.detail})" for c in bad)
