@@ -96,10 +96,8 @@ def differences(release: str, root) -> list[Difference] | None:
     if "subsets" in pin:
         # a multilingual task: each subset's figures as mteb gives them per hf_subset, one absent a difference too
         return [d for check in (pin, *pin.get("more", ())) for _, _, diffs in subset_checks(check, root) for d in diffs]
-    subsets = list(datasets.load(pin["dataset"], root))
-    pairs = [p for sub in subsets for p in sub.pairs]
-    gold = [g for sub in subsets for g in sub.gold]
-    return compare(pin["figures"], figures(pairs, gold))
+    dataset = datasets.load(pin["dataset"], root)
+    return compare(pin["figures"], figures(dataset.pairs, dataset.gold))
 
 
 def subset_checks(check: dict, root) -> list[tuple]:
