@@ -146,9 +146,8 @@ def read_output(path, n_expected: int | None = None, score_range: tuple[float, f
 
     Returns ``(scores, confidences)``; confidences is None when no line carries one.
     """
-    errors = list(check_output(path, n_expected, score_range))
-    if errors:
-        raise errors[0]
+    for error in check_output(path, n_expected, score_range):
+        raise error
     scores, confidences = [], []
     for line in read_lines(path):
         fields = line.strip().split("\t")
@@ -160,7 +159,7 @@ def read_output(path, n_expected: int | None = None, score_range: tuple[float, f
 
 def output_lines(path) -> list[str]:
     """The lines of a system output file; a FormatError if it is missing, unreadable or no regular file."""
-    if not Path(path).exists() and not Path(path).is_symlink():
+    if not in_place(path):
         raise FormatError(path, None, "output file is missing")
     return read_lines(path)  # a folder, FIFO, device or dangling link is refused there, saying which
 
