@@ -96,10 +96,8 @@ def differences(release: str, root) -> list[Difference] | None:
     if "subsets" in pin:
         # a multilingual task: each subset's figures as mteb gives them per hf_subset, one absent a difference too
         return [d for check in (pin, *pin.get("more", ())) for _, _, diffs in subset_checks(check, root) for d in diffs]
-    subsets = list(datasets.load(pin["dataset"], root))
-    pairs = [p for sub in subsets for p in sub.pairs]
-    gold = [g for sub in subsets for g in sub.gold]
-    return compare(pin["figures"], figures(pairs, gold))
+    dataset = datasets.load(pin["dataset"], root)
+    return compare(pin["figures"], figures(dataset.pairs, dataset.gold))
 
 
 def subset_checks(check: dict, root) -> list[tuple]:
@@ -136,7 +134,7 @@ def not_described(release: str, diffs: list[Difference]) -> str:
     return f"{what} mteb describes for {pin['task']} ({describe(diffs)})"
 
 
-def describe(diffs: list[Difference], most: int = 3) -> str:
-    """``figure expected X, got Y; …`` for the first ``most`` differences."""
+def describe(diffs: list, most: int = 3) -> str:
+    """``figure expected X, got Y; …`` for the first ``most`` differences (Differences or a kind's lines)."""
     shown = "; ".join(str(d) for d in diffs[:most])
     return shown + (f"; and {len(diffs) - most} more" if len(diffs) > most else "")

@@ -263,15 +263,8 @@ def load(name: str, data_dir=None) -> Dataset:
     for subset in subsets:
         if not len(subset):
             raise FormatError(subset.input_path, None, "holds no pairs; expected one pair per line")
-    present = {sub for sub, _, _ in located}
-    notes = []
-    folder = folder_of(name, data_dir)
-    for missing in s.expected:
-        if missing in present:
-            continue
-        if missing in s.licensed_out:
-            notes.append(f"{name}: subset {missing} skipped: its input is LDC-licensed and not in the data root")
-        else:
-            notes.append(s.kind.missing_note(name, folder, missing))
+    present, folder = {sub for sub, _, _ in located}, folder_of(name, data_dir)
+    notes = [f"{name}: subset {sub} skipped: its input is LDC-licensed and not in the data root" if sub in s.licensed_out
+             else s.kind.missing_note(name, folder, sub) for sub in s.expected if sub not in present]
     notes += s.kind.notes(folder, s)
     return Dataset(name, s.kind, tuple(subsets), tuple(notes))

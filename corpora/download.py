@@ -15,9 +15,7 @@ Progress = Callable[[str, int, "int | None"], None]
 
 def mirror_address(url: str, mirror: str | None) -> str:
     """Where to download ``url`` from: ``mirror`` (checked) serving it under its official file name, else ``url``."""
-    if mirror:
-        check_mirror(mirror)
-    return f"{mirror.rstrip('/')}/{PurePosixPath(url).name}" if mirror else url
+    return f"{check_mirror(mirror).rstrip('/')}/{PurePosixPath(url).name}" if mirror else url
 
 
 _PASSWORD = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^/@:]*):[^/]*@")
@@ -132,33 +130,28 @@ def download(url: str, dest: Path, progress: Progress | None = None, timeout: fl
     import http.client
     shown = redact(url)
     too_big = f"{shown}: more than {mib(limit or 0)}, far more than the release needs; refused"
-    done, total = 0, None
+    done, total, watchdog = 0, None, _Watchdog(DEADLINE)
     try:
-        with _Watchdog(DEADLINE) as watchdog:
-            try:
-                with watchdog.opener().open(_request(url), timeout=timeout) as response, open(dest, "wb") as out:
-                    total = response.headers.get("Content-Length")
-                    total = int(total) if total and total.isdigit() else None
-                    if limit is not None and total is not None and total > limit:
-                        raise FetchError(f"{shown}: announces {mib(total)}, far more than the release needs "
-                                         f"(at most {mib(limit)}); refused")
-                    read = getattr(response, "read1", response.read)  # what has come, not a full block
-                    while block := read(1 << 16):
-                        out.write(block)
-                        done += len(block)
-                        if limit is not None and done > limit:
-                            raise FetchError(too_big)
-                        if progress:
-                            progress(dest.name, done, total)
-            except (OSError, http.client.HTTPException):
-                if not watchdog.fired:
-                    raise
-            if watchdog.fired:
-                raise FetchError(f"{shown}: not finished after {DEADLINE:g} s ({done:,} bytes received); "
-                                 "the server stalls? refused")
+        with watchdog, watchdog.opener().open(_request(url), timeout=timeout) as response, open(dest, "wb") as out:
+            total = response.headers.get("Content-Length")
+            total = int(total) if total and total.isdigit() else None
+            if limit is not None and total is not None and total > limit:
+                raise FetchError(f"{shown}: announces {mib(total)}, far more than the release needs "
+                                 f"(at most {mib(limit)}); refused")
+            read = getattr(response, "read1", response.read)  # what has come, not a full block
+            while block := read(1 << 16):
+                out.write(block)
+                done += len(block)
+                if limit is not None and done > limit:
+                    raise FetchError(too_big)
+                if progress:
+                    progress(dest.name, done, total)
     except (OSError, http.client.HTTPException) as exc:  # URLError, HTTPError and socket errors are OSErrors
-        raise FetchError(_scrub(f"cannot download {shown}: {exc}; {by_hand}",
-                                url)) from None
+        if not watchdog.fired:
+            raise FetchError(_scrub(f"cannot download {shown}: {exc}; {by_hand}", url)) from None
+    if watchdog.fired:
+        raise FetchError(f"{shown}: not finished after {DEADLINE:g} s ({done:,} bytes received); "
+                         "the server stalls? refused")
     if total is not None and done != total:
         raise FetchError(f"{shown}: got {done} bytes of {total}; the download was cut short")
     return dest

@@ -174,7 +174,7 @@ def fetch_records(folder, client: RecordClient, *, progress: Callable | None = N
 def _check_record(raw: bytes, rid: str) -> None:
     try:
         record_from_json(json.loads(raw))
-    except (ValueError, EuropeanaError) as exc:
+    except (ValueError, TypeError, AttributeError, EuropeanaError) as exc:  # JSON of another shape: a list for a map
         raise EuropeanaError(f"record {rid}: the answer is not a record ({exc})") from None
     except RecursionError:
         raise EuropeanaError(f"record {rid}: the answer is not a record (JSON nested too deeply)") from None

@@ -58,7 +58,7 @@ def fetch(name: str, data_dir=None, archives=(), mirror: str | None = None, forc
     created = missing_folders(root)  # a failed fetch leaves no empty data root of its making
     root.mkdir(parents=True, exist_ok=True)
     try:
-        return _fetch_into(source, root, final, archives, mirror, progress, unverified)
+        return _fetch_into(source, root, final, archives, mirror or os.environ.get(MIRROR_VAR), progress, unverified)
     except BaseException:
         remove_empty(created)
         raise
@@ -88,7 +88,7 @@ def _unpack(source: Source, tmp: Path, archives, mirror: str | None, progress: P
     if nested(source):
         return _unpack_nested(source, tmp, archives, mirror, progress, budget)
     paths = [Path(a) for a in archives] or [
-        download(mirror_address(url, mirror or os.environ.get(MIRROR_VAR)), tmp / PurePosixPath(url).name, progress,
+        download(mirror_address(url, mirror), tmp / PurePosixPath(url).name, progress,
                  limit=budget, by_hand=by_hand(source)) for url in source.urls]
     trees, left = [], budget
     for i, archive in enumerate(paths):
@@ -136,7 +136,6 @@ def _unpack_nested(source: Source, tmp: Path, archives, mirror: str | None, prog
             if (folder / rel).is_file():  # the check after names what is missing
                 left -= _copy_at(folder / rel, tree / rel, left)
         return [folder], [tree]
-    mirror = mirror or os.environ.get(MIRROR_VAR)
     for i, (url, rel) in enumerate(zip(source.urls, source.files)):
         address = f"{check_mirror(mirror).rstrip('/')}/{source.target}/{rel}" if mirror else url
         got = download(address, tmp / f"{i}-{PurePosixPath(rel).name}", progress, limit=left, by_hand=by_hand(source))
@@ -168,8 +167,7 @@ def check_content(source: Source, root: Path) -> None:
     pinned = [d for name in source.datasets for d in datasets.spec(name).kind.differences(
         datasets.folder_of(name, root), datasets.spec(name))]
     if pinned:  # a release pinned by its pairs per source file (the STS-B companion)
-        shown = "; ".join(pinned[:3]) + (f"; and {len(pinned) - 3} more" if len(pinned) > 3 else "")
-        raise FetchError(f"{source.name}: not the official release's pairs ({shown}); refused (--unverified installs "
+        raise FetchError(f"{source.name}: not the official release's pairs ({content_pins.describe(pinned)}); refused (--unverified installs "
                          "it anyway)")
 
 
@@ -186,7 +184,7 @@ def _installed(source: Source, root: Path) -> bool:
 
 def size_budget(source: Source) -> int:
     """Bytes a release may take, downloaded or extracted: a generous multiple of its manifest files."""
-    known = sum(e["size"] for rel, e in manifest.load_manifest().items() if rel.startswith(source.target + "/"))
+    known = sum(e["size"] for e in manifest.entries_under(source.target, manifest.load_manifest()).values())
     return max(BUDGET_FLOOR, BUDGET_FACTOR * known)
 
 
@@ -245,15 +243,10 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
 
 def _find_folder(tree: Path, source: Source) -> Path | None:
     """The shallowest folder in ``tree`` named ``source.folder`` or holding ``source.holds``."""
-    candidates = []
-    for path in [tree, *tree.rglob("*")]:
-        if not path.is_dir():
-            continue
-        if source.folder and path.name == source.folder and path != tree:
-            candidates.append(path)
-        elif source.holds and all((path / sub).is_dir() for sub in source.holds):
-            candidates.append(path)
-    return min(candidates, key=lambda p: len(p.parts)) if candidates else None
+    candidates = [path for path in [tree, *tree.rglob("*")] if path.is_dir() and (
+        (source.folder and path.name == source.folder and path != tree)
+        or (source.holds and all((path / sub).is_dir() for sub in source.holds)))]
+    return min(candidates, key=lambda p: len(p.parts), default=None)
 
 
 def check(source: Source, staged_root: Path) -> None:
@@ -273,8 +266,7 @@ def check(source: Source, staged_root: Path) -> None:
     if not read:
         raise FetchError(f"{source.name}: the archive holds none of the files of {', '.join(source.datasets)}")
     known = manifest.load_manifest()
-    rels = dict.fromkeys(p.relative_to(staged_root).as_posix() for p in read)
-    entries = {rel: known[rel] for rel in rels if rel in known}
+    entries = {rel: known[rel] for rel in (p.relative_to(staged_root).as_posix() for p in read) if rel in known}
     bad = [c for c in manifest.check_files(staged_root, entries) if c.status != "OK"]
     if bad:
         listed = "; ".join(f"{c.path} ({c.detail})" for c in bad)

@@ -85,16 +85,20 @@ def parse_number(text: str, path, line: int, what: str, score_range: tuple[float
     return value
 
 
-def read_sts_input(path) -> list[tuple[str, str]]:
-    """``sentence1<TAB>sentence2[<TAB>licence fields…]`` per line."""
-    pairs = []
+def _tab_rows(path, want: int, expected) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, tab-separated fields)`` per line; fewer than ``want`` fields is ``expected(line, fields)``."""
     for number, line in enumerate(read_lines(path), 1):
         fields = line.split("\t")
-        if len(fields) < 2:
-            got = "an empty line" if not line.strip() else "1 field (no tab)"
-            raise FormatError(path, number, f"expected sentence1<TAB>sentence2[<TAB>licence…], got {got}")
-        pairs.append((fields[0], fields[1]))
-    return pairs
+        if len(fields) < want:
+            raise FormatError(path, number, expected(line, fields))
+        yield number, fields
+
+
+def read_sts_input(path) -> list[tuple[str, str]]:
+    """``sentence1<TAB>sentence2[<TAB>licence fields…]`` per line."""
+    def expected(line, _):
+        return f"expected sentence1<TAB>sentence2[<TAB>licence…], got {'1 field (no tab)' if line.strip() else 'an empty line'}"
+    return [(f[0], f[1]) for _, f in _tab_rows(path, 2, expected)]
 
 
 def read_gold(path, score_range: tuple[float, float] = STS_RANGE) -> np.ndarray:
@@ -121,11 +125,8 @@ def read_stsb(path, columns: tuple = STSB_COLUMNS) -> tuple[list[tuple[str, str]
     the fields before the score (:data:`COMPANION_COLUMNS` for the companion's files)."""
     pairs, gold, meta = [], [], []
     want = len(columns) + 3
-    for number, line in enumerate(read_lines(path), 1):
-        fields = line.split("\t")
-        if len(fields) < want:
-            raise FormatError(path, number, f"expected {want} or more tab-separated fields ({', '.join(columns)}, "
-                                            f"score, sentence1, sentence2), got {len(fields)}")
+    for number, fields in _tab_rows(path, want, lambda _, fields: f"expected {want} or more tab-separated fields "
+                                    f"({', '.join(columns)}, score, sentence1, sentence2), got {len(fields)}"):
         gold.append(parse_number(fields[len(columns)], path, number, "gold score", STS_RANGE))
         pairs.append((fields[want - 2], fields[want - 1]))
         meta.append(dict(zip(columns, fields)))
@@ -135,14 +136,9 @@ def read_stsb(path, columns: tuple = STSB_COLUMNS) -> tuple[list[tuple[str, str]
 def read_clss_input(path, level: str) -> tuple[list[tuple[str, str]], list[str]]:
     """CLSS: ``larger, smaller, id``; word2sense: ``word, sense_key, sense_number, id``."""
     want = 4 if level == "word2sense" else 3
-    pairs, ids = [], []
-    for number, line in enumerate(read_lines(path), 1):
-        fields = line.split("\t")
-        if len(fields) < want:
-            raise FormatError(path, number, f"expected {want} tab-separated fields for {level}, got {len(fields)}")
-        pairs.append((fields[0], fields[1]))
-        ids.append(fields[want - 1])
-    return pairs, ids
+    rows = [f for _, f in _tab_rows(path, want, lambda _, f: f"expected {want} tab-separated fields for {level}, "
+                                                           f"got {len(f)}")]
+    return [(f[0], f[1]) for f in rows], [f[want - 1] for f in rows]
 
 
 def read_output(path, n_expected: int | None = None, score_range: tuple[float, float] = STS_RANGE):
@@ -150,9 +146,8 @@ def read_output(path, n_expected: int | None = None, score_range: tuple[float, f
 
     Returns ``(scores, confidences)``; confidences is None when no line carries one.
     """
-    errors = list(check_output(path, n_expected, score_range))
-    if errors:
-        raise errors[0]
+    for error in check_output(path, n_expected, score_range):
+        raise error
     scores, confidences = [], []
     for line in read_lines(path):
         fields = line.strip().split("\t")
@@ -164,7 +159,7 @@ def read_output(path, n_expected: int | None = None, score_range: tuple[float, f
 
 def output_lines(path) -> list[str]:
     """The lines of a system output file; a FormatError if it is missing, unreadable or no regular file."""
-    if not Path(path).exists() and not Path(path).is_symlink():
+    if not in_place(path):
         raise FormatError(path, None, "output file is missing")
     return read_lines(path)  # a folder, FIFO, device or dangling link is refused there, saying which
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from semsts.core.errors import quote
+from semsts.core.errors import MAX_QUOTE, quote
 
 from .errors import FormatError
 from .formats import check_regular, split_lines
@@ -67,10 +67,12 @@ def read_jsonl(path, score_range: tuple[float, float]) -> tuple[list[tuple[str, 
         if not all(isinstance(t, str) for t in texts):
             raise FormatError(path, number, "expected sentence1 and sentence2 as JSON strings")
         score = row["score"]
-        if isinstance(score, bool) or not isinstance(score, (int, float)) or not math.isfinite(score):
+        # an integer is finite however long (math.isfinite would overflow on 10**400); the range refuses it
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or isinstance(score, float) and not math.isfinite(score):
             raise FormatError(path, number, f"expected a score as a JSON number, got {quote(json.dumps(score))}")
         if not lo <= score <= hi:
-            raise FormatError(path, number, f"score {score!r} is outside [{lo:g}, {hi:g}]")
+            shown = repr(score) if len(repr(score)) <= MAX_QUOTE else quote(repr(score))  # as formats.parse_number
+            raise FormatError(path, number, f"score {shown} is outside [{lo:g}, {hi:g}]")
         pairs.append(texts)
         gold.append(float(score))
         ids.append(row.get("id"))

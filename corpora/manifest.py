@@ -74,18 +74,15 @@ def check_files(root, entries: dict) -> list[Check]:
     return checks
 
 
-def verify(root, names=None, manifest: dict | None = None) -> tuple[list[Check], list[str]]:
+def verify(root, names=None) -> tuple[list[Check], list[str]]:
     """Check the named datasets (default: those whose folder is present) against the manifest.
 
     Returns the per-file checks and notes on datasets the manifest does not cover.
     """
-    root = Path(root)
-    manifest = load_manifest() if manifest is None else manifest
-    explicit = names is not None
-    folders = dataset_folders(names)
+    root, manifest = Path(root), load_manifest()
     checks, notes = [], []
-    for folder in folders:
-        if not explicit and not (root / folder).is_dir():
+    for folder in dataset_folders(names):
+        if names is None and not (root / folder).is_dir():
             continue
         entries = entries_under(folder, manifest)
         pinned = list({pin["file"]: (release, pin) for release, pin in reversed(content_pins.load_pins().items())
@@ -152,8 +149,7 @@ def check_pairs(root: Path, name: str) -> Check:
     except FormatError as exc:
         return Check("MISMATCH", rel, f"does not parse: {exc}")
     if diffs:
-        return Check("MISMATCH", rel, f"not {spec.kind.pins}: " + "; ".join(diffs[:3]) + (
-            f"; and {len(diffs) - 3} more" if len(diffs) > 3 else ""))
+        return Check("MISMATCH", rel, f"not {spec.kind.pins}: {content_pins.describe(diffs)}")
     return Check("OK", rel, spec.kind.pins)
 
 

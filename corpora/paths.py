@@ -17,12 +17,8 @@ def cache_root() -> Path:
 
 def data_root(data_dir=None) -> Path:
     """Resolve the data root in the documented order of precedence."""
-    if data_dir:
-        return Path(data_dir).expanduser()
-    env = os.environ.get(ENV_VAR)
-    if env:
-        return Path(env).expanduser()
-    return cache_root() / "data"
+    chosen = data_dir or os.environ.get(ENV_VAR)
+    return Path(chosen).expanduser() if chosen else cache_root() / "data"
 
 
 def root_rule(data_dir=None) -> str:

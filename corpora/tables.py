@@ -121,10 +121,7 @@ def _find(path, header: list[str], name: str) -> int:
 def _find_any(path, header: list[str], names: tuple) -> int | None:
     """The first of ``names`` the header has (without regard to case), or None."""
     lowered = [h.strip().lower() for h in header]
-    for name in names:
-        if name in lowered:
-            return _find(path, header, name)
-    return None
+    return next((_find(path, header, name) for name in names if name in lowered), None)
 
 
 def _show(header: list[str]) -> str:

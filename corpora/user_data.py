@@ -66,19 +66,16 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
         _no_columns(path, columns, "an STS input file")
         return _sts_file(path, name, score_range)
     first = formats.read_lines(path)[:1]
+    kind = KINDS["table"]
     if columns is None and first and sick.is_header(first[0]):
         kind = KINDS["sick"]
     elif columns is None and first and _looks(first[0], 7, 4):  # 7 tab fields or more, the fifth a number
         kind = KINDS["stsb"]
     elif columns is None and first and _looks(first[0], 6, 3, year=1):  # each source file a subset
         kind = KINDS["stscompanion"]
-        subs = tuple(kind.read(name, sub, path, path, score_range=score_range) for sub in companion_subsets(path))
-        return Dataset(name, kind, subs, (), path, sha256(path))
-    else:
-        sub = KINDS["table"].read(name, path.stem, path, path, score_range=score_range, columns=columns)
-        return Dataset(name, sub.kind, (sub,), (), path, sha256(path))
-    sub = kind.read(name, path.stem, path, path, score_range=score_range)
-    return Dataset(name, kind, (sub,), (), path, sha256(path))
+    names = companion_subsets(path) if kind is KINDS["stscompanion"] else [path.stem]
+    subs = tuple(kind.read(name, sub, path, path, score_range=score_range, columns=columns) for sub in names)
+    return Dataset(name, kind, subs, (), path, sha256(path))
 
 
 def digest(files, root) -> str:

@@ -53,8 +53,7 @@ def cmd_list(args) -> int:
         except (FormatError, OSError, Unavailable) as exc:  # one line about the file at fault (or the extra it needs)
             print(_head(name, f"INVALID  {exc}"))
             continue
-        subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-        _print_wrapped(_head(name, f"present  {sum(len(s) for s in ds):6d} pairs: "), subs)
+        _print_wrapped(_head(name, f"present  {sum(len(s) for s in ds):6d} pairs: "), _subsets(ds))
         for text in [*ds.notes, _unverified(name, root, releases)]:
             if text:
                 _print_wrapped(f"{'':{NAME_WIDTH}} note: ", text)
@@ -85,8 +84,7 @@ def _list_files(args) -> int:
     columns = tables.parse_columns(args.columns) if args.columns else None
     for spec in args.specs:
         ds = user_data.resolve(spec, args.data_dir, columns=columns)
-        subs = ", ".join(f"{s.name} ({len(s)}{_unscored(s)})" for s in ds)
-        print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {subs}")
+        print(f"{spec}: {ds.kind}, {sum(len(s) for s in ds)} pairs: {_subsets(ds)}")
         if ds.path is not None:
             print(f"  sha256 {ds.sha256}")
         for text in ds.notes:
@@ -97,9 +95,10 @@ def _list_files(args) -> int:
     return 0
 
 
-def _unscored(subset) -> str:
-    missing = len(subset) - subset.n_scored
-    return f", {missing} not scored" if missing else ""
+def _subsets(ds) -> str:
+    """``NAME (PAIRS[, N not scored]), …``: a dataset's subsets as the listings show them."""
+    return ", ".join(f"{s.name} ({len(s)}" + (f", {len(s) - s.n_scored} not scored)" if len(s) != s.n_scored else ")")
+                     for s in ds)
 
 
 def _how_to_get(name: str, data_dir=None) -> str:

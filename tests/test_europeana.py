@@ -181,3 +181,9 @@ def test_sts_data_fetch_typed2013_reports_what_it_did(api, folder, tmp_path, cap
     monkeypatch.delenv(europeana.KEY_VAR)
     assert main(["--data-dir", str(tmp_path / "elsewhere"), "fetch", "typed2013-train", "--api-key", KEY]) == 1
     assert "no STS.input.europeana.txt under" in capsys.readouterr().err
+
+
+def test_an_answer_of_another_shape_is_one_error_not_a_traceback():
+    for raw in (b'{"object": {"proxies": [5]}}', b'{"object": {"agents": {"a": 1}}}'):
+        with pytest.raises(europeana.EuropeanaError, match=r"record /1/a: the answer is not a record \("):
+            europeana._check_record(raw, "/1/a")

@@ -73,3 +73,9 @@ def test_a_gzip_file_expanding_past_the_bound_is_refused_unread(tmp_path, monkey
     path = write(tmp_path / "bomb.jsonl.gz", gzip.compress(b" " * (2 << 20)))
     with pytest.raises(FormatError, match=r"bomb\.jsonl\.gz: expands to more than 1 MiB; not an STS task's split"):
         read_jsonl(path, (0, 4))
+
+
+def test_an_integer_score_too_large_for_a_float_is_one_error_line(tmp_path):
+    path = write(tmp_path / "t.jsonl", lines({**ROW, "score": 10 ** 400}))
+    with pytest.raises(FormatError, match=r"t.jsonl:1: score '1000+'… \(401 characters\) is outside \[0, 5\]"):
+        read_jsonl(path, (0, 5))
