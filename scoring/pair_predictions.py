@@ -19,7 +19,7 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue
-from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, tagged_temps
+from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, sha256_of_file, tagged_temps
 
 from .bench import MTEB_POOLS
 
@@ -155,10 +155,6 @@ def file_names(tables) -> list[str]:
     return names
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def check_folder(folder) -> dict | None:
     """Refuse a ``folder`` a save could not write without replacing a file it did not write, before minutes of
     predicting: it must be absent, or a folder whose prediction files (``*.jsonl``) and README an earlier save's
@@ -240,11 +236,11 @@ def save_predictions(tables, folder) -> list[Path]:
                         handle.write(_line(record))
                 written.append(folder / name)
                 files[name] = {"row": t.row, "dataset": t.dataset, "figure": t.figure, "pairs": len(t),
-                               "sha256": _sha256(folder / name)}
+                               "sha256": sha256_of_file(folder / name)}
             with atomic_open(folder / README) as handle:
                 handle.write(_readme(tables, names))
             written.append(folder / README)
-            files[README] = {"sha256": _sha256(folder / README)}
+            files[README] = {"sha256": sha256_of_file(folder / README)}
             for name in old:
                 if name not in files and _ours(name) and (folder / name).exists():
                     (folder / name).unlink()
