@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 from typing import Sequence
 
 import numpy as np
@@ -69,6 +70,60 @@ def rescale(scores, source, target) -> np.ndarray:
     return lo + (np.asarray(scores, dtype=float) - slo) * (hi - lo) / (shi - slo)
 
 
+class InvalidParameter(ValueError, STSError):
+    """A system's parameter outside its rule (:attr:`PairRegressor.param_rules`), raised by ``fit`` before any
+    work, worded as scikit-learn words its own: ``The 'min_match' parameter of GSTBaseline must be …``."""
+
+
+# A parameter's rule: ``(test, what a valid value is)``; each system maps its parameters to rules in ``param_rules``.
+def _is_int(value) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def int_from(low: int) -> tuple:
+    return (lambda v: _is_int(v) and v >= low, f"an int in the range [{low}, inf)")
+
+
+def real_in(low: float | None = None, high: float | None = None, *, open_low: bool = False) -> tuple:
+    """A real number (not NaN) in ``[low, high]`` (``(low, high]`` with ``open_low``); None: unbounded."""
+    def test(v):
+        return (isinstance(v, Real) and not isinstance(v, bool) and not math.isnan(v)
+                and (low is None or (v > low if open_low else v >= low)) and (high is None or v <= high))
+    return test, f"a float in the range {'(' if open_low or low is None else '['}{'-inf' if low is None else low}, {'inf)' if high is None else f'{high}]'}"
+
+
+def instance_of(*types) -> tuple:
+    return (lambda v: isinstance(v, types)), " or ".join(f"an instance of {t.__name__!r}" for t in types)
+
+
+def among(options) -> tuple:
+    return (lambda v: isinstance(v, str) and v in options), f"a str among {sorted(options)}"
+
+
+def with_methods(*names) -> tuple:
+    return (lambda v: all(callable(getattr(v, n, None)) for n in names)), f"an object implementing {', '.join(map(repr, names))}"
+
+
+NONE = ((lambda v: v is None), "None")
+BOOLEAN = ((lambda v: isinstance(v, (bool, np.bool_))), "an instance of 'bool'")
+CALLABLE = (callable, "a callable")
+
+
+def either(*rules) -> tuple:
+    """A value any of ``rules`` accepts."""
+    return (lambda v: any(test(v) for test, _ in rules)), " or ".join(what for _, what in rules)
+
+
+def check_params(estimator) -> None:
+    """Each parameter of ``estimator`` against its rule in ``estimator.param_rules``; an InvalidParameter naming the
+    first one outside it."""
+    for name, (test, what) in estimator.param_rules.items():
+        value = getattr(estimator, name)
+        if not test(value):
+            raise InvalidParameter(f"The {name!r} parameter of {type(estimator).__name__} must be {what}. "
+                                   f"Got {value!r} instead.")
+
+
 def pearson(y_true, y_pred, sample_weight=None) -> float:
     """Pearson's r of ``y_pred`` with the gold ``y_true`` (weighted when ``sample_weight`` is given), over the pairs
     that have a gold score: NaN gold (an unscored pair) is left out, as the scorer leaves it out, then
@@ -91,12 +146,12 @@ class PairRegressor(RegressorMixin, BaseEstimator):
     """
 
     score_range: tuple[float, float] = (0.0, 5.0)
-    # each parameter's valid values, checked at fit by scikit-learn's own mechanism (``_validate_params``):
-    # a bad value is an InvalidParameterError (a ValueError) naming it, before any work is done
-    _parameter_constraints: dict = {}
+    # each parameter's rule (see :func:`check_params`), checked at fit: a bad value is an InvalidParameter (a
+    # ValueError) naming it, before any work is done
+    param_rules: dict = {}
 
     def fit(self, X, y=None):
-        self._validate_params()
+        check_params(self)
         pairs, y = check_training(X, y)
         self._fit(pairs, y)
         self.n_pairs_fit_ = len(pairs)

@@ -4,15 +4,12 @@ Each scores a pair by a [0, 1] similarity of :mod:`semsts.features.strings`; wor
 """
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from semsts.features.strings.gst import gst_similarity_many
 from semsts.features.strings.lcs import lcs_similarity_many
 
-from .base import PairRegressor, check_pairs
+from .base import BOOLEAN, PairRegressor, check_pairs, int_from
 from .word2sense import is_word2sense, word2sense_confidence, word2sense_scores
 
 
@@ -65,7 +62,7 @@ class GSTBaseline(StringBaseline):
 
     morphological_lookup = True
 
-    _parameter_constraints = {"min_match": [Interval(Integral, 1, None, closed="left")], "symmetric": ["boolean"]}
+    param_rules = {"min_match": int_from(1), "symmetric": BOOLEAN}
 
     def __init__(self, min_match: int = 6, symmetric: bool = False):
         self.min_match = min_match

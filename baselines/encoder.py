@@ -9,16 +9,13 @@ do not see. A zero embedding has cosine 0 with anything.
 """
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from semsts.core.errors import InvalidValue
 from semsts.features.embedding_cache import cached_embed
 from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, row_cosines
 
-from .base import PairError, PairRegressor
+from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 
 
 def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE, *, cache_spec=None, cache_version=None) -> np.ndarray:
@@ -46,8 +43,8 @@ class EncoderSimilarity(PairRegressor):
 
     score_range = (-1.0, 1.0)
 
-    _parameter_constraints = {"encode": [callable, str, None], "batch_size": [Interval(Integral, 1, None, closed="left")],
-                              "cache": ["boolean", str]}
+    param_rules = {"encode": either(CALLABLE, instance_of(str), NONE), "batch_size": int_from(1),
+                   "cache": either(BOOLEAN, instance_of(str))}
 
     def __init__(self, encode=None, *, batch_size: int = BATCH_SIZE, cache: bool | str = True):
         self.encode = encode

@@ -7,13 +7,12 @@ to move the prediction in that direction only keeps the model sensible on a new 
 """
 from __future__ import annotations
 
-from numbers import Integral, Real
-
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.ensemble import HistGradientBoostingRegressor
-from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .base import NONE, check_params, either, instance_of, int_from, real_in
 
 
 def correlation_signs(X, y, threshold: float) -> np.ndarray:
@@ -28,10 +27,10 @@ def correlation_signs(X, y, threshold: float) -> np.ndarray:
 class MonotoneGBR(RegressorMixin, BaseEstimator):
     """``HistGradientBoostingRegressor`` with monotonic constraints from the training correlations."""
 
-    _parameter_constraints = {
-        "learning_rate": [Interval(Real, 0, None, closed="neither")], "max_leaf_nodes": [Interval(Integral, 2, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")], "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
-        "threshold": [Interval(Real, 0, 1, closed="both")], "random_state": ["random_state"]}
+    param_rules = {
+        "learning_rate": real_in(0, open_low=True), "max_leaf_nodes": int_from(2), "max_iter": int_from(1),
+        "min_samples_leaf": int_from(1), "threshold": real_in(0, 1),
+        "random_state": either(int_from(0), instance_of(np.random.RandomState), NONE)}
 
     def __init__(self, learning_rate: float = 0.05, max_leaf_nodes: int = 15, max_iter: int = 300,
                  min_samples_leaf: int = 20, threshold: float = 0.2, random_state=None):
@@ -43,7 +42,7 @@ class MonotoneGBR(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
-        self._validate_params()
+        check_params(self)
         X, y = validate_data(self, X, y, y_numeric=True)
         self.monotonic_cst_ = correlation_signs(X, y, self.threshold)
         self.model_ = HistGradientBoostingRegressor(

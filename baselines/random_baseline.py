@@ -1,20 +1,15 @@
 """The papers' random baseline: seeded uniform scores over the task's range."""
 from __future__ import annotations
 
-from numbers import Integral, Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
-from .base import PairRegressor
+from .base import NONE, PairRegressor, either, int_from, real_in
 
 
 class RandomBaseline(PairRegressor):
     """Uniform scores in ``[low, high]``; the same seed and input give the same scores."""
 
-    _parameter_constraints = {"seed": [Interval(Integral, 0, None, closed="left"), None],
-                              "low": [Interval(Real, None, None, closed="neither")],
-                              "high": [Interval(Real, None, None, closed="neither")]}
+    param_rules = {"seed": either(int_from(0), NONE), "low": real_in(), "high": real_in()}
 
     def __init__(self, seed: int = 0, low: float = 0.0, high: float = 5.0):
         self.seed = seed

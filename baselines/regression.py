@@ -6,20 +6,28 @@ clipped to the task's range.
 """
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
 from sklearn.model_selection import ParameterGrid
 from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from semsts.core.extras import require
 from semsts.core.progress import announce
 from semsts.features.featurizer import PairFeaturizer, map_chunks
 from semsts.features.sets import set_names
 
-from .base import PairRegressor, check_training
+from .base import (
+    CALLABLE,
+    NONE,
+    PairRegressor,
+    among,
+    check_params,
+    check_training,
+    either,
+    instance_of,
+    int_from,
+    with_methods,
+)
 from .model_search import MIN_FOLD, REGRESSORS, fold_matrices, make_folds, search
 
 
@@ -35,11 +43,11 @@ class FeatureRegression(PairRegressor):
     (:mod:`semsts.features.scorer_features`).
     """
 
-    _parameter_constraints = {
-        "feature_set": [StrOptions(set(set_names()))], "exclude": [list, tuple], "regressor": [StrOptions(set(REGRESSORS))],
-        "param_grid": [dict, None], "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
-        "random_state": [Interval(Integral, 0, None, closed="left")], "score_range": [tuple, list, None],
-        "encoder": [callable, str, None], "scorer": [callable, str, None]}
+    param_rules = {
+        "feature_set": among(set(set_names())), "exclude": instance_of(list, tuple), "regressor": among(set(REGRESSORS)),
+        "param_grid": either(instance_of(dict), NONE), "cv": either(int_from(2), with_methods("split", "get_n_splits")),
+        "random_state": int_from(0), "score_range": either(instance_of(tuple, list), NONE),
+        "encoder": either(CALLABLE, instance_of(str), NONE), "scorer": either(CALLABLE, instance_of(str), NONE)}
 
     scorer = None  # models saved before pair scorers came hold no such attribute
 
@@ -90,7 +98,7 @@ class FeatureRegression(PairRegressor):
     def fit_featurized(self, pairs, y, featurizer: PairFeaturizer, features: np.ndarray):
         """``fit`` for pairs already featurized by ``featurizer`` (fitted on these pairs), so that a
         caller that featurized them for its own tuning (``regimes.tune_on_dev``) does not do it twice."""
-        self._validate_params()
+        check_params(self)
         pairs, y = check_training(pairs, y)
         if y is None:
             raise ValueError("FeatureRegression needs gold scores to fit")

@@ -11,16 +11,13 @@ Spearman, pooled or not, sees it). A scorer giving every pair one score has them
 """
 from __future__ import annotations
 
-from numbers import Integral
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from semsts.core.errors import InvalidValue
 from semsts.features.pair_score_cache import cached_scores
 from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer
 
-from .base import PairError, PairRegressor
+from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 
 
 def pair_scores(score, pairs, batch_size=None, *, cache_spec=None, cache_version=None) -> np.ndarray:
@@ -41,8 +38,8 @@ def pair_scores(score, pairs, batch_size=None, *, cache_spec=None, cache_version
 class PairScorer(PairRegressor):
     """The user's pair scorer ``scorer`` as a system; ``fit`` learns the range its scores live in (``score_range_``)."""
 
-    _parameter_constraints = {"scorer": [callable, str, None],
-                              "batch_size": [Interval(Integral, 1, None, closed="left"), None], "cache": ["boolean", str]}
+    param_rules = {"scorer": either(CALLABLE, instance_of(str), NONE), "batch_size": either(int_from(1), NONE),
+                   "cache": either(BOOLEAN, instance_of(str))}
 
     def __init__(self, scorer=None, *, batch_size=None, cache: bool | str = True):
         self.scorer = scorer

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from .base import PairRegressor, checked_score_range, rescale
+from .base import PairRegressor, checked_score_range, instance_of, rescale
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -50,7 +50,7 @@ def token_cosine_many(pairs) -> np.ndarray:
 class TokenCosine(PairRegressor):
     """Token cosine put on ``score_range``, the range its scores live in (cosine × 5 on (0, 5)); learns nothing."""
 
-    _parameter_constraints = {"score_range": [tuple, list]}
+    param_rules = {"score_range": instance_of(tuple, list)}
 
     def __init__(self, score_range=(0.0, 5.0)):
         self.score_range = score_range

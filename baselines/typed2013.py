@@ -7,7 +7,7 @@ from semsts.core.errors import InvalidValue
 from semsts.corpora import FormatError
 from semsts.corpora.typed2013 import parse_record
 
-from .base import PairRegressor, check_pairs
+from .base import PairRegressor, check_pairs, check_params
 
 
 class TypedPairRegressor(PairRegressor):
@@ -22,7 +22,7 @@ class TypedPairRegressor(PairRegressor):
         return tags
 
     def fit(self, X, y=None):
-        self._validate_params()  # a bad parameter is named before the records are read
+        check_params(self)  # a bad parameter is named before the records are read
         self._check_records(X)
         return super().fit(X, y)
 

@@ -7,11 +7,11 @@ from sklearn.multioutput import MultiOutputRegressor
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
-from sklearn.utils._param_validation import HasMethods
 
 from semsts.core.errors import InvalidValue
 from semsts.corpora.typed2013 import TYPES
 
+from .base import NONE, either, with_methods
 from .typed2013 import TypedPairRegressor
 from .typed2013_tfidf import TypedTfidf
 
@@ -24,7 +24,7 @@ def jaccard(a, b) -> float:
 class TypedRegression(TypedPairRegressor):
     """Eight regressors (``estimator``, default a scaled RBF SVR) over 16 features per pair; needs y (n, 8)."""
 
-    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "estimator": [HasMethods(["fit", "predict"]), None]}
+    param_rules = {"fields": either(with_methods("transform"), NONE), "estimator": either(with_methods("fit", "predict"), NONE)}
 
     def __init__(self, fields=None, estimator=None):
         self.fields = fields

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.utils._param_validation import HasMethods
 
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
 
-from .base import checked_score_range, rescale
+from .base import NONE, checked_score_range, either, instance_of, rescale, with_methods
 from .typed2013 import TypedPairRegressor
 
 
@@ -25,7 +24,7 @@ class TypedTfidf(TypedPairRegressor):
     """Cosine of per-type TF-IDF vectors put on ``score_range``, the range its scores live in (× 5 on (0, 5));
     ``fields`` (a TypedFields) holds the extractors."""
 
-    _parameter_constraints = {"fields": [HasMethods(["transform"]), None], "score_range": [tuple, list]}
+    param_rules = {"fields": either(with_methods("transform"), NONE), "score_range": instance_of(tuple, list)}
 
     def __init__(self, fields=None, score_range=(0.0, 5.0)):
         self.fields = fields

@@ -121,8 +121,8 @@ def test_grid_search_over_a_cosine_system_prefers_no_scale(demo):
     assert one == pytest.approx(expected, abs=1e-12)
 
 
-# --- The estimator contract over every registered system: each parameter validated at fit by scikit-learn's own
-# mechanism (``_parameter_constraints``), and the invariances a pair system owes its input.
+# --- The estimator contract over every registered system: each parameter validated at fit against its rule
+# (``param_rules``, semsts.baselines.base.check_params), and the invariances a pair system owes its input.
 
 BAD_VALUES = {  # system -> (parameter, a value it must refuse at fit)
     "token-cosine": ("score_range", "x"), "random": ("seed", -1), "typed-tfidf": ("score_range", 0),
@@ -137,15 +137,15 @@ def test_every_registered_system_is_in_the_contract_tables():
 
 @pytest.mark.parametrize("name", system_names())
 def test_every_parameter_has_a_constraint_and_a_bad_value_is_refused_at_fit(name, demo):
-    from sklearn.utils._param_validation import InvalidParameterError
+    from semsts.baselines.base import InvalidParameter
     system = make_system(name)
-    assert set(system.get_params(deep=False)) <= set(system._parameter_constraints), "a parameter with no constraint"
+    assert set(system.get_params(deep=False)) <= set(system.param_rules), "a parameter with no rule"
     if BAD_VALUES[name] is None:  # lcs: no parameters
         assert not system.get_params(deep=False)
         return
     param, bad = BAD_VALUES[name]
     pairs, gold = demo
-    with pytest.raises(InvalidParameterError, match=f"'{param}' parameter of {type(system).__name__}"):
+    with pytest.raises(InvalidParameter, match=f"'{param}' parameter of {type(system).__name__}"):
         system.set_params(**{param: bad}).fit(pairs, gold)
 
 
