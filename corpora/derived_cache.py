@@ -26,14 +26,6 @@ from semsts.core.files import atomic_open
 _UNWRITABLE: set = set()  # the cache folders a note has told this run could not be written
 
 
-def file_sha256(path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def key_hash(key: dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 

@@ -194,20 +194,29 @@ def is_builtin(encode) -> bool:
     return isinstance(encode, (SIF, MiniLM)) or any(encode is builtin for builtin in ENCODERS.values())
 
 
-def encoder_name(encode) -> str:
-    """How messages name an encoder: its spec, or ``module:qualified name`` of the callable."""
-    if isinstance(encode, str):
-        return encode
-    for name, builtin in ENCODERS.items():
-        if encode is builtin:
-            return name
-    if isinstance(encode, SIF):
-        return "sif"
-    if isinstance(encode, MiniLM):
-        return "minilm"
-    module = getattr(encode, "__module__", None) or type(encode).__module__
-    qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
+def callable_name(fn) -> str:
+    """How messages name a user's encoder or scorer: its spec, or ``module:qualified name`` of the callable."""
+    if isinstance(fn, str):
+        return fn
+    module = getattr(fn, "__module__", None) or type(fn).__module__
+    qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
     return f"{module}:{qualname}"
+
+
+def encoder_name(encode) -> str:
+    """How messages name an encoder: a built-in one's name (a fitted SIF's too), else :func:`callable_name`."""
+    for name, builtin in ENCODERS.items():
+        if encode is builtin or (isinstance(builtin, (SIF, MiniLM)) and isinstance(encode, type(builtin))):
+            return name
+    return callable_name(encode)
+
+
+def user_call(fn, arg, failed: str):
+    """``fn(arg)``, the user's code: whatever it raises (``sys.exit`` too) is an InvalidValue saying ``failed`` and how."""
+    try:
+        return fn(arg)
+    except (Exception, SystemExit) as exc:
+        raise InvalidValue(f"{failed} ({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
 BATCH_SIZE = 512
@@ -250,12 +259,7 @@ def fitted(encode, texts: list[str]):
         return encode
     if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
         return encode.for_sentences(texts)
-    name = encoder_name(encode)
-    try:
-        return encode.for_sentences(texts)
-    except (Exception, SystemExit) as exc:
-        raise InvalidValue(f"encoder {name} failed fitting on {len(texts)} texts "
-                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+    return user_call(encode.for_sentences, texts, f"encoder {encoder_name(encode)} failed fitting on {len(texts)} texts")
 
 
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
@@ -276,13 +280,9 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
-        try:
-            out = encode(batch)
-        except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
-            if is_builtin(encode):  # ours: its errors (a missing wheel) say what they are
-                raise
-            raise InvalidValue(f"encoder {name} failed on a batch of {len(batch)} texts "
-                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        # ours says what its errors (a missing wheel) are; the user's code: say which encoder failed, and how
+        out = encode(batch) if is_builtin(encode) else \
+            user_call(encode, batch, f"encoder {name} failed on a batch of {len(batch)} texts")
         try:
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)
