@@ -85,12 +85,6 @@ def score_pairs(score, pairs: list, batch_size: int | None = None) -> np.ndarray
                       desc="scoring", unit="pairs")
 
 
-def outside(name: str, value: float, declared: tuple, pair) -> NonFiniteScore:
-    """The error of a score ``value`` outside the range the scorer ``name`` declares, for ``pair``."""
-    return NonFiniteScore(name, pair, f"{value:g}, outside the score_range [{declared[0]:g}, {declared[1]:g}] it "
-                                      "declares,")
-
-
 def _score(score, name: str, pairs: list, batch_size: int, advance=None, declared=None) -> np.ndarray:
     """:func:`score_pairs` itself, its scorer named ``name`` in messages, ``advance(n)`` told of each batch done,
     ``declared`` the range its scores must lie in (None: any)."""
@@ -98,12 +92,11 @@ def _score(score, name: str, pairs: list, batch_size: int, advance=None, declare
     for start in range(0, len(pairs), batch_size):
         batch = [tuple(p) for p in pairs[start:start + batch_size]]
         got = user_call(score, batch, f"scorer {name} failed on a batch of {len(batch)} pairs")
-        out[start:start + len(batch)] = _checked(got, name, batch)
-        if declared is not None:
-            wrong = np.flatnonzero((out[start:start + len(batch)] < declared[0]) |
-                                   (out[start:start + len(batch)] > declared[1]))
-            if len(wrong):
-                raise outside(name, out[start + wrong[0]], declared, batch[wrong[0]])
+        values = out[start:start + len(batch)] = _checked(got, name, batch)
+        wrong = np.flatnonzero((values < declared[0]) | (values > declared[1])) if declared else ()
+        if len(wrong):
+            raise NonFiniteScore(name, batch[wrong[0]], f"{values[wrong[0]]:g}, outside the score_range "
+                                 f"[{declared[0]:g}, {declared[1]:g}] it declares,")
         if advance is not None:
             advance(len(batch))
     return out
