@@ -62,27 +62,19 @@ def card_path(model_path) -> Path:
     return Path(model_path).with_suffix(".json")
 
 
-def _encoder(model) -> str | None:
-    from semsts.features.encoders import encoder_name
-    encoder = getattr(model, "encoder", None)
-    return None if encoder is None else encoder_name(encoder)
-
-
 def feature_spec(models: SubsetModels) -> dict:
     """Feature set, excluded families, encoder and pair scorer (if any) and feature names shared by every sub-model."""
-    specs = {(m.feature_set, tuple(m.exclude), _encoder(m), _scorer(m), tuple(m.feature_names_))
-             for m in models.models.values()}
+    from semsts.features.encoders import callable_name, encoder_name
+
+    def named(value, name):
+        return None if value is None else name(value)
+    specs = {(m.feature_set, tuple(m.exclude), named(getattr(m, "encoder", None), encoder_name),
+              named(getattr(m, "scorer", None), callable_name), tuple(m.feature_names_)) for m in models.models.values()}
     if len(specs) != 1:
         raise ValueError("every sub-model of one file must use the same features")
     (feature_set, exclude, encoder, scorer, names), = specs
     spec = {"feature_set": feature_set, "exclude": list(exclude), "feature_names": list(names)}
     return {**spec, **({"encoder": encoder} if encoder else {}), **({"scorer": scorer} if scorer else {})}
-
-
-def _scorer(model) -> str | None:
-    from semsts.features.scorers import scorer_name
-    scorer = getattr(model, "scorer", None)
-    return None if scorer is None else scorer_name(scorer)
 
 
 def read_card(model_path) -> dict:

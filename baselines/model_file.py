@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from semsts import corpora
 from semsts.core.errors import InvalidValue, Note, WriteFailed, shown
 from semsts.core.extras import require
-from semsts.core.files import atomic_open, is_regular
+from semsts.core.files import atomic_open, is_regular, sha256_of_file
 
 from . import model_card
 from .model_archive import check_file_size, load_skops
@@ -171,8 +171,7 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> 
     check_confirmed(path, card, "encoder", encoder, what="encoder", builtins=ENCODERS)
     check_confirmed(path, card, "scorer", scorer, what="pair scorer")
     check_file_size(path)
-    with open(path, "rb") as handle:
-        actual = hashlib.file_digest(handle, "sha256").hexdigest()
+    actual = sha256_of_file(path)
     if card["sha256"] != actual:
         raise ModelMismatch(f"{path}: SHA-256 {actual} differs from its card's {shown(card['sha256'], 64)}: the card "
                             "does not match the model (a save cut short, or a file changed); save again")

@@ -26,14 +26,6 @@ from semsts.core.files import atomic_open
 _UNWRITABLE: set = set()  # the cache folders a note has told this run could not be written
 
 
-def file_sha256(path, chunk: int = 1 << 20) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def key_hash(key: dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -49,11 +41,8 @@ def entry_path(folder: Path, name: str, key: dict, suffix: str = ".json") -> Pat
 
 
 def _load(path: Path, mmap: bool) -> np.ndarray:
-    """The ``.npy`` file ``path`` (nothing but that format: never a pickle nor a zip), memory-mapped with ``mmap``."""
-    if mmap:
-        return np.lib.format.open_memmap(path, mode="r")
-    with open(path, "rb") as handle:
-        return np.lib.format.read_array(handle, allow_pickle=False)
+    """The ``.npy`` file ``path`` (never a pickle), memory-mapped with ``mmap``."""
+    return np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
 
 
 def load_array(path: Path, *, mmap: bool = False) -> np.ndarray | None:

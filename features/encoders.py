@@ -50,6 +50,22 @@ def encoder_words(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
+def mean_matrix(rows: np.ndarray, lengths: list, weights=None) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """A sparse (sentences x distinct rows) matrix of each row's share in its sentence's mean, and those rows:
+    ``rows`` are the table rows of every sentence's tokens in turn (-1 for a token the table lacks: left out),
+    ``lengths`` each sentence's number of tokens, ``weights(first)`` the weights of the distinct rows, given the
+    place of each one's first token among the known ones."""
+    sentence_of = np.repeat(np.arange(len(lengths)), lengths)
+    known = rows >= 0
+    rows, sentence_of = rows[known], sentence_of[known]
+    counts = np.bincount(sentence_of, minlength=len(lengths))
+    used, first, columns = np.unique(rows, return_index=True, return_inverse=True)
+    values = 1.0 / counts[sentence_of]
+    if weights is not None:
+        values *= weights(first)[columns]
+    return sparse.csr_matrix((values, (sentence_of, columns)), shape=(len(lengths), len(used))), used
+
+
 def word_matrix(sentences, weight=None, tokenize=None) -> tuple[sparse.csr_matrix, np.ndarray]:
     """A sparse (sentences x known words) matrix of each word's share in its sentence's mean
     (``weight(word)`` / known words in the sentence), and the GloVe vectors of those words.
@@ -58,16 +74,11 @@ def word_matrix(sentences, weight=None, tokenize=None) -> tuple[sparse.csr_matri
     tokens = [(tokenize or encoder_words)(s) for s in sentences]
     flat = [w for ws in tokens for w in ws]
     rows = table.rows_of(flat) if flat else np.zeros(0, dtype=np.int64)
-    sentence_of = np.repeat(np.arange(len(sentences)), [len(ws) for ws in tokens])
-    known = rows >= 0
-    rows, sentence_of = rows[known], sentence_of[known]
-    counts = np.bincount(sentence_of, minlength=len(sentences))
-    used, first, columns = np.unique(rows, return_index=True, return_inverse=True)
-    values = 1.0 / counts[sentence_of]
-    if weight is not None:  # one weight per distinct word
-        words = [w for w, k in zip(flat, known) if k]
-        values *= np.fromiter((weight(words[i]) for i in first), float, len(first))[columns]
-    matrix = sparse.csr_matrix((values, (sentence_of, columns)), shape=(len(sentences), len(used)))
+
+    def weights(first):  # one weight per distinct known word
+        words = [w for w, row in zip(flat, rows) if row >= 0]
+        return np.fromiter((weight(words[i]) for i in first), float, len(first))
+    matrix, used = mean_matrix(rows, [len(ws) for ws in tokens], None if weight is None else weights)
     return matrix, np.asarray(table.vectors[used], dtype=np.float64)
 
 
@@ -122,11 +133,7 @@ def wordllama_mean(sentences) -> np.ndarray:
     """Mean of the WordLlama vectors of each text's Llama 2 tokens: an ``(n, 256)`` array (zero for no token).
     Summed in float64 through a sparse matrix, in a fixed order whatever the BLAS."""
     ids = [wordllama.token_ids(s) for s in sentences]
-    flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
-    sentence_of = np.repeat(np.arange(len(ids)), [len(row) for row in ids])
-    used, columns = np.unique(flat, return_inverse=True)
-    counts = np.bincount(sentence_of, minlength=len(ids))
-    matrix = sparse.csr_matrix((1.0 / counts[sentence_of], (sentence_of, columns)), shape=(len(ids), len(used)))
+    matrix, used = mean_matrix(np.fromiter((i for row in ids for i in row), dtype=np.int64), [len(row) for row in ids])
     return np.asarray(matrix @ np.asarray(wordllama.table()[used], dtype=np.float64))
 
 
@@ -194,20 +201,29 @@ def is_builtin(encode) -> bool:
     return isinstance(encode, (SIF, MiniLM)) or any(encode is builtin for builtin in ENCODERS.values())
 
 
-def encoder_name(encode) -> str:
-    """How messages name an encoder: its spec, or ``module:qualified name`` of the callable."""
-    if isinstance(encode, str):
-        return encode
-    for name, builtin in ENCODERS.items():
-        if encode is builtin:
-            return name
-    if isinstance(encode, SIF):
-        return "sif"
-    if isinstance(encode, MiniLM):
-        return "minilm"
-    module = getattr(encode, "__module__", None) or type(encode).__module__
-    qualname = getattr(encode, "__qualname__", None) or type(encode).__qualname__
+def callable_name(fn) -> str:
+    """How messages name a user's encoder or scorer: its spec, or ``module:qualified name`` of the callable."""
+    if isinstance(fn, str):
+        return fn
+    module = getattr(fn, "__module__", None) or type(fn).__module__
+    qualname = getattr(fn, "__qualname__", None) or type(fn).__qualname__
     return f"{module}:{qualname}"
+
+
+def encoder_name(encode) -> str:
+    """How messages name an encoder: a built-in one's name (a fitted SIF's too), else :func:`callable_name`."""
+    for name, builtin in ENCODERS.items():
+        if encode is builtin or (isinstance(builtin, (SIF, MiniLM)) and isinstance(encode, type(builtin))):
+            return name
+    return callable_name(encode)
+
+
+def user_call(fn, arg, failed: str):
+    """``fn(arg)``, the user's code: whatever it raises (``sys.exit`` too) is an InvalidValue saying ``failed`` and how."""
+    try:
+        return fn(arg)
+    except (Exception, SystemExit) as exc:
+        raise InvalidValue(f"{failed} ({type(exc).__name__}: {str(exc)[:200]})") from exc
 
 
 BATCH_SIZE = 512
@@ -250,12 +266,7 @@ def fitted(encode, texts: list[str]):
         return encode
     if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
         return encode.for_sentences(texts)
-    name = encoder_name(encode)
-    try:
-        return encode.for_sentences(texts)
-    except (Exception, SystemExit) as exc:
-        raise InvalidValue(f"encoder {name} failed fitting on {len(texts)} texts "
-                           f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+    return user_call(encode.for_sentences, texts, f"encoder {encoder_name(encode)} failed fitting on {len(texts)} texts")
 
 
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
@@ -276,13 +287,9 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
     parts, width = [], None
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
-        try:
-            out = encode(batch)
-        except (Exception, SystemExit) as exc:  # the user's code: say which encoder failed, and how
-            if is_builtin(encode):  # ours: its errors (a missing wheel) say what they are
-                raise
-            raise InvalidValue(f"encoder {name} failed on a batch of {len(batch)} texts "
-                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
+        # ours says what its errors (a missing wheel) are; the user's code: say which encoder failed, and how
+        out = encode(batch) if is_builtin(encode) else \
+            user_call(encode, batch, f"encoder {name} failed on a batch of {len(batch)} texts")
         try:
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)

@@ -38,17 +38,6 @@ from .sets import make_union
 from .text import MAX_CHARS, cut_pairs
 
 
-def _note_long_sides(union, pairs) -> None:
-    """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
-    cut = cut_pairs(pairs)
-    families = [name for name, step in union.transformer_list if getattr(step, "reads_head", False)]
-    if cut and families:
-        warnings.warn(Note(
-            f"{len(cut):,} of {len(pairs):,} pairs (the first: pair {cut[0] + 1:,}) have a side over {MAX_CHARS:,} "
-            f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others all of it"),
-            stacklevel=4)
-
-
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
     progress hook: through joblib (as the caller's ``parallel_config`` says) for
@@ -228,7 +217,13 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def note_long_sides(self, pairs: list) -> None:
         """Say (as a :class:`Note`) when pairs have a side that the superlinear families read only the head of."""
-        _note_long_sides(self.union_, pairs)
+        cut = cut_pairs(pairs)
+        families = [name for name, step in self.union_.transformer_list if getattr(step, "reads_head", False)]
+        if cut and families:
+            warnings.warn(Note(
+                f"{len(cut):,} of {len(pairs):,} pairs (the first: pair {cut[0] + 1:,}) have a side over {MAX_CHARS:,} "
+                f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others "
+                "all of it"), stacklevel=3)
 
 
 def warm_worker() -> int:

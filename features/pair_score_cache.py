@@ -10,16 +10,14 @@ never a mixture; a store that cannot be read is said in a note and replaced by t
 """
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from semsts.core.progress import from_cache
 from semsts.corpora.derived_cache import entry_path, load_array, save_array
 from semsts.corpora.paths import cache_root
 
-from .embedding_cache import declared_version
-from .scorers import score_pairs
+from .embedding_cache import declared_version, texts_hash
+from .scorers import load_scorer, score_pairs
 
 CACHE = "pair-score cache"
 ROW = np.dtype([("pair", "S32"), ("score", "<f8")])  # a store's row: the pair's SHA-256 and its score
@@ -37,15 +35,13 @@ def store_path(identity: str):
 def scorer_version(spec: str, score=None) -> str | None:
     """The version the scorer ``spec`` names (``score``, else imported) declares, as a model card records it:
     ``version:V`` for its ``cache_version``; None when it declares none."""
-    from .scorers import load_scorer
     declared = getattr(load_scorer(spec) if score is None else score, "cache_version", None)
     return None if declared is None else f"version:{declared}"
 
 
 def pair_hash(pair) -> bytes:
-    """The SHA-256 over the SHA-256 of each of the pair's two texts, in order (a lone surrogate hashes as well)."""
-    a, b = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest() for text in pair)
-    return hashlib.sha256(a + b).digest()
+    """The SHA-256 over the SHA-256 of each of the pair's two texts, in order (:func:`texts_hash`, as bytes)."""
+    return bytes.fromhex(texts_hash(pair))
 
 
 def cached_scores(score, pairs: list, batch_size=None, *, spec=None, version=None) -> np.ndarray:

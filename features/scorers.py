@@ -16,7 +16,8 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue, STSError
 
-from .encoders import import_callable, in_batches
+from .encoders import callable_name as scorer_name
+from .encoders import import_callable, in_batches, user_call
 
 BATCH_SIZE = 32  # pairs per call: a cross-encoder's batch on a CPU, a handful of API requests
 
@@ -45,15 +46,6 @@ def resolve_scorer(score):
         raise InvalidValue("score must be a callable score(list[tuple[str, str]]) -> list[float] or a spec "
                            f"package.module:function, got {type(score).__name__}")
     return score
-
-
-def scorer_name(score) -> str:
-    """How messages name a scorer: its spec, or ``module:qualified name`` of the callable."""
-    if isinstance(score, str):
-        return score
-    module = getattr(score, "__module__", None) or type(score).__module__
-    qualname = getattr(score, "__qualname__", None) or type(score).__qualname__
-    return f"{module}:{qualname}"
 
 
 def batch_size_of(score, batch_size=None) -> int:
@@ -93,29 +85,18 @@ def score_pairs(score, pairs: list, batch_size: int | None = None) -> np.ndarray
                       desc="scoring", unit="pairs")
 
 
-def outside(name: str, value: float, declared: tuple, pair) -> NonFiniteScore:
-    """The error of a score ``value`` outside the range the scorer ``name`` declares, for ``pair``."""
-    return NonFiniteScore(name, pair, f"{value:g}, outside the score_range [{declared[0]:g}, {declared[1]:g}] it "
-                                      "declares,")
-
-
 def _score(score, name: str, pairs: list, batch_size: int, advance=None, declared=None) -> np.ndarray:
     """:func:`score_pairs` itself, its scorer named ``name`` in messages, ``advance(n)`` told of each batch done,
     ``declared`` the range its scores must lie in (None: any)."""
     out = np.empty(len(pairs))
     for start in range(0, len(pairs), batch_size):
         batch = [tuple(p) for p in pairs[start:start + batch_size]]
-        try:
-            got = score(batch)
-        except (Exception, SystemExit) as exc:  # the user's code: say which scorer failed, and how
-            raise InvalidValue(f"scorer {name} failed on a batch of {len(batch)} pairs "
-                               f"({type(exc).__name__}: {str(exc)[:200]})") from exc
-        out[start:start + len(batch)] = _checked(got, name, batch)
-        if declared is not None:
-            wrong = np.flatnonzero((out[start:start + len(batch)] < declared[0]) |
-                                   (out[start:start + len(batch)] > declared[1]))
-            if len(wrong):
-                raise outside(name, out[start + wrong[0]], declared, batch[wrong[0]])
+        got = user_call(score, batch, f"scorer {name} failed on a batch of {len(batch)} pairs")
+        values = out[start:start + len(batch)] = _checked(got, name, batch)
+        wrong = np.flatnonzero((values < declared[0]) | (values > declared[1])) if declared else ()
+        if len(wrong):
+            raise NonFiniteScore(name, batch[wrong[0]], f"{values[wrong[0]]:g}, outside the score_range "
+                                 f"[{declared[0]:g}, {declared[1]:g}] it declares,")
         if advance is not None:
             advance(len(batch))
     return out
