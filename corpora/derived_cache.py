@@ -41,8 +41,12 @@ def entry_path(folder: Path, name: str, key: dict, suffix: str = ".json") -> Pat
 
 
 def _load(path: Path, mmap: bool) -> np.ndarray:
-    """The ``.npy`` file ``path`` (never a pickle), memory-mapped with ``mmap``."""
-    return np.load(path, mmap_mode="r" if mmap else None, allow_pickle=False)
+    """The ``.npy`` file ``path`` (never a pickle, nor an ``.npz`` archive), memory-mapped with ``mmap``; a
+    ValueError for anything else."""
+    if mmap:
+        return np.lib.format.open_memmap(path, mode="r")
+    with open(path, "rb") as handle:
+        return np.lib.format.read_array(handle, allow_pickle=False)
 
 
 def load_array(path: Path, *, mmap: bool = False) -> np.ndarray | None:
