@@ -13,6 +13,7 @@ import numpy as np
 from semsts import corpora
 from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
+from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
 
 from .base import PairError, rescale
@@ -128,6 +129,8 @@ def predict_group(model, subsets, keeps=None) -> dict:
         raise at_line(exc, subsets, keeps) from None
     except NonFiniteScore as exc:  # a pair scorer's feature of the regression
         raise at_pair(exc, subsets, keeps) from None
+    except (NonFiniteEmbedding, FailedOnEmptyText) as exc:  # an encoder's feature of the regression, about one text
+        raise at_pair(exc, subsets, keeps, holds=lambda pair, text=exc.text: text in pair) from None
     out, start = {}, 0
     for sub, keep in zip(subsets, keeps):
         part = slice(start, start + len(keep))
@@ -156,12 +159,14 @@ def at_line(exc: PairError, subsets, keeps) -> Exception:
     return exc
 
 
-def at_pair(exc: NonFiniteScore, subsets, keeps=None) -> Exception:
-    """A pair scorer's error about one pair, at the file and line of the first of ``subsets``' pairs (with ``keeps``,
-    of those it selects) it is (as it was, when none is)."""
+def at_pair(exc: Exception, subsets, keeps=None, holds=None) -> Exception:
+    """A pair scorer's error about one pair (``exc.pair``; with ``holds``, the first pair ``holds(pair)`` is true of), at
+    the file and line of the first of ``subsets``' pairs (with ``keeps``, of those it selects) it is (as it was, when
+    none is)."""
+    holds = holds or (lambda pair: pair == exc.pair)
     for sub, keep in zip(subsets, keeps or [range(len(sub.pairs)) for sub in subsets]):
         for index in keep:
-            if tuple(sub.pairs[index]) == exc.pair:
+            if holds(tuple(sub.pairs[index])):
                 return sub.pair_error(int(index), str(exc))
     return exc
 

@@ -293,6 +293,22 @@ def test_a_file_without_a_known_score_column_says_which_were_expected_and_how_to
     assert corpora.resolve(path, columns=("sentence1", "sentence2", "rating")).gold.tolist() == [3.0]
 
 
+def test_an_empty_text_is_noted_with_its_file_and_line_when_the_file_is_read(tmp_path, capsys):
+    from semsts.core.errors import Note
+    tsv = "sentence1\tsentence2\na\tb\nc\t \n\td\n"
+    csv = 'id,sentence1,sentence2\np1,"a\nb",c\np2,"d\r\ne",""\np3,,f\n'
+    for name, text, marker in [("e.tsv", tsv, "c\t"), ("e.csv", csv, "p2")]:
+        path = write(tmp_path / name, text)
+        line = text[:text.index(marker)].count("\n") + 1
+        with pytest.warns(Note, match=rf"^{path}:{line}: a pair has an empty text \(2 pairs have one\); "
+                                      "an encoder may refuse it$"):
+            corpora.resolve(path)
+        assert cli.main(["data", "list", str(path)]) == 0
+        out, err = capsys.readouterr()
+        assert "a pair has an empty text" not in out and err == f"note: {path}:{line}: a pair has an empty text (2 pairs have one); " \
+                                              "an encoder may refuse it\n"
+
+
 def test_csv_quoting_case_and_a_file_without_scores(tmp_path):
     path = write(tmp_path / "pairs.csv", 'Sentence1,Sentence2\n"Hello, world","He said ""hi"""\r\nplain,"two\nlines"\n')
     ds = corpora.resolve(path)
