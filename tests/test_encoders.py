@@ -361,3 +361,26 @@ def test_an_encoder_feature_of_the_regression_names_the_file_and_line_too(tmp_pa
             test = corpora.resolve(path)
         with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
             predict_group(Model(), list(test.subsets))
+
+
+@pytest.mark.parametrize("bad_side, encode", [("bad", nan_for_bad), ("", refuse_empty)])
+def test_an_encoder_feature_failing_on_a_training_pair_names_its_file_and_line(tmp_path, bad_side, encode):
+    from sklearn.base import BaseEstimator
+
+    from semsts.features.encoder_features import EncoderFeatures
+
+    class Learner(BaseEstimator):  # learns from gold, featurizing with an encoder family as the regression does
+        def fit(self, X, y=None):
+            EncoderFeatures(encode).fit(X).transform(X)
+            return self
+
+        def predict(self, X):
+            return np.zeros(len(X))
+
+    test = corpora.load("demo-test")
+    for path, line in pair_files(tmp_path, bad_side):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            train = corpora.resolve(path)
+        with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
+            run_system(Learner(), test, tmp_path / "out", [train])
