@@ -13,7 +13,7 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue
 from semsts.features.embedding_cache import cached_embed
-from semsts.features.encoders import BATCH_SIZE, NonFiniteEmbedding, resolve, row_cosines
+from semsts.features.encoders import BATCH_SIZE, FailedOnEmptyText, NonFiniteEmbedding, resolve, row_cosines
 
 from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 
@@ -23,13 +23,13 @@ def cosine_scores(encode, pairs, batch_size: int = BATCH_SIZE, *, cache_spec=Non
     naming ``encode``, embeddings are read from and kept in the per-user cache when the encoder declares its version,
     ``cache_version`` or its own: see :mod:`semsts.features.embedding_cache`).
 
-    A non-finite embedding is a PairError at the first pair holding its text (the runner reports
-    the input file's line).
+    A non-finite embedding, or the encoder failing on a batch with an empty text, is a PairError at the first pair
+    holding that text (the runner reports the input file's line).
     """
     texts = list(dict.fromkeys(t for pair in pairs for t in pair))
     try:
         vectors = np.asarray(cached_embed(encode, texts, batch_size, spec=cache_spec, version=cache_version))
-    except NonFiniteEmbedding as exc:
+    except (NonFiniteEmbedding, FailedOnEmptyText) as exc:
         index = next(i for i, pair in enumerate(pairs) if exc.text in pair)
         raise PairError(index, str(exc)) from None
     row = {t: i for i, t in enumerate(texts)}

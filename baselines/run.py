@@ -6,6 +6,7 @@ A system's ``score_range`` is the range its scores live in (a class attribute or
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ import numpy as np
 from semsts import corpora
 from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
+from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
 
 from .base import PairError, rescale
@@ -63,14 +65,19 @@ def onto_task_range(scores, score_range, task_range) -> np.ndarray:
     return np.clip(scores, lo, hi)
 
 
+def training_rows(datasets) -> tuple[list, list]:
+    """Every subset of the given datasets and, for each, the 0-based indices of its scored pairs."""
+    subsets = [sub for ds in datasets for sub in ds]
+    return subsets, [np.flatnonzero(~np.isnan(sub.gold).reshape(len(sub.gold), -1).any(axis=1))  # typed: (n, 8)
+                     for sub in subsets]
+
+
 def training_pairs(datasets) -> tuple[list, np.ndarray]:
     """Pairs and gold of the given datasets, unscored pairs left out."""
     pairs, gold = [], []
-    for ds in datasets:
-        for sub in ds:
-            keep = ~np.isnan(sub.gold).reshape(len(sub.gold), -1).any(axis=1)  # typed gold: (n, 8)
-            pairs.extend(p for p, k in zip(sub.pairs, keep) if k)
-            gold.extend(sub.gold[keep])
+    for sub, keep in zip(*training_rows(datasets)):
+        pairs.extend(sub.pairs[i] for i in keep)
+        gold.extend(sub.gold[keep])
     return pairs, np.asarray(gold, dtype=float)
 
 
@@ -85,7 +92,8 @@ def run_system(system, test: corpora.Dataset, out_dir, train=(), *, name: str | 
     with_training_score_range(system, train)
     pairs, gold = training_pairs(train)
     if pairs:
-        system.fit(pairs, gold)
+        with at_lines(*training_rows(train)):
+            system.fit(pairs, gold)
     else:
         fit_on_subsets(system, list(test))
     return write_outputs(system, test, out_dir, name=name or name_of(system))
@@ -96,10 +104,8 @@ def fit_on_subsets(system, subsets, keeps=None) -> None:
     indices), as a system that learns no scores is fitted on what it will score; a pair it cannot use (a
     :class:`PairError`, as a pair scorer's NaN) is a FormatError at its subset's file and line."""
     keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
-    try:
+    with at_lines(subsets, keeps):
         system.fit([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep])
-    except PairError as exc:
-        raise at_line(exc, subsets, keeps) from None
 
 
 def by_model(system, subsets) -> list[tuple[object, list]]:
@@ -121,13 +127,9 @@ def predict_group(model, subsets, keeps=None) -> dict:
     call per subset (STS 2015's five of 1,500-2,000) would not. A bad pair is a FormatError at its file's line."""
     keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
     pairs = [sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]
-    try:
+    with at_lines(subsets, keeps):
         scores = model.predict(pairs)
         confidences = model.predict_confidence(pairs) if hasattr(model, "predict_confidence") else None
-    except PairError as exc:
-        raise at_line(exc, subsets, keeps) from None
-    except NonFiniteScore as exc:  # a pair scorer's feature of the regression
-        raise at_pair(exc, subsets, keeps) from None
     out, start = {}, 0
     for sub, keep in zip(subsets, keeps):
         part = slice(start, start + len(keep))
@@ -146,6 +148,23 @@ def predict_subsets(system, subsets, keeps=None) -> dict:
     return out
 
 
+@contextmanager
+def at_lines(subsets, keeps):
+    """An error about one of the pairs ``keeps`` selects from ``subsets`` (0-based indices, each subset's), raised
+    inside, as a FormatError at the file and line of that pair's row: a :class:`PairError` by its index, a pair
+    scorer's :class:`NonFiniteScore` (a feature of the regression) by its pair, and an encoder's error about one text
+    (:class:`NonFiniteEmbedding`, :class:`FailedOnEmptyText`: the regression's encoder family) by the first pair
+    holding that text."""
+    try:
+        yield
+    except PairError as exc:
+        raise at_line(exc, subsets, keeps) from None
+    except NonFiniteScore as exc:
+        raise at_pair(exc, subsets, keeps) from None
+    except (NonFiniteEmbedding, FailedOnEmptyText) as exc:
+        raise at_pair(exc, subsets, keeps, holds=lambda pair, text=exc.text: text in pair) from None
+
+
 def at_line(exc: PairError, subsets, keeps) -> Exception:
     """A pair ``exc.index`` of the pairs ``keeps`` select from ``subsets``, as a FormatError at its file and line."""
     index = exc.index
@@ -156,12 +175,14 @@ def at_line(exc: PairError, subsets, keeps) -> Exception:
     return exc
 
 
-def at_pair(exc: NonFiniteScore, subsets, keeps=None) -> Exception:
-    """A pair scorer's error about one pair, at the file and line of the first of ``subsets``' pairs (with ``keeps``,
-    of those it selects) it is (as it was, when none is)."""
+def at_pair(exc: Exception, subsets, keeps=None, holds=None) -> Exception:
+    """A pair scorer's error about one pair (``exc.pair``; with ``holds``, the first pair ``holds(pair)`` is true of), at
+    the file and line of the first of ``subsets``' pairs (with ``keeps``, of those it selects) it is (as it was, when
+    none is)."""
+    holds = holds or (lambda pair: pair == exc.pair)
     for sub, keep in zip(subsets, keeps or [range(len(sub.pairs)) for sub in subsets]):
         for index in keep:
-            if tuple(sub.pairs[index]) == exc.pair:
+            if holds(tuple(sub.pairs[index])):
                 return sub.pair_error(int(index), str(exc))
     return exc
 

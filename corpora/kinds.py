@@ -470,7 +470,7 @@ _KINDS = (
     # ``mteb/sts22-crosslingual-sts`` holds them: scores 1-4, 4 the most similar (mteb inverted the task's scale)
     Kind("sts22", _read_jsonl, "test.jsonl", score_range=(1.0, 4.0)),
     Kind("sts22-v2", _read_jsonl_v2, "test.jsonl", score_range=(1.0, 4.0)),
-    Kind("table", _read_table, no_gold="score column"),  # a user's headed TSV/CSV (corpora.tables)
+    Kind("table", _read_table, no_gold=tables.NO_SCORE),  # a user's headed TSV/CSV (corpora.tables)
     Kind("stscompanion", _read_companion_subset, find=_find_companion, pins="the official pairs per source file",
          missing="{dataset}: the official release's source file {sub} is not in the file; its other files are read",
          noter=_companion_notes, differ=_companion_differences, official=COMPANION_PAIRS),

@@ -17,11 +17,17 @@ from semsts.core.errors import InvalidValue
 from .errors import FormatError
 from .formats import STS_RANGE, parse_number, read_lines
 
-# Header names recognized without ``columns=`` (compared without case), in order of preference.
+# Header names recognized without ``columns=`` (compared without case), in order of preference: the field's exports
+# name them so (MTEB, sentence-transformers' examples and KorSTS: sentence1, sentence2, score; GLUE's STS-B from
+# Hugging Face ``datasets``: sentence1, sentence2, label, idx; stsb_multi_mt: similarity_score; SICK and SentEval's
+# SICK: sentence_A, sentence_B, relatedness_score). A column pandas wrote for its index (no name) is left alone.
 TEXT_COLUMNS = (("sentence1", "sentence2"), ("sentence_1", "sentence_2"), ("sentence_a", "sentence_b"),
                 ("text1", "text2"), ("text_a", "text_b"), ("s1", "s2"))
-SCORE_COLUMNS = ("score", "similarity", "relatedness_score", "gold")
-ID_COLUMNS = ("id", "pair_id")
+SCORE_COLUMNS = ("score", "similarity", "similarity_score", "relatedness_score", "gold", "label")
+ID_COLUMNS = ("id", "pair_id", "idx")
+# What a table without a score column lacks, as its errors say (Kind.no_gold of corpora.kinds' "table").
+NO_SCORE = (f"score column (none of {', '.join(SCORE_COLUMNS)}; name yours with columns=(TEXT1, TEXT2, SCORE), "
+            "--columns TEXT1,TEXT2,SCORE)")
 
 
 class Table(NamedTuple):
@@ -44,6 +50,7 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
     header = rows[0][1]
     first, second, score = _pick(path, header, columns)
     ident = _find_any(path, header, ID_COLUMNS)
+    _refuse_glue_test(path, rows, header, score)
     pairs, gold, ids, starts = [], [], [], []
     for number, fields in rows[1:]:
         if len(fields) != len(header):
@@ -61,6 +68,16 @@ def read_table(path, columns: tuple | None = None, score_range: tuple[float, flo
         raise FormatError(path, None, "has a header but no pairs")
     names = tuple(header[i] for i in (first, second, score) if i is not None)
     return Table(pairs, None if score is None else np.asarray(gold, dtype=float), ids, names, starts)
+
+
+def _refuse_glue_test(path, rows: list, header: list[str], score: int | None) -> None:
+    """GLUE's test split (as Hugging Face ``datasets`` exports it) has the label -1 on every row: its scores are hidden."""
+    if score is None or header[score].strip().lower() != "label" or len(rows) < 2:
+        return
+    if all(len(fields) == len(header) and fields[score].strip() in ("-1", "-1.0") for _, fields in rows[1:]):
+        raise FormatError(path, None, "has the label -1 on every row: GLUE's hidden test labels (GLUE keeps the "
+                                      "test split's scores for its leaderboard); score on the validation split, "
+                                      "or run the file with --columns TEXT1,TEXT2 (columns=(TEXT1, TEXT2)) unscored")
 
 
 def parse_columns(text: str) -> tuple:

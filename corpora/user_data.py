@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import warnings
 from pathlib import Path
 
-from semsts.core.errors import InvalidValue
+from semsts.core.errors import InvalidValue, Note
 
 from . import datasets, formats, sick
 from .datasets import Dataset
@@ -52,10 +53,20 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
     """Read a file or folder in any accepted format, told apart by its name and first line.
 
     ``columns`` (text1, text2[, score]) reads the file as a plain table whatever it looks like;
-    ``score_range`` replaces the default gold range ([0, 5]; SICK [1, 5]).
+    ``score_range`` replaces the default gold range ([0, 5]; SICK [1, 5]). A file with an empty text (nothing but
+    whitespace), which many encoders refuse, gets a :class:`~semsts.core.errors.Note` naming its file and line.
     """
-    path = Path(path)
-    name = str(path) if name is None else name
+    dataset = _load_path(Path(path), columns, score_range, str(path) if name is None else name)
+    for sub in dataset.subsets:
+        empty = [i for i, (a, b) in enumerate(sub.pairs) if not a.strip() or not b.strip()]
+        if empty:
+            more = f" ({len(empty):,} pairs have one)" if len(empty) > 1 else ""
+            warnings.warn(Note(f"{sub.input_path}:{sub.line(empty[0])}: a pair has an empty text{more}; "
+                               "an encoder may refuse it"), stacklevel=2)
+    return dataset
+
+
+def _load_path(path: Path, columns, score_range, name: str) -> Dataset:
     score_range = _checked_range(score_range) or ()
     if path.is_dir():
         _no_columns(path, columns, "an STS folder")

@@ -240,6 +240,18 @@ class NonFiniteEmbedding(ValueError, STSError):
         return type(self), (self.encoder, self.text)
 
 
+class FailedOnEmptyText(InvalidValue):
+    """The user's encoder failed (``message``) on a batch holding the empty ``text`` (nothing but whitespace), the
+    likely cause: the runner names the first pair holding it by its file and line."""
+
+    def __init__(self, message: str, text: str):
+        self.message, self.text = message, text
+        super().__init__(f"{message}; the batch holds the empty text {text!r}")
+
+    def __reduce__(self):
+        return type(self), (self.message, self.text)
+
+
 def resolve(encode):
     """The callable ``encode`` names (a spec) or is; anything else is refused."""
     if isinstance(encode, str):
@@ -288,8 +300,7 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
     for start in range(0, len(texts), batch_size):
         batch = texts[start:start + batch_size]
         # ours says what its errors (a missing wheel) are; the user's code: say which encoder failed, and how
-        out = encode(batch) if is_builtin(encode) else \
-            user_call(encode, batch, f"encoder {name} failed on a batch of {len(batch)} texts")
+        out = encode(batch) if is_builtin(encode) else _user_batch(encode, name, batch)
         try:
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)
@@ -311,6 +322,18 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
         if advance is not None:
             advance(len(batch))
     return np.concatenate(parts) if parts else np.zeros((0, 1))
+
+
+def _user_batch(encode, name: str, batch: list[str]):
+    """``encode(batch)``, the user's encoder: a failure is an InvalidValue naming it, a :class:`FailedOnEmptyText`
+    when the batch holds an empty text."""
+    try:
+        return user_call(encode, batch, f"encoder {name} failed on a batch of {len(batch)} texts")
+    except InvalidValue as exc:
+        empty = next((t for t in batch if not t.strip()), None)
+        if empty is None:
+            raise
+        raise FailedOnEmptyText(str(exc), empty) from exc.__cause__
 
 
 def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:

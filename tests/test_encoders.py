@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import pickle
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -304,3 +305,82 @@ def test_bad_encoder_requests_say_what_is_expected(argv, message, tmp_path, caps
 def test_complex_embeddings_are_refused_not_cast():
     with pytest.raises(ValueError, match="returned complex numbers"):
         embed(lambda texts: np.ones((len(texts), 3)) * (1 + 2j), ["a", "b"], 8)
+
+
+# --- an error about one pair names the file and the line where the pair's row starts (issue 44, kind 2) ----------
+
+def pair_files(tmp_path, bad_side: str) -> list:
+    """``(path, line)``: a headed TSV and a CSV whose earlier field holds newlines, pair 3 having ``bad_side``, and
+    the line its row starts on, found in the text itself."""
+    tsv = "id\tsentence1\tsentence2\tscore\np1\ta b\ta c\t1\np2\td e\td f\t2\np3\tg h\t" + bad_side + "\t3\n"
+    csv = ('id,sentence1,sentence2,score\np1,"a b\nwritten over\r\nthree lines",a c,1\np2,d e,"d\nf",2\n'
+           f'p3,g h,"{bad_side}",3\n')
+    out = []
+    for name, text in [("pairs.tsv", tsv), ("pairs.csv", csv)]:
+        path = write(tmp_path / name, text)
+        out.append((path, text[:text.index("p3")].count("\n") + 1))
+    assert [line for _, line in out] == [4, 7]
+    return out
+
+
+def nan_for_bad(texts):
+    return np.asarray([[np.nan, 1.0] if t == "bad" else [1.0, float(len(t))] for t in texts])
+
+
+def refuse_empty(texts):
+    if any(not t.strip() for t in texts):
+        raise ValueError("empty input")
+    return np.ones((len(texts), 2))
+
+
+@pytest.mark.parametrize("bad_side, encode, message", [
+    ("bad", nan_for_bad, "encoder .*nan_for_bad gave a NaN or infinite embedding for 'bad'"),
+    ("  ", refuse_empty, r"encoder .*refuse_empty failed on a batch of \d texts \(ValueError: empty input\); "
+                         "the batch holds the empty text '  '")])
+def test_an_encoders_error_about_one_text_names_the_file_and_line_of_its_pair(tmp_path, bad_side, encode, message):
+    for path, line in pair_files(tmp_path, bad_side):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the note of an empty text (tests/test_user_data.py)
+            test = corpora.resolve(path)
+        with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: {message}$"):
+            run_system(EncoderSimilarity(encode, cache=False), test, tmp_path / "out")
+
+
+@pytest.mark.parametrize("bad_side, encode", [("bad", nan_for_bad), ("", refuse_empty)])
+def test_an_encoder_feature_of_the_regression_names_the_file_and_line_too(tmp_path, bad_side, encode):
+    from semsts.baselines.run import predict_group
+    from semsts.features.encoder_features import EncoderFeatures
+
+    class Model:  # what the regression's featurizer does with an encoder family
+        def predict(self, pairs):
+            return EncoderFeatures(encode).fit(pairs).transform(pairs)[:, 0]
+
+    for path, line in pair_files(tmp_path, bad_side):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            test = corpora.resolve(path)
+        with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
+            predict_group(Model(), list(test.subsets))
+
+
+@pytest.mark.parametrize("bad_side, encode", [("bad", nan_for_bad), ("", refuse_empty)])
+def test_an_encoder_feature_failing_on_a_training_pair_names_its_file_and_line(tmp_path, bad_side, encode):
+    from sklearn.base import BaseEstimator
+
+    from semsts.features.encoder_features import EncoderFeatures
+
+    class Learner(BaseEstimator):  # learns from gold, featurizing with an encoder family as the regression does
+        def fit(self, X, y=None):
+            EncoderFeatures(encode).fit(X).transform(X)
+            return self
+
+        def predict(self, X):
+            return np.zeros(len(X))
+
+    test = corpora.load("demo-test")
+    for path, line in pair_files(tmp_path, bad_side):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            train = corpora.resolve(path)
+        with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
+            run_system(Learner(), test, tmp_path / "out", [train])

@@ -14,7 +14,9 @@ from semsts.corpora import DatasetNotFound, FormatError, manifest
 from tests.conftest import SMALL, SMALL_PARAMS, pairs_tsv
 
 SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\trelatedness_score\tentailment_judgment\n"
-NO_SCORES = "has no score column: it can be run but not scored or trained on"
+NO_SCORES = ("has no score column (none of score, similarity, similarity_score, relatedness_score, gold, label; name "
+             "yours with columns=(TEXT1, TEXT2, SCORE), --columns TEXT1,TEXT2,SCORE): it can be run but not scored or "
+             "trained on")
 
 
 def sha(path):
@@ -228,6 +230,85 @@ def test_tsv_errors_name_file_and_line(tmp_path, body, message):
         corpora.resolve(path)
 
 
+# --- the field's exports, read as they are written (issue 44, kind 1) ------------------------------------
+
+GLUE = {"sentence1": ["A plane is taking off.", "A man plays a flute.", "Kids play."],
+        "sentence2": ["An air plane is taking off.", "A man is eating.", "Children play."],
+        "label": [5.0, 0.25, 4.2], "idx": [0, 1, 2]}
+
+
+@pytest.mark.parametrize("index", [True, False], ids=["pandas-index", "datasets-to_csv"])
+def test_glues_sts_b_export_reads_its_label_as_the_score(tmp_path, index):
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "stsb_validation.csv"
+    if index:
+        pd.DataFrame(GLUE).to_csv(path)
+    else:
+        pytest.importorskip("datasets").Dataset.from_dict(GLUE).to_csv(path)
+    assert path.read_text().splitlines()[0] == ("," if index else "") + "sentence1,sentence2,label,idx"
+    ds = corpora.resolve(path)
+    sub = ds.subset("stsb_validation")
+    assert ds.has_gold and sub.gold.tolist() == GLUE["label"] and sub.ids == ["0", "1", "2"]
+    assert sub.pairs == list(zip(GLUE["sentence1"], GLUE["sentence2"]))
+
+
+def test_glues_hidden_test_labels_are_refused_in_one_line(tmp_path, capsys):
+    # datasets writes GLUE's float label as -1.0; a label written as an int is -1
+    path = write(tmp_path / "stsb_test.tsv", "sentence1\tsentence2\tlabel\tidx\na\tb\t-1.0\t0\nc\td\t-1\t1\n")
+    with pytest.raises(FormatError) as info:
+        corpora.resolve(path)
+    assert str(info.value) == (f"{path}: has the label -1 on every row: GLUE's hidden test labels (GLUE keeps the test "
+                               "split's scores for its leaderboard); score on the validation split, or run the file "
+                               "with --columns TEXT1,TEXT2 (columns=(TEXT1, TEXT2)) unscored")
+    assert not corpora.resolve(path, columns=("sentence1", "sentence2")).has_gold  # what the message offers works
+    assert cli.main(["data", "list", str(path)]) == 1
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("header, row, score", [
+    ("sentence1,sentence2,score", "a b,a c,0.6", 0.6),  # MTEB, sentence-transformers' stsb (scores in [0, 1])
+    ("sentence1,sentence2,similarity_score", "a b,a c,3.5", 3.5),  # stsb_multi_mt
+    ("genre\tfilename\tyear\tid\tscore\tsentence1\tsentence2", "main-captions\tMSRvid\t2012test\t0001\t5.000\ta b\ta c",
+     5.0),  # KorSTS
+    ("Unnamed: 0,sentence1,sentence2,label,idx", "0,a b,a c,2.5,7", 2.5),  # GLUE's, re-read and re-written by pandas
+], ids=["mteb-sbert", "stsb_multi_mt", "korsts", "glue-unnamed"])
+def test_the_fields_exports_are_read_with_their_scores(tmp_path, header, row, score):
+    path = write(tmp_path / ("pairs.tsv" if "\t" in header else "pairs.csv"), f"{header}\n{row}\n")
+    sub = corpora.resolve(path).subset("pairs")
+    assert sub.pairs == [("a b", "a c")] and sub.gold.tolist() == [score]
+
+
+def test_sentevals_sick_file_is_read_as_sick(tmp_path):
+    path = write(tmp_path / "SICK_train.txt", SICK_HEADER + "1\tA b.\tA c.\t4.5\tNEUTRAL\n")
+    ds = corpora.resolve(path)
+    assert ds.kind.name == "sick" and ds.gold.tolist() == [4.5]
+
+
+def test_a_file_without_a_known_score_column_says_which_were_expected_and_how_to_name_one(tmp_path, capsys):
+    path = write(tmp_path / "rated.csv", "sentence1,sentence2,rating\na,b,3\n")
+    assert cli.main(["eval", "--dataset", str(path), "--run", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"error: {path} {NO_SCORES}\n"
+    assert "label" in err and "--columns TEXT1,TEXT2,SCORE" in err
+    assert corpora.resolve(path, columns=("sentence1", "sentence2", "rating")).gold.tolist() == [3.0]
+
+
+def test_an_empty_text_is_noted_with_its_file_and_line_when_the_file_is_read(tmp_path, capsys):
+    from semsts.core.errors import Note
+    tsv = "sentence1\tsentence2\na\tb\nc\t \n\td\n"
+    csv = 'id,sentence1,sentence2\np1,"a\nb",c\np2,"d\r\ne",""\np3,,f\n'
+    for name, text, marker in [("e.tsv", tsv, "c\t"), ("e.csv", csv, "p2")]:
+        path = write(tmp_path / name, text)
+        line = text[:text.index(marker)].count("\n") + 1
+        with pytest.warns(Note, match=rf"^{path}:{line}: a pair has an empty text \(2 pairs have one\); "
+                                      "an encoder may refuse it$"):
+            corpora.resolve(path)
+        assert cli.main(["data", "list", str(path)]) == 0
+        out, err = capsys.readouterr()
+        assert "a pair has an empty text" not in out and err == f"note: {path}:{line}: a pair has an empty text (2 pairs have one); " \
+                                              "an encoder may refuse it\n"
+
+
 def test_csv_quoting_case_and_a_file_without_scores(tmp_path):
     path = write(tmp_path / "pairs.csv", 'Sentence1,Sentence2\n"Hello, world","He said ""hi"""\r\nplain,"two\nlines"\n')
     ds = corpora.resolve(path)
@@ -271,7 +352,7 @@ def test_data_list_describes_files_and_names(data_dir, tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == [
         f"{path}: table, 2 pairs: mine (2, 2 not scored)",
         f"  sha256 {sha(path)}",
-        "  note: no score column: it can be run but not scored or trained on",
+        f"  note: no {NO_SCORES.removeprefix('has no ')}",
         "sick2014-trial: sick, 500 pairs: SICK_trial (500)"]
     assert cli.main(["list", str(path), "--columns", "sentence2,sentence1,score"]) == 1
     assert capsys.readouterr().err == f"error: {path}:1: no column 'score' in the header; it has 'sentence1', 'sentence2'\n"
@@ -318,7 +399,7 @@ def test_a_file_without_scores_runs_but_is_not_scored_or_trained_on(files, tmp_p
     bare = pairs_tsv(tmp_path / "bare.tsv", 10, 3, scores=False)
     model = tmp_path / "m.skops"
     assert cli.main(["train", "--train", str(bare), "--save", str(model), "--quiet", *SMALL]) == 1
-    assert "bare.tsv has no score column: it can be run but not scored or trained on" in capsys.readouterr().err
+    assert f"bare.tsv {NO_SCORES}" in capsys.readouterr().err
     assert not model.exists()
     out_dir = tmp_path / "out"
     assert cli.main(["run", "token-cosine", "--test", str(bare), "--out", str(out_dir), "--quiet"]) == 0
