@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from semsts import cli, data_cli
+from semsts import cli, corpora, data_cli
 from semsts.baselines.model_card import card_path
 from semsts.corpora import manifest, typed2013
 from semsts.corpora.manifest import sha256
@@ -319,3 +319,27 @@ def typed_root(tmp_path):
         for side, rid in zip("ab", pair):
             write(folder / "text" / typed2013.record_filename(number, side, rid), R[rid].encode("utf-8"))
     return tmp_path
+
+
+# --- Long texts made of the shipped demo sentences (tests/test_safety_long.py, tests/test_batched.py)
+
+
+def demo_text(rng: random.Random, chars: int) -> str:
+    """Demo sentences strung together up to ``chars`` characters (ordinary English, words repeating)."""
+    pool = [s for pair in corpora.load("demo-train").pairs for s in pair]
+    parts, size = [], 0
+    while size < chars:
+        parts.append(rng.choice(pool))
+        size += len(parts[-1]) + 1
+    return " ".join(parts)[:chars]
+
+
+def paraphrased(rng: random.Random, chars: int) -> tuple[str, str]:
+    """Two ``chars``-character sides, the second sharing about half of its sentences with the first."""
+    demo = [tuple(p) for p in corpora.load("demo-train").pairs]
+    a, b = [], []
+    while sum(map(len, a)) < chars or sum(map(len, b)) < chars:
+        s, t = rng.choice(demo)
+        a.append(s)
+        b.append(t if rng.random() < 0.5 else s if rng.random() < 0.5 else rng.choice(demo)[0])
+    return " ".join(a)[:chars], " ".join(b)[:chars]

@@ -2,6 +2,7 @@
 the rows of their one-pair references (below: each family's maths written plainly, a pair at a time), on the
 demo pairs and on the edge cases of a chunk."""
 import math
+import random
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from semsts.features.similarity import MATCHED, ratio
 from semsts.features.static_vectors import LEVELS, StaticAlignment, StaticSIF, level_words
 from semsts.features.weighted import information_content
 from semsts.features.wordnet_features import harmonic, similarity_table
+from tests.conftest import demo_text, paraphrased
 
 # --- the one-pair references: numpy's fixed-order reductions, a pair at a time
 
@@ -173,6 +175,14 @@ def test_a_family_computes_a_chunk_as_its_one_pair_reference_does(family):
     for k in (1, 7):  # and whatever the chunk: one pair, a few
         assert f.transform(data[:k]).tobytes() == reference[:k].tobytes()
     assert f.transform([]).shape == (0, len(f.get_feature_names_out()))
+
+
+def test_the_embedding_family_on_long_pairs_equals_its_one_pair_reference():
+    pairs = [paraphrased(random.Random(11), 5_000), (demo_text(random.Random(12), 5_000), "A man plays a guitar."),
+             ("", demo_text(random.Random(13), 3_000))]
+    f = EmbeddingSimilarity()
+    reference = np.asarray([embedding_row(f, a, b) for a, b in f.analyses(pairs)], dtype=float)
+    assert f.transform(pairs).tobytes() == reference.tobytes()
 
 
 def test_sides_reduce_each_pair_as_numpy_reduces_it_alone():

@@ -9,37 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from semsts import corpora
 from semsts.features import embedding as emb
 from semsts.features import wordnet_features as wf
 from semsts.features.batched import Sides
-from semsts.features.embedding import EmbeddingSimilarity
 from semsts.features.strings import gst
 from semsts.features.strings.reference import gst_tiles_wise
 from semsts.features.substrings import CommonSubstrings
+from tests.conftest import demo_text, paraphrased
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def demo_text(rng: random.Random, chars: int) -> str:
-    """Demo sentences strung together up to ``chars`` characters (ordinary English, words repeating)."""
-    pool = [s for pair in corpora.load("demo-train").pairs for s in pair]
-    parts, size = [], 0
-    while size < chars:
-        parts.append(rng.choice(pool))
-        size += len(parts[-1]) + 1
-    return " ".join(parts)[:chars]
-
-
-def paraphrased(rng: random.Random, chars: int) -> tuple[str, str]:
-    """Two ``chars``-character sides, the second sharing about half of its sentences with the first."""
-    demo = [tuple(p) for p in corpora.load("demo-train").pairs]
-    a, b = [], []
-    while sum(map(len, a)) < chars or sum(map(len, b)) < chars:
-        s, t = rng.choice(demo)
-        a.append(s)
-        b.append(t if rng.random() < 0.5 else s if rng.random() < 0.5 else rng.choice(demo)[0])
-    return " ".join(a)[:chars], " ".join(b)[:chars]
 
 
 # --- Greedy String Tiling: the window rounds (below gst.LONG) against Wise's scan and the run buckets.
@@ -133,14 +111,6 @@ def test_best_matches_on_distinct_words_equal_those_on_every_word(monkeypatch):
     assert {"distinct": False} in calls  # the distinct tables were taken
     plain = real(a, b, va, vb, distinct=False)
     assert all(x.tobytes() == y.tobytes() for x, y in zip(fast, plain))
-
-
-def test_the_embedding_family_on_long_pairs_equals_its_one_pair_reference():
-    pairs = [paraphrased(random.Random(11), 5_000), (demo_text(random.Random(12), 5_000), "A man plays a guitar."),
-             ("", demo_text(random.Random(13), 3_000))]
-    f = EmbeddingSimilarity()
-    reference = np.asarray([f._row(x, y) for x, y in f.analyses(pairs)], dtype=float)
-    assert f.transform(pairs).tobytes() == reference.tobytes()
 
 
 # --- The committed model on long pairs: through the library and through `sts run`, in normal time.
