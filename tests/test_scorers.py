@@ -16,6 +16,7 @@ from scipy import stats
 
 from semsts import baselines, cli, corpora
 from semsts.baselines.base import PairError
+from semsts.baselines.bench_predictions import predict_dataset
 from semsts.baselines.model_card import ModelMismatch
 from semsts.baselines.scorer import PairScorer
 from semsts.core import progress
@@ -411,6 +412,49 @@ def test_a_store_that_is_not_a_store_is_said_and_replaced(tmp_path, capsys, _cal
     assert cli.main(argv) == 0
     assert f"note: cache {store}: unreadable" in capsys.readouterr().err
     assert np.load(store)["score"].size == len(set(_test_pairs(test).pairs))
+
+
+# --- Issue 44, kind 4: a scale of the scorer's own, set by one outlier, keeps the others' order and correlations
+
+
+@pytest.mark.parametrize("outlier", [1e7, -1e7])
+def test_one_outlier_setting_the_scale_leaves_the_written_scores_their_order_and_correlations(tmp_path, monkeypatch,
+                                                                                              capsys, outlier):
+    test = pairs_tsv(tmp_path / "test.tsv", 300, 4)
+    sub = _test_pairs(test)
+    odd = sub.pairs[7]
+    module = f"sc_outlier_{'high' if outlier > 0 else 'low'}"  # a module of its own: Python keeps what it imported
+    (tmp_path / f"{module}.py").write_text(
+        "import re\n"
+        "def score(pairs):\n"
+        "    out = []\n"
+        "    for a, b in pairs:\n"
+        "        wa, wb = set(re.findall(r'\\w+', a.lower())), set(re.findall(r'\\w+', b.lower()))\n"
+        f"        out.append({outlier!r} if (a, b) == {odd!r} else len(wa & wb) / len(wa | wb))\n"
+        "    return out\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "out"
+    assert cli.main(["run", "--scorer", f"{module}:score", "--test", str(test), "--out", str(out)]) == 0
+    raw = np.array([outlier if pair == odd else jaccard_by_hand(*pair) for pair in sub.pairs])
+    written = np.array([float(line) for line in (out / "STS.output.test.txt").read_text().split()])
+    gold = np.asarray(sub.gold, dtype=float)
+    assert (stats.rankdata(written) == stats.rankdata(raw)).all()  # every pair keeps its place, ties stay ties
+    assert stats.spearmanr(written, gold)[0] == stats.spearmanr(raw, gold)[0]
+    assert abs(stats.pearsonr(written, gold)[0] - stats.pearsonr(raw, gold)[0]) < 1e-9
+    others = raw[np.arange(len(raw)) != 7]
+    lo, hi = raw.min(), raw.max()
+    assert (f"note: scorer {module}:score gave the pair ({odd[0]!r}, {odd[1]!r}) {outlier:g}, far beyond its other "
+            f"scores (within [{others.min():g}, {others.max():g}]): they are mapped onto the task's range from "
+            f"[{lo:g}, {hi:g}] and written with every digit, which keeps their order") in capsys.readouterr().err
+    # sts bench scores the same figures (its predictions as written)
+    scorer = __import__(module).score
+    ((bench_gold, bench_scores),) = predict_dataset(PairScorer(scorer, cache=False), corpora.resolve(str(test)),
+                                                    fit=True).values()
+    assert stats.spearmanr(bench_scores, bench_gold)[0] == stats.spearmanr(raw, gold)[0]
+    # a scorer declaring its range keeps its six decimals (its scale is its own, not learned from one pair)
+    assert cli.main(["run", "--scorer", "tests.pair_scorers:bounded", "--test", str(test), "--out", str(out),
+                     "--quiet"]) == 0
+    assert all(re.fullmatch(r"\d\.\d{6}", line) for line in (out / "STS.output.test.txt").read_text().split())
 
 
 # --- sts bench: a row like any other
