@@ -32,13 +32,15 @@ def predict_scored(system, subsets) -> dict:
     from .run import predict_subsets
     keeps = [scored_subset(sub)[1] for sub in subsets]
     predicted = predict_subsets(system, subsets, keeps)
-    return {id(sub): (sub.gold[keep], as_written(predicted[id(sub)][0])) for sub, keep in zip(subsets, keeps)}
+    exact = getattr(system, "declared_", True) is False  # a scale learned from its own scores: written exactly
+    return {id(sub): (sub.gold[keep], as_written(predicted[id(sub)][0], exact)) for sub, keep in zip(subsets, keeps)}
 
 
-def as_written(scores) -> np.ndarray:
-    """The scores as an official output file holds them (six decimals): what ``sts run`` would be scored
-    on, and ties that last-bit differences between machines cannot break (Spearman ranks them)."""
-    return np.array([float(corpora.formats.format_score(v)) for v in scores], dtype=float)
+def as_written(scores, exact: bool = False) -> np.ndarray:
+    """The scores as an official output file holds them (six decimals, or with ``exact`` every digit, as
+    :func:`~semsts.baselines.run.write_outputs` writes a scorer's of no declared range): what ``sts run`` would be
+    scored on, and ties that last-bit differences between machines cannot break (Spearman ranks them)."""
+    return np.array([float(corpora.formats.format_score(v, exact)) for v in scores], dtype=float)
 
 
 def predict_dataset(system, dataset: corpora.Dataset, *, fit: bool = False) -> dict:

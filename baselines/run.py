@@ -204,7 +204,10 @@ def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unname
                 predicted.update(predict_group(*groups[id(sub)]))
             scores, confidences = predicted[id(sub)]
             path = out_dir / sub.output_name
-            sub.kind.write_output(path, scores, confidences, score_range=sub.score_range)
+            # a scale the system learned from its own scores (no declared range): every digit, so that one outlier
+            # setting the range leaves the others their order and every correlation (issue 44)
+            exact = getattr(groups[id(sub)][0], "declared_", True) is False
+            sub.kind.write_output(path, scores, confidences, score_range=sub.score_range, exact=exact)
             run.add(path)
             written.append(path)
     return written

@@ -7,15 +7,19 @@ per pair). A scorer's scale is its own. The runner maps a system's scores onto t
 range they live in: here ``score_range_``, learned at ``fit``: the scorer's declared ``score_range`` when it has one
 (a score outside it is an error, never clipped), else the lowest and highest score it gave the pairs ``fit`` saw,
 which are the pairs ``sts run`` and ``sts bench`` then predict (one affine map, fitted without gold: no Pearson nor
-Spearman, pooled or not, sees it). A scorer giving every pair one score has them all at the range's middle.
+Spearman, pooled or not, sees it), and its scores are written with every digit (one outlier setting the range,
+said in a note, leaves the others their order). A scorer giving every pair one score has them all at the range's
+middle.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from semsts.core.errors import InvalidValue
+from semsts.core.errors import InvalidValue, Note
 from semsts.features.pair_score_cache import cached_scores
-from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer
+from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
 
 from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 
@@ -33,6 +37,27 @@ def pair_scores(score, pairs, batch_size=None, *, cache_spec=None, cache_version
         raise PairError(index, str(exc)) from None
     row = {p: i for i, p in enumerate(distinct)}
     return values[[row[tuple(p)] for p in pairs]] if pairs else np.zeros(0)
+
+
+OUTLIER = 1000  # a score setting the range of the others this many times over is said in a note
+
+
+def note_outlier(score, pairs, scores) -> None:
+    """A note naming the pair whose score alone sets the range the others are mapped from (the highest or the lowest,
+    :data:`OUTLIER` times as far from the others as they spread): its scale leaves them a sliver of the task's range,
+    written with every digit (:func:`semsts.baselines.run.write_outputs`) so that their order and correlations stay."""
+    if len(scores) < 3:
+        return
+    order = np.argsort(scores, kind="stable")
+    low, second, next_high, high = (float(v) for v in scores[order[[0, 1, -2, -1]]])
+    for alone, others in ((order[-1], (low, next_high)), (order[0], (second, high))):
+        if high - low > OUTLIER * (others[1] - others[0]):
+            a, b = pairs[alone]
+            warnings.warn(Note(f"scorer {scorer_name(score)} gave the pair ({a!r:.60}, {b!r:.60}) {scores[alone]:g}, "
+                               f"far beyond its other scores (within [{others[0]:g}, {others[1]:g}]): they are mapped "
+                               f"onto the task's range from [{low:g}, {high:g}] and written with every digit, "
+                               "which keeps their order"), stacklevel=2)
+            return
 
 
 class PairScorer(PairRegressor):
@@ -59,6 +84,7 @@ class PairScorer(PairRegressor):
             return
         lo, hi = (float(scores.min()), float(scores.max())) if len(scores) else (0.0, 1.0)
         self.score_range_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
+        note_outlier(self.scorer_, pairs, scores)
 
     def _scores(self, pairs) -> np.ndarray:
         return pair_scores(self.scorer_, pairs, self.batch_size, cache_spec=self.scorer if self.cache else None,

@@ -195,13 +195,15 @@ def check_output(path, n_expected: int | None = None, score_range: tuple[float, 
         yield FormatError(path, len(lines) or None, f"has {len(lines)} lines, the input has {n_expected} pairs")
 
 
-def format_score(value: float) -> str:
-    return f"{value:.6f}"
+def format_score(value: float, exact: bool = False) -> str:
+    """``value`` with six decimals; ``exact``, with every digit it takes to read back the same float (no exponent)."""
+    return np.format_float_positional(value, unique=True, trim="0") if exact else f"{value:.6f}"
 
 
 def write_output(path, scores: Sequence[float], confidences: Sequence[float] | None = None,
-                 score_range: tuple[float, float] = STS_RANGE) -> None:
-    """Write an official output file atomically; refuses NaN, inf and out-of-range scores or confidences."""
+                 score_range: tuple[float, float] = STS_RANGE, exact: bool = False) -> None:
+    """Write an official output file atomically; refuses NaN, inf and out-of-range scores or confidences. Scores
+    have six decimals, or with ``exact`` every digit (:func:`format_score`)."""
     scores = np.asarray(scores, dtype=float)
     if confidences is not None and len(confidences) != len(scores):
         raise ValueError(f"{len(scores)} scores but {len(confidences)} confidences")
@@ -210,7 +212,7 @@ def write_output(path, scores: Sequence[float], confidences: Sequence[float] | N
         _check_values("confidence", np.asarray(confidences, dtype=float), CONFIDENCE_RANGE)
     with atomic_open(path) as handle:
         for i, value in enumerate(scores):
-            line = format_score(value)
+            line = format_score(value, exact)
             if confidences is not None:
                 line += "\t" + format_score(float(confidences[i]))
             handle.write(line + "\n")

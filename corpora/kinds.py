@@ -130,12 +130,13 @@ class Kind:
             return typed2013.read_typed_output(path, n_expected, score_range=score_range), None
         return formats.read_output(path, n_expected, score_range)
 
-    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE) -> None:
-        """Write an output file atomically, refusing a NaN or out-of-range score."""
+    def write_output(self, path, scores, confidences=None, score_range=formats.STS_RANGE, exact=False) -> None:
+        """Write an output file atomically, refusing a NaN or out-of-range score (``exact``: single scores with every
+        digit, :func:`formats.format_score`)."""
         if self.width:
             typed2013.write_typed_output(path, scores, score_range=score_range)
         else:
-            formats.write_output(path, scores, confidences, score_range=score_range)
+            formats.write_output(path, scores, confidences, score_range=score_range, exact=exact)
 
 
 def same_length(inp: Path, n_in: int, gold: Path, n_gold: int) -> None:

@@ -218,26 +218,35 @@ def encoder_name(encode) -> str:
     return callable_name(encode)
 
 
-def user_call(fn, arg, failed: str):
-    """``fn(arg)``, the user's code: whatever it raises (``sys.exit`` too) is an InvalidValue saying ``failed`` and how."""
+def user_call(fn, items: list, who: str, unit: str, doing: str = "on a batch of"):
+    """``fn`` (the user's code, ``who`` in messages) called on a fresh copy of ``items``, a list of ``unit``: what it
+    does to that list never reaches ours. Whatever it raises (``sys.exit`` too) is an InvalidValue saying it failed
+    ``doing`` them, and how; so is a copy it changed (cleared, popped from, reversed, appended to), since what it
+    returns can then not be matched to ``items``."""
+    handed = list(items)
     try:
-        return fn(arg)
+        got = fn(handed)
     except (Exception, SystemExit) as exc:
-        raise InvalidValue(f"{failed} ({type(exc).__name__}: {str(exc)[:200]})") from exc
+        raise InvalidValue(f"{who} failed {doing} {len(items)} {unit} ({type(exc).__name__}: {str(exc)[:200]})") from exc
+    if len(handed) != len(items) or any(a is not b for a, b in zip(handed, items)):
+        how = f"left {len(handed)}" if len(handed) != len(items) else "reordered or replaced some"
+        raise InvalidValue(f"{who} changed the list of {len(items)} {unit} it was handed (it {how}): what it returned "
+                           "cannot be matched to them; it must leave the list as handed (copy it to change it)")
+    return got
 
 
 BATCH_SIZE = 512
 
 
 class NonFiniteEmbedding(ValueError, STSError):
-    """The encoder gave NaN or inf for ``text``."""
+    """The encoder gave NaN or inf for ``text`` (or ``what`` else no float can hold)."""
 
-    def __init__(self, encoder: str, text: str):
-        self.encoder, self.text = encoder, text
-        super().__init__(f"encoder {encoder} gave a NaN or infinite embedding for {text!r:.80}")
+    def __init__(self, encoder: str, text: str, what: str = "a NaN or infinite embedding"):
+        self.encoder, self.text, self.what = encoder, text, what
+        super().__init__(f"encoder {encoder} gave {what} for {text!r:.80}")
 
     def __reduce__(self):  # raised in a worker process, it comes back whole
-        return type(self), (self.encoder, self.text)
+        return type(self), (self.encoder, self.text, self.what)
 
 
 class FailedOnEmptyText(InvalidValue):
@@ -278,7 +287,7 @@ def fitted(encode, texts: list[str]):
         return encode
     if isinstance(encode, SIF):  # ours: its errors (no GloVe data) say what they are
         return encode.for_sentences(texts)
-    return user_call(encode.for_sentences, texts, f"encoder {encoder_name(encode)} failed fitting on {len(texts)} texts")
+    return user_call(encode.for_sentences, texts, f"encoder {encoder_name(encode)}", "texts", "fitting on")
 
 
 def embed(encode, texts: list[str], batch_size: int) -> np.ndarray:
@@ -305,6 +314,9 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
             raw = np.asarray(out)
             complex_ = np.iscomplexobj(raw)
             array = None if complex_ else np.asarray(raw, dtype=np.float64)
+        except OverflowError:  # an int or a Fraction no float holds: at the first row holding one
+            row = next((i for i, r in enumerate(raw) if not _floats(r)), 0) if raw.ndim == 2 else 0
+            raise NonFiniteEmbedding(name, batch[row], "a value beyond a float's range in the embedding") from None
         except (TypeError, ValueError):
             raise InvalidValue(f"encoder {name} returned {type(out).__name__}, not a numeric (n, d) array") from None
         if complex_:
@@ -314,6 +326,9 @@ def _embed(encode, name: str, texts: list[str], batch_size: int, advance=None) -
                                f"expected ({len(batch)}, d) with d >= 1")
         if width is not None and array.shape[1] != width:
             raise InvalidValue(f"encoder {name} returned {array.shape[1]} dimensions after {width}")
+        masked = np.ma.getmaskarray(out).any(axis=1) if np.ma.isMaskedArray(out) and out.shape == array.shape else ()
+        if np.any(masked):  # a masked entry is no value (its data underneath is not the encoder's embedding)
+            raise NonFiniteEmbedding(name, batch[int(np.argmax(masked))], "an embedding with a masked entry")
         bad = ~np.isfinite(array).all(axis=1)
         if bad.any():
             raise NonFiniteEmbedding(name, batch[int(np.argmax(bad))])
@@ -328,12 +343,21 @@ def _user_batch(encode, name: str, batch: list[str]):
     """``encode(batch)``, the user's encoder: a failure is an InvalidValue naming it, a :class:`FailedOnEmptyText`
     when the batch holds an empty text."""
     try:
-        return user_call(encode, batch, f"encoder {name} failed on a batch of {len(batch)} texts")
+        return user_call(encode, batch, f"encoder {name}", "texts")
     except InvalidValue as exc:
         empty = next((t for t in batch if not t.strip()), None)
         if empty is None:
             raise
         raise FailedOnEmptyText(str(exc), empty) from exc.__cause__
+
+
+def _floats(row) -> bool:
+    """Whether every value of ``row`` fits a float."""
+    try:
+        np.asarray(row, dtype=np.float64)
+    except OverflowError:
+        return False
+    return True
 
 
 def row_cosines(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -3,13 +3,15 @@
 A cross-encoder, an LLM judge or a remote API scores a pair as a whole rather than embedding each text. A scorer is
 named ``package.module:function`` (imported: it runs the user's code, which they ask for by naming it) or handed over
 in Python. It is called with ``batch_size`` pairs at a time (the callable's own ``batch_size`` attribute, else
-:data:`BATCH_SIZE`) and must give one finite real number per pair; its scale is its own (a declared
+:data:`BATCH_SIZE`), on a fresh list it must leave as handed, and must give one finite real number per pair (a float
+holds it; a masked entry is none; an iterable is read no further than one past the batch); its scale is its own (a declared
 ``score_range``, as ``score.score_range = (0, 1)``, says what it is). What goes wrong is a ValueError naming the
 scorer, and the pair where one is to blame.
 """
 from __future__ import annotations
 
 import math
+from itertools import islice
 from numbers import Real
 
 import numpy as np
@@ -91,7 +93,7 @@ def _score(score, name: str, pairs: list, batch_size: int, advance=None, declare
     out = np.empty(len(pairs))
     for start in range(0, len(pairs), batch_size):
         batch = [tuple(p) for p in pairs[start:start + batch_size]]
-        got = user_call(score, batch, f"scorer {name} failed on a batch of {len(batch)} pairs")
+        got = user_call(score, batch, f"scorer {name}", "pairs")
         values = out[start:start + len(batch)] = _checked(got, name, batch)
         wrong = np.flatnonzero((values < declared[0]) | (values > declared[1])) if declared else ()
         if len(wrong):
@@ -103,25 +105,48 @@ def _score(score, name: str, pairs: list, batch_size: int, advance=None, declare
 
 
 def _checked(got, name: str, batch: list) -> np.ndarray:
-    """What the scorer returned for ``batch``, as float64: one real number per pair, each finite."""
+    """What the scorer returned for ``batch``, as float64: one real number per pair, each finite. An iterable is read
+    up to one item past the batch (an endless generator is not read for ever); a masked entry is no score."""
     if isinstance(got, np.ndarray) and got.ndim == 2 and 1 in got.shape:  # a column or a row of scores
         got = got.ravel()
     try:
-        values = None if isinstance(got, (str, bytes, dict)) else list(got)
+        values = None if isinstance(got, (str, bytes, dict)) else list(islice(got, len(batch) + 1))
     except TypeError:
         values = None
+    except Exception as exc:  # the user's iterable fails as it is read
+        raise InvalidValue(f"scorer {name} failed giving its scores ({type(exc).__name__}: {str(exc)[:200]})") from exc
     if values is None:
         raise InvalidValue(f"scorer {name} returned {type(got).__name__}, not a list of numbers")
     if len(values) != len(batch):
-        raise InvalidValue(f"scorer {name} returned {len(values)} scores for a batch of {len(batch)} pairs; "
+        count = len(got) if isinstance(got, (list, tuple, np.ndarray)) else \
+            len(values) if len(values) < len(batch) else f"more than {len(batch)}"
+        raise InvalidValue(f"scorer {name} returned {count} scores for a batch of {len(batch)} pairs; "
                            "expected one number per pair")
     out = np.empty(len(values))
     for i, value in enumerate(values):
+        if np.ma.isMaskedArray(value) and np.ma.is_masked(value):
+            raise NonFiniteScore(name, batch[i], "a masked entry, not a score,")
         if isinstance(value, np.ndarray) and value.shape == ():
             value = value.item()
         if isinstance(value, bool) or not isinstance(value, Real):
-            raise NonFiniteScore(name, batch[i], f"{type(value).__name__} {value!r:.40}, not a number,")
-        out[i] = float(value)
+            raise NonFiniteScore(name, batch[i], f"{type(value).__name__} {shown(value)}, not a number,")
+        try:
+            out[i] = float(value)
+        except OverflowError:
+            raise NonFiniteScore(name, batch[i], f"{type(value).__name__} {shown(value)}, beyond a float's range,") \
+                from None
+        except Exception:  # a number of the user's own whose float() fails
+            raise NonFiniteScore(name, batch[i], f"{type(value).__name__} {shown(value)}, not a number,") from None
         if not math.isfinite(out[i]):
             raise NonFiniteScore(name, batch[i])
     return out
+
+
+def shown(value) -> str:
+    """``repr(value)`` cut to 40 characters, for a message; an int too long to print as its number of digits."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    try:
+        return repr(value)[:40]
+    except Exception:  # a Fraction of an int too long to print, a repr of the user's own that fails
+        return "that cannot be shown"

@@ -5,6 +5,7 @@ import json
 import pickle
 import sys
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -384,3 +385,70 @@ def test_an_encoder_feature_failing_on_a_training_pair_names_its_file_and_line(t
             train = corpora.resolve(path)
         with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
             run_system(Learner(), test, tmp_path / "out", [train])
+
+# --- Issue 44, kind 5: an encoder is handed a copy of its texts, and one that changes it is one clear error
+
+
+def _appends(texts):
+    texts.append("extra")
+    return letters(texts)
+
+
+def _pops(texts):
+    texts.pop(0)
+    return letters(texts)
+
+
+def _reverses(texts):
+    texts.reverse()
+    return letters(texts)
+
+
+class _FitsAndPops:
+    def for_sentences(self, texts):
+        texts.pop()
+        return letters
+
+    def __call__(self, texts):
+        return letters(texts)
+
+
+@pytest.mark.parametrize("encoder, how, doing", [(_appends, "it left 5", "encoder"), (_pops, "it left 3", "encoder"),
+                                                 (_reverses, "it reordered or replaced some", "encoder"),
+                                                 (_FitsAndPops(), "it left 3", "fitting")])
+def test_an_encoder_that_changes_the_texts_it_is_handed_is_one_clear_error_never_misplaced_vectors(encoder, how, doing):
+    pairs = [("ab", "cd"), ("abc", "abd")]
+    held = list(pairs)
+    expected = (f"changed the list of 4 texts it was handed ({how}): what it returned cannot be matched to them; "
+                "it must leave the list as handed (copy it to change it)")
+    with pytest.raises(ValueError) as info:
+        EncoderSimilarity(encoder, cache=False).fit([]).predict(pairs)
+    assert str(info.value).startswith("encoder ") and str(info.value).endswith(expected) and pairs == held
+
+
+# --- Issue 44, kind 6: values beyond a float and masked entries: one error at the text's first pair
+
+
+@pytest.mark.parametrize("value, what", [
+    (10**400, "a value beyond a float's range in the embedding"),
+    (Fraction(10**400, 3), "a value beyond a float's range in the embedding"),
+    (np.ma.masked, "an embedding with a masked entry"),
+], ids=["int", "fraction", "masked"])
+def test_an_embedding_no_float_holds_is_an_error_at_its_texts_first_pair(value, what):
+    def enc(texts):
+        rows = [[1, 2] if t != "bad" else [9 if value is np.ma.masked else value, 2] for t in texts]
+        return np.ma.array(rows, mask=[[t == "bad", False] for t in texts]) if value is np.ma.masked else rows
+    with pytest.raises(PairError) as info:
+        EncoderSimilarity(enc, cache=False).fit([]).predict([("a", "b"), ("c", "bad"), ("bad", "a")])
+    assert info.value.index == 1 and str(info.value).endswith(f"gave {what} for 'bad'"), str(info.value)
+    # a masked array with nothing masked is its values
+    unmasked = embed(lambda texts: np.ma.array(np.ones((len(texts), 2)), mask=False), ["a", "b"], 8)
+    assert unmasked.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+def test_an_endless_iterable_from_an_encoder_is_refused_unread():
+    def endless():
+        while True:
+            yield [1.0, 2.0]
+    with pytest.raises(ValueError, match=r"returned generator, not a numeric \(n, d\) array"):
+        embed(lambda texts: endless(), ["a", "b"], 8)

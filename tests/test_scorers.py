@@ -8,6 +8,7 @@ import json
 import math
 import re
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from scipy import stats
 
 from semsts import baselines, cli, corpora
 from semsts.baselines.base import PairError
+from semsts.baselines.bench_predictions import predict_dataset
 from semsts.baselines.model_card import ModelMismatch
 from semsts.baselines.scorer import PairScorer
 from semsts.core import progress
@@ -99,6 +101,117 @@ def test_a_column_of_scores_and_numpy_numbers_are_numbers():
     assert score_pairs(lambda b: [np.int64(2), np.float16(0.5)], [("a", "b"), ("c", "d")]).tolist() == [2.0, 0.5]
 
 
+# --- Issue 44, kind 5: a scorer is handed a copy of its batch, and one that changes it is one clear error
+
+
+def _overlap(batch):
+    return [float(len(set(a) & set(b))) for a, b in batch]
+
+
+def _clears(batch):
+    out = _overlap(batch)
+    batch.clear()
+    return out
+
+
+def _pops(batch):  # scores from the end as it pops: a list of the right scores in the wrong order
+    return [_overlap([batch.pop()])[0] for _ in range(len(batch))]
+
+
+def _reverses(batch):
+    batch.reverse()
+    return _overlap(batch)
+
+
+def _appends(batch):
+    batch.append(("x", "y"))
+    return _overlap(batch)
+
+
+def _swaps_in(batch):  # the same length, one pair replaced by another
+    batch[0] = ("zz", "zz")
+    return _overlap(batch)
+
+
+@pytest.mark.parametrize("scorer, left", [(_clears, 0), (_pops, 0), (_reverses, None), (_appends, 4),
+                                          (_swaps_in, None)])
+def test_a_scorer_that_changes_the_pairs_it_is_handed_is_one_clear_error_never_misplaced_scores(scorer, left):
+    pairs = [("ab", "ab"), ("ab", "cd"), ("abc", "abd")]
+    held = list(pairs)
+    how = f"it left {left}" if left is not None else "it reordered or replaced some"
+    expected = (f"scorer {scorer.__module__}:{scorer.__qualname__} changed the list of 3 pairs it was handed ({how}): "
+                "what it returned cannot be matched to them; it must leave the list as handed (copy it to change it)")
+    with pytest.raises(ValueError) as info:
+        PairScorer(scorer, cache=False).fit(pairs)
+    assert str(info.value) == expected and pairs == held
+
+
+def test_each_call_gets_a_fresh_list_and_the_callers_pairs_stay_as_they_were():
+    handed = []
+
+    def keeps(batch):
+        handed.append(batch)
+        return _overlap(batch)
+    pairs = [("ab", "ab"), ("ab", "cd"), ("abc", "abd")]
+    assert score_pairs(keeps, pairs, 2).tolist() == [2.0, 0.0, 2.0]
+    assert handed == [pairs[:2], pairs[2:]] and all(batch is not pairs for batch in handed)
+    handed[0].clear()  # what it kept is its own: the scores are already the suite's
+    assert pairs == [("ab", "ab"), ("ab", "cd"), ("abc", "abd")]
+
+
+# --- Issue 44, kind 6: numbers beyond a float, masked entries, endless iterables: one error naming the pair
+
+
+def _endless(count):
+    def score(batch):
+        def values():
+            while True:
+                count.append(1)
+                yield 0.5
+        return values()
+    return score
+
+
+@pytest.mark.parametrize("value", [10**400, -(10**400), Fraction(10**400, 3), Fraction(10**5000, 7)],
+                         ids=["int", "negative", "fraction", "unprintable"])
+def test_a_score_beyond_a_float_is_an_error_at_its_pair(value):
+    if isinstance(value, int):
+        shown = f"of about {len(str(abs(value)))} digits"
+    else:  # Python prints no int of more than 4,300 digits
+        shown = repr(value)[:40] if value.numerator < 10**4000 else "that cannot be shown"
+    expected = f"gave {type(value).__name__} {shown}, beyond a float's range, for the pair ('c', 'd')"
+
+    def scorer(batch):
+        return [0.5, value, 0.25]
+    with pytest.raises(PairError) as info:
+        PairScorer(scorer, cache=False).fit([("a", "b"), ("c", "d"), ("e", "f")])
+    assert info.value.index == 1 and str(info.value).endswith(expected), str(info.value)
+
+
+def test_a_masked_entry_is_no_score():
+    def scorer(batch):
+        return np.ma.array([0.5, 0.1, 0.25], mask=[False, False, True])
+    with pytest.raises(PairError) as info:
+        PairScorer(scorer, cache=False).fit([("a", "b"), ("c", "d"), ("e", "f")])
+    assert info.value.index == 2 and str(info.value).endswith("gave a masked entry, not a score, for the pair ('e', 'f')")
+    # unmasked, a masked array is its values
+    assert score_pairs(lambda b: np.ma.array([0.5, 0.25], mask=False), [("a", "b"), ("c", "d")]).tolist() == [0.5, 0.25]
+
+
+def test_an_endless_iterable_is_read_one_past_the_batch_then_refused():
+    count = []
+    with pytest.raises(ValueError) as info:
+        score_pairs(_endless(count), [("a", "b"), ("c", "d"), ("e", "f")], 2)
+    assert str(info.value).startswith("scorer ") and "returned more than 2 scores for a batch of 2 pairs" in str(info.value)
+    assert len(count) == 3  # two pairs and one more, then no further
+
+    def failing(batch):
+        yield 0.5
+        raise KeyError("gone")
+    with pytest.raises(ValueError, match=r"failed giving its scores \(KeyError: 'gone'\)"):
+        score_pairs(failing, [("a", "b"), ("c", "d")])
+
+
 def test_scoring_tells_the_hook_each_batch():
     counts = []
 
@@ -123,6 +236,9 @@ MODULES = {
     "sc_word": "def score(pairs):\n    return ['five' for _ in pairs]\n",
     "sc_exits": "import sys\ndef score(pairs):\n    sys.exit(4)\n",
     "sc_import": "raise ImportError('no openai here')\n",
+    "sc_huge": "def score(pairs):\n    return [10 ** 400 for _ in pairs]\n",
+    "sc_endless": "import itertools\ndef score(pairs):\n    return itertools.repeat(0.5)\n",
+    "sc_clears": "def score(pairs):\n    out = [0.5 for _ in pairs]\n    pairs.clear()\n    return out\n",
 }
 
 
@@ -134,6 +250,10 @@ MODULES = {
     ("sc_exits:score", "error: scorer sc_exits:score failed on a batch of 32 pairs (SystemExit: 4)"),
     ("sc_import:score", "error: scorer 'sc_import:score': cannot import module 'sc_import' (no openai here)"),
     ("no_colon", "error: scorer 'no_colon': expected package.module:function"),
+    ("sc_huge:score", "error: {test}:2: scorer sc_huge:score gave int of about 401 digits, beyond a float's range, "
+                      "for the pair"),
+    ("sc_endless:score", "error: scorer sc_endless:score returned more than 32 scores for a batch of 32 pairs"),
+    ("sc_clears:score", "error: scorer sc_clears:score changed the list of 32 pairs it was handed (it left 0)"),
 ])
 def test_a_failing_scorer_is_one_error_line(tmp_path, monkeypatch, capsys, spec, expected):
     for name, text in MODULES.items():
@@ -292,6 +412,49 @@ def test_a_store_that_is_not_a_store_is_said_and_replaced(tmp_path, capsys, _cal
     assert cli.main(argv) == 0
     assert f"note: cache {store}: unreadable" in capsys.readouterr().err
     assert np.load(store)["score"].size == len(set(_test_pairs(test).pairs))
+
+
+# --- Issue 44, kind 4: a scale of the scorer's own, set by one outlier, keeps the others' order and correlations
+
+
+@pytest.mark.parametrize("outlier", [1e7, -1e7])
+def test_one_outlier_setting_the_scale_leaves_the_written_scores_their_order_and_correlations(tmp_path, monkeypatch,
+                                                                                              capsys, outlier):
+    test = pairs_tsv(tmp_path / "test.tsv", 300, 4)
+    sub = _test_pairs(test)
+    odd = sub.pairs[7]
+    module = f"sc_outlier_{'high' if outlier > 0 else 'low'}"  # a module of its own: Python keeps what it imported
+    (tmp_path / f"{module}.py").write_text(
+        "import re\n"
+        "def score(pairs):\n"
+        "    out = []\n"
+        "    for a, b in pairs:\n"
+        "        wa, wb = set(re.findall(r'\\w+', a.lower())), set(re.findall(r'\\w+', b.lower()))\n"
+        f"        out.append({outlier!r} if (a, b) == {odd!r} else len(wa & wb) / len(wa | wb))\n"
+        "    return out\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "out"
+    assert cli.main(["run", "--scorer", f"{module}:score", "--test", str(test), "--out", str(out)]) == 0
+    raw = np.array([outlier if pair == odd else jaccard_by_hand(*pair) for pair in sub.pairs])
+    written = np.array([float(line) for line in (out / "STS.output.test.txt").read_text().split()])
+    gold = np.asarray(sub.gold, dtype=float)
+    assert (stats.rankdata(written) == stats.rankdata(raw)).all()  # every pair keeps its place, ties stay ties
+    assert stats.spearmanr(written, gold)[0] == stats.spearmanr(raw, gold)[0]
+    assert abs(stats.pearsonr(written, gold)[0] - stats.pearsonr(raw, gold)[0]) < 1e-9
+    others = raw[np.arange(len(raw)) != 7]
+    lo, hi = raw.min(), raw.max()
+    assert (f"note: scorer {module}:score gave the pair ({odd[0]!r}, {odd[1]!r}) {outlier:g}, far beyond its other "
+            f"scores (within [{others.min():g}, {others.max():g}]): they are mapped onto the task's range from "
+            f"[{lo:g}, {hi:g}] and written with every digit, which keeps their order") in capsys.readouterr().err
+    # sts bench scores the same figures (its predictions as written)
+    scorer = __import__(module).score
+    ((bench_gold, bench_scores),) = predict_dataset(PairScorer(scorer, cache=False), corpora.resolve(str(test)),
+                                                    fit=True).values()
+    assert stats.spearmanr(bench_scores, bench_gold)[0] == stats.spearmanr(raw, gold)[0]
+    # a scorer declaring its range keeps its six decimals (its scale is its own, not learned from one pair)
+    assert cli.main(["run", "--scorer", "tests.pair_scorers:bounded", "--test", str(test), "--out", str(out),
+                     "--quiet"]) == 0
+    assert all(re.fullmatch(r"\d\.\d{6}", line) for line in (out / "STS.output.test.txt").read_text().split())
 
 
 # --- sts bench: a row like any other
