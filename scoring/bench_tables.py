@@ -233,19 +233,6 @@ def mteb_published_table(rows) -> tuple[list, list, list]:
     return header, body, notes
 
 
-def _table_rank(system: str, ours: dict, theirs: list) -> str:
-    """Where the table's rank column puts our row (by Mean (7), :func:`printed_rank`), said as a sentence."""
-    core, cores = _core_mean(ours), [_core_mean(f) for f in theirs]
-    rank = printed_rank(core, cores)
-    if rank is None:
-        lacking = [MTEB_LABELS[d] for d in MTEB_CORE if ours[d] is None or not math.isfinite(ours[d])]
-        return f"{system}: no Mean (7) ({', '.join(lacking)} {'is' if len(lacking) == 1 else 'are'} not there), so " \
-               "the table ranks it nowhere"
-    held = sum(c is not None for c in cores)
-    return (f"{system}: Mean (7) {core:.2f} would rank {rank} of {held + 1} among the published rows that have it, "
-            "as the table's rank column places it")
-
-
 def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> list:
     tasks = [d for d in MTEB_DATASETS if ours[d] is not None and math.isfinite(ours[d])]
     rank, compared = common_task_rank(ours, theirs, tasks)
@@ -260,8 +247,14 @@ def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> 
         if lacking:
             key = ", ".join(lacking)
             fewer[key] = fewer.get(key, 0) + 1
-    text = (f"{_table_rank(system, ours, theirs)}; by another rule, its mean over {len(tasks)} tasks ({names}) "
-            f"{mean:.2f}, each published row compared on the tasks both have, places {rank} of {len(ranked) + 1}")
+    core, cores = _core_mean(ours), [_core_mean(f) for f in theirs]
+    at = printed_rank(core, cores)  # the table's rank column: by Mean (7), among the published rows that have it
+    text = (f"{system}: Mean (7) {core:.2f} would rank {at} of {sum(c is not None for c in cores) + 1} among the "
+            "published rows that have it, as the table's rank column places it" if at else f"{system}: no Mean (7) "
+            f"(no figure for {', '.join(MTEB_LABELS[d] for d in MTEB_CORE if d not in tasks)}), so the table ranks it "
+            "nowhere")
+    text += (f"; by another rule, its mean over {len(tasks)} tasks ({names}) "
+             f"{mean:.2f}, each published row compared on the tasks both have, places {rank} of {len(ranked) + 1}")
     if fewer:
         full = [theirs[i] for i in ranked if len(compared[i]) == len(tasks)]
         full_rank = placed_rank(mean, [aggregates.mean([f[d] for d in tasks]) for f in full])

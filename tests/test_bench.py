@@ -305,7 +305,7 @@ def test_the_rank_column_and_the_sentence_under_it_agree():
     header, body, _, _ = mteb_published_view(rows)
     assert next(line[0] for line in body if line[1] == "mine") == "-"
     said = next(n for n in published_notes(rows) if n.startswith("mine: "))
-    assert said.startswith("mine: no Mean (7) (STS16 is not there), so the table ranks it nowhere; by another rule")
+    assert said.startswith("mine: no Mean (7) (no figure for STS16), so the table ranks it nowhere; by another rule")
 
 
 @pytest.mark.parametrize("published", [False, True])
