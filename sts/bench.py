@@ -340,19 +340,19 @@ def _bench_scorer(spec, datasets, pools, args, bar):
     trained = ("trained on STS-family data, as --trained-on-sts says" if args.trained_on_sts
                else "taken as not trained on STS-family data; else say --trained-on-sts")
     return _bench_predict(spec, system, datasets, pools, args, bar, fit=False, trained=args.trained_on_sts,
-                          source=f"a pair scorer: {_scale_note(system, subsets, keeps)} ({trained})")
+                          source=_scale_note(system, subsets, keeps, trained))
 
 
-def _scale_note(system, subsets, keeps) -> str:
-    """How a fitted pair scorer's scores were put on the tasks' range, as the row's note says it."""
+def _scale_note(system, subsets, keeps, trained: str) -> str:
+    """A fitted pair scorer's row note: how its scores were put on the tasks' range, and whether it saw STS data."""
     lo, hi = system.score_range_
-    if system.declared_:
-        return f"its score of each pair, mapped from [{lo:g}, {hi:g}] (the range it declares)"
-    scores = set(system.predict([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]).tolist())  # fit's
-    if len(scores) == 1:
-        return (f"every score was {scores.pop():g}: nothing to map, each pair put at the middle of the tasks' range, "
-                "so each correlation is undefined (n/a)")
-    return f"its score of each pair, mapped from [{lo:g}, {hi:g}] (its lowest and highest score on these pairs)"
+    if not system.declared_:
+        scores = set(system.predict([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]).tolist())
+        if len(scores) == 1:  # scored at fit: predicting them scores nothing again
+            return (f"a pair scorer: every score was {scores.pop():g}: nothing to map, each pair put at the middle of "
+                    f"the tasks' range, so each correlation is undefined (n/a) ({trained})")
+    how = "the range it declares" if system.declared_ else "its lowest and highest score on these pairs"
+    return f"a pair scorer: its score of each pair, mapped from [{lo:g}, {hi:g}] ({how}; {trained})"
 
 
 def _bench_system(name, train, datasets, pools, args, bar):
