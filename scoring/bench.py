@@ -6,11 +6,11 @@ Each convention has one signature naming its choices and the data it stands on.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from . import aggregates
 from . import conventions as cv
+from .results import number
 from .signature import Signature
 from .tasks import missing_subsets
 
@@ -225,10 +225,8 @@ def signature(convention: str, figures) -> Signature:
 
 
 def fmt100(value: float | None) -> str:
-    """A figure x 100 as SimCSE prints it (two decimals)."""
-    if value is None:
-        return "-"
-    return "nan" if math.isnan(value) else f"{value:.2f}"
+    """A figure x 100 as SimCSE prints it (two decimals); ``n/a`` when undefined, '-' where there is none."""
+    return "-" if value is None else number(value, ".2f")
 
 
 def bench_row(system: str, datasets, parts: dict, *, pools=None, source: str = "", trained_on_sts: bool = False,

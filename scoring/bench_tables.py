@@ -18,8 +18,8 @@ from . import aggregates, intervals
 from . import conventions as cv
 from .bench import CONVENTION_NAMES, CONVENTIONS, LABELS, SIMCSE_DATASETS, BenchRow, covering, fmt100, signature
 from .bench_intervals import Bootstrap
-from .ranking import common_task_rank, placed_rank, ranked_view
-from .results import Result, fmt, json_value, markdown, text_blocks, wrapped
+from .ranking import common_task_rank, placed_rank, printed_rank, ranked_view
+from .results import Result, fmt, json_value, markdown, number, text_blocks, wrapped
 
 DAGGER = "†"
 NOT_COMPARABLE = f"{DAGGER} trained on STS-family gold scores: not comparable with rows that were not"
@@ -165,9 +165,9 @@ def published_table(rows) -> tuple[list, list, list]:
     averages = sorted((c.average for c in published), reverse=True)
     for r in rows:
         body += _table5_lines(r)
-        if r.simcse_average is not None and not r.trained_on_sts:
-            above = sum(a > round(r.simcse_average, 2) for a in averages)
-            notes.append(f"{r.system}: Avg. {r.simcse_average:.2f} would rank {above + 1} of {len(averages) + 1} "
+        rank = None if r.trained_on_sts else printed_rank(r.simcse_average, averages)
+        if rank is not None:
+            notes.append(f"{r.system}: Avg. {r.simcse_average:.2f} would rank {rank} of {len(averages) + 1} "
                          f"among the published rows")
     notes.append("* the paper's printed Avg. is not the mean of its seven figures (SBERT-base: 74.89 printed, "
                  "74.86 from its columns)")
@@ -220,9 +220,11 @@ def mteb_published_table(rows) -> tuple[list, list, list]:
         if not r.trained_on_sts:
             notes += _mteb_rank_notes(r.system, _mteb_of(r), theirs, published)
     notes.append("Mean (7) = the plain mean of STS12-16, STSBenchmark and SICK-R, shown where all seven are there; "
-                 "a row of ours is compared with each published row on the mean of the tasks both have (STS17 and "
-                 "STS22 count only where both have them), so a published row lacking a task is compared on fewer, "
-                 "as said per row; the rank among the published rows holding all of our row's tasks follows it")
+                 "the rank column and each row's 'would rank' are by it (as printed, two decimals) among the published "
+                 "rows that have it; by another rule, a row of ours is also compared with each published row on the "
+                 "mean of the tasks both have (STS17 and STS22 count only where both have them), so a published row "
+                 "lacking a task is compared on fewer, as said per row; the place among the published rows holding "
+                 "all of our row's tasks follows it")
     notes.append(f"published rows: {MTEB_NAME} ({len(published)} models, figures read from MTEB's results "
                  "repositories: a revision folder run by mteb, ° the MTEB paper's run (mteb 0.0.2, no revision), "
                  "◇ the authors' self-reported figures, not an MTEB run; revision, mteb version and source file "
@@ -232,7 +234,7 @@ def mteb_published_table(rows) -> tuple[list, list, list]:
 
 
 def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> list:
-    tasks = [d for d in MTEB_DATASETS if ours[d] is not None]
+    tasks = [d for d in MTEB_DATASETS if ours[d] is not None and math.isfinite(ours[d])]
     rank, compared = common_task_rank(ours, theirs, tasks)
     if rank is None:
         return []
@@ -245,8 +247,14 @@ def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> 
         if lacking:
             key = ", ".join(lacking)
             fewer[key] = fewer.get(key, 0) + 1
-    text = (f"{system}: mean over {len(tasks)} tasks ({names}) {mean:.2f} would rank {rank} of {len(ranked) + 1} "
-            "among the published rows, each compared on the tasks both have")
+    core, cores = _core_mean(ours), [_core_mean(f) for f in theirs]
+    at = printed_rank(core, cores)  # the table's rank column: by Mean (7), among the published rows that have it
+    text = (f"{system}: Mean (7) {core:.2f} would rank {at} of {sum(c is not None for c in cores) + 1} among the "
+            "published rows that have it, as the table's rank column places it" if at else f"{system}: no Mean (7) "
+            f"(no figure for {', '.join(MTEB_LABELS[d] for d in MTEB_CORE if d not in tasks)}), so the table ranks it "
+            "nowhere")
+    text += (f"; by another rule, its mean over {len(tasks)} tasks ({names}) "
+             f"{mean:.2f}, each published row compared on the tasks both have, places {rank} of {len(ranked) + 1}")
     if fewer:
         full = [theirs[i] for i in ranked if len(compared[i]) == len(tasks)]
         full_rank = placed_rank(mean, [aggregates.mean([f[d] for d in tasks]) for f in full])
@@ -364,8 +372,8 @@ def tests_table(bootstrap, conventions) -> tuple[list, list, list]:
         x100 = t["figure"][0] in ("simcse", "mteb")
         diff = t["difference"]
         body.append([figure_label(tuple(t["figure"])), t["a"], t["b"],
-                     (f"{diff:+.2f}" if x100 else f"{diff:+.5f}") if math.isfinite(diff) else "n/a",
-                     fmt_ci(tuple(t["ci95"]), x100=x100), "n/a" if not math.isfinite(t["p"]) else f"{t['p']:.3f}"])
+                     number(diff, "+.2f" if x100 else "+.5f"), fmt_ci(tuple(t["ci95"]), x100=x100),
+                     number(t["p"], ".3f")])
     notes = [f"{bootstrap.method}; {bootstrap.resamples} resamples, seed {bootstrap.seed}; p = 0.000: no resample "
              f"reversed the difference (p < {2 / bootstrap.resamples:.2g}); the JSON holds every figure's test"]
     return header, body, notes

@@ -19,6 +19,7 @@ from .aggregates import SubsetScore
 from .compare_tables import Comparison
 from .correlations import is_finite
 from .report import InvalidRun
+from .results import number
 from .significance import ALPHA, fisher_z_test, paired_bootstrap, williams_test
 from .tasks import task_for
 
@@ -133,6 +134,8 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
     pub = list(board.rows) if published else []
     ours = {name: _run_as_row(board, name, rep, present) for name, rep in reports.items()}
     rows = _rows(board, pub, reports, runs, present, measures, sizes)
+    notes = _compare_notes(dataset, board, present, missing, measures, primary, bool(pub))
+    notes += _same_figures_notes(board, pub, rows, present, primary, missing)
     position = _place(rows, pub, ours, board, measures, primary, present, sizes, missing)
     n_total = task.pairs_behind(sizes, present)
     rule = board.measures[primary]
@@ -152,7 +155,7 @@ def compare_runs(dataset: corpora.Dataset, runs: dict, *, published: bool = True
         "title": board.title, "measures": measures, "primary": primary, "subsets": present, "missing": missing,
         "n": n_total, "digits": board.digits, "labels": {k: board.label(k) for k in [*present, *measures]},
         "columns": columns, "marks": board.marks,
-        "notes": _compare_notes(dataset, board, present, missing, measures, primary, bool(pub)),
+        "notes": notes,
         "rows": rows,
         "significance": _significance(dataset, runs, rows, primary, rule, present, sizes, seed, resamples, progress),
     })
@@ -174,6 +177,32 @@ def _rows(board, pub, reports, runs, present, measures, sizes) -> list[dict]:
     return rows
 
 
+def _same_figures_notes(board, pub, rows, present, primary, missing) -> list[str]:
+    """Which figure each aggregate is where a run of ours prints a published row's subset figures but not its
+    aggregate: the published one from the paper's rounded figures (or as printed), ours from our unrounded ones."""
+    def shown(v):
+        return "" if v is None else number(v, f".{board.digits}f").replace("0.", ".", 1)
+
+    label, out = board.label(primary), []
+    for ours in (r for r in rows if r["ours"]):
+        figures = [shown(ours["scores"][s]) for s in present]
+        for row, published in zip(rows, pub):
+            theirs = row["scores"].get(primary)
+            if [shown(row["scores"][s]) for s in present] != figures or shown(theirs) == shown(ours["scores"][primary]):
+                continue
+            text = (f"{ours['name']} (ours) prints {row['name']}'s figures on {', '.join(present)} but {label} "
+                    f"{shown(ours['scores'][primary])}, the {label} of its unrounded figures; {row['name']}'s "
+                    f"{shown(theirs)} is ")
+            printed = published.scores.get(primary)
+            if missing:
+                text += "recomputed from its printed (rounded) figures on these subsets"
+                text += f" (the paper's {label} over all its subsets: {shown(printed)})" if printed is not None else ""
+            else:
+                text += "the paper's printed figure"
+            out.append(text)
+    return out
+
+
 def _row_ci(row: dict, primary: str, rule: str, present, sizes, n_total):
     """95% interval of the primary measure, by the method :mod:`semsts.scoring.intervals` gives its rule."""
     value = row["scores"].get(primary)
@@ -192,8 +221,9 @@ def _compare_notes(dataset, board, present, missing, measures, primary, publishe
     elif missing:
         how = {"weighted": "size-weighted mean", "mean": "mean", "sum": "sum"}.get(board.measures[primary], "")
         dropped = [board.label(m) for m in board.measures if m not in measures]
-        notes.append(f"{', '.join(missing)} missing: each published {label} is recomputed as the {how} of its figures on "
-                     f"{', '.join(present)}, and the published ranks are recomputed from it"
+        notes.append(f"{', '.join(missing)} missing: each published {label} is recomputed as the {how} of its printed "
+                     f"(rounded) figures on {', '.join(present)}, not the paper's {label} over all its subsets, our "
+                     f"runs' {label} from their unrounded figures, and the published ranks are recomputed from it"
                      + (f"; {', '.join(dropped)} cannot be recomputed and are left out" if dropped else ""))
     if published and board.rows:
         notes.append("our runs, marked (ours), take the rank their figures, rounded like the paper's, would have among the "

@@ -9,10 +9,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .correlations import is_finite
 from .ranking import AROUND, TOP, kept
-from .report import UNDEFINED
-from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, text_blocks, wrapped
+from .results import FORMATS, Result, aligned, json_value, latex_escape, markdown, number, text_blocks, wrapped
 
 
 def _rank_head(cmp: dict, col: str, previous: str) -> str:
@@ -32,7 +30,7 @@ def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:
                else cmp["labels"].get(c, c)) for i, c in enumerate(cols)] + [f"95% CI ({cmp['labels'][cmp['primary']]})"]
 
     def num(v):  # None: not in the table; NaN: undefined (a constant side)
-        return "" if v is None else UNDEFINED if not math.isfinite(v) else f"{v:.{digits}f}".replace("0.", ".", 1)
+        return "" if v is None else number(v, f".{digits}f").replace("0.", ".", 1)
 
     out = []
     for row in cmp["rows"]:
@@ -53,7 +51,7 @@ def compare_table(cmp: dict, *, mark: Callable = _star) -> tuple[list, list]:
 
 def significance_table(cmp: dict) -> tuple[list, list]:
     def p(v, form=".4f"):
-        return UNDEFINED if not is_finite(v) else f"{v:{form}}"
+        return number(v, form)
     header = ["higher", "lower", "difference", "Fisher z p", "Williams p (ALL)", "bootstrap p", "bootstrap 95% CI", "p < .05"]
     rows = []
     for t in cmp["significance"]:
@@ -147,7 +145,7 @@ def render_compare_csv(cmp: dict) -> str:
         cells = []
         for c in cols:
             v = row["name"] if c == "name" else row["ranks"].get(c[:-5]) if c.endswith("_rank") else row["scores"].get(c)
-            cells.append("" if v is None else f"{v:.6f}" if isinstance(v, float) else v)
+            cells.append("" if v is None else number(v, ".6f") if isinstance(v, float) else v)
         ci = row.get("ci95") or ["", ""]
         writer.writerow([cmp["dataset"], int(row["ours"]), *cells,
                          *(f"{v:.6f}" if isinstance(v, float) and math.isfinite(v) else "" for v in ci), row["marks"]])

@@ -15,7 +15,7 @@ from semsts.core.extras import need
 from semsts.core.stats import pearson
 
 from .compare_tables import compare_table, compare_title, significance_table
-from .results import html_table
+from .results import html_table, number
 from .tasks import task_for
 
 
@@ -92,7 +92,7 @@ def _plot_scatter(plt, cmp: dict, gold, ids, outs):
         for j, sub in enumerate(subsets):
             ax, keep = axes[i][j], ids == j
             ax.scatter(gold[keep], outs[name][keep], s=4, alpha=0.35, color="tab:blue")
-            ax.set_title(f"{name}\n{sub}: r = {pearson(outs[name][keep], gold[keep]):.4f}", fontsize=8)
+            ax.set_title(f"{name}\n{sub}: r = {number(pearson(outs[name][keep], gold[keep]), '.4f')}", fontsize=8)
             ax.tick_params(labelsize=7)
             if i == len(names) - 1:
                 ax.set_xlabel("gold", fontsize=8)

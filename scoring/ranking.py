@@ -25,6 +25,14 @@ def placed_rank(value: float | None, ranked_values, *, digits: int = 9) -> int |
     return 1 + sum(1 for w in ranked_values if w is not None and round(w, digits) > v)
 
 
+def printed_rank(value: float | None, ranked_values) -> int | None:
+    """The rank a figure of ours takes among published figures of two decimals, compared as printed (rounded to 2):
+    the rank a published table's rank column shows and the sentence under it says; None when it is undefined."""
+    if value is None or not math.isfinite(value):
+        return None
+    return placed_rank(round(value, 2), ranked_values, digits=2)
+
+
 def aggregate(board: Leaderboard, row: Row, measure: str, *, subsets=None, sizes=None) -> float | None:
     """``measure`` recomputed from the row's subset figures over ``subsets`` (default: all).
 
@@ -84,10 +92,11 @@ def ranked_view(header, published, ours, *, top: int = TOP, around: int = AROUND
     comes last, alone, not beside the lowest published rows). Returns the header with a rank column, the body, which
     body lines are ours, and the lines standing for the rows left out (body position -> text)."""
     values = [v for _, v in published]
+    ours = [(lines, v if v is not None and math.isfinite(v) else None) for lines, v in ours]  # undefined: not ranked
     merged = [(v if v is not None else -math.inf, 0, i, "-" if v is None else str(placed_rank(v, values)), cells)
               for i, (cells, v) in enumerate(published)]
     for j, (lines, v) in enumerate(ours):
-        rank = placed_rank(None if v is None else round(v, 2), values, digits=2)
+        rank = printed_rank(v, values)
         merged.append((round(v, 2) if v is not None else -math.inf, 1, j, "-" if rank is None else str(rank), lines))
     merged.sort(key=lambda m: (-m[0], m[1], m[2]))
     mine = [k for k, m in enumerate(merged) if m[1] == 1]

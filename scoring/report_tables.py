@@ -8,7 +8,7 @@ import math
 
 from semsts import corpora
 
-from .results import UNDEFINED, fmt
+from .results import UNDEFINED, fmt, number
 
 # The paper's own table, first, of tasks that rank by a figure of their own: each subset's column label (in the
 # paper's order), that figure's label, and per row (label, each subset's figure, the task's figure). The task's
@@ -27,7 +27,7 @@ def fmt_ci(pair) -> str:
 
 
 def _number(v) -> str:
-    return "" if v is None or not math.isfinite(v) else f"{v:.5f}"
+    return "" if v is None else number(v, ".5f")
 
 
 def _csv(rows) -> str:

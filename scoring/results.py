@@ -18,9 +18,15 @@ FORMATS = ("text", "markdown", "csv", "latex", "json", "html")
 UNDEFINED = "n/a"  # an undefined correlation, as every form prints it
 
 
+def number(value, form: str) -> str:
+    """A figure in the format ``form`` (``".5f"``, ``"+.2f"``…), or :data:`UNDEFINED` when it is undefined (None, NaN:
+    a correlation with a constant side): every table of every form prints an undefined figure through this."""
+    return UNDEFINED if value is None or not math.isfinite(value) else format(value, form)
+
+
 def fmt(value) -> str:
     """A correlation as the reports print it: five decimals, ``n/a`` when undefined."""
-    return UNDEFINED if value is None or not math.isfinite(value) else f"{value:.5f}"
+    return number(value, ".5f")
 
 
 WIDTH = 120  # the widest line of text output: prose is wrapped, a wider table comes in blocks of columns

@@ -334,14 +334,25 @@ def _bench_scorer(spec, datasets, pools, args, bar):
     subsets = [sub for ds in (*datasets, *pools) for sub in ds]
     if bar:
         bar.step(f"{spec}: scoring the scored pairs of {len(datasets) + len(pools)} dataset(s)")
+    keeps = [scored_subset(sub)[1] for sub in subsets]
     with settings(args, bar):
-        fit_on_subsets(system, subsets, [scored_subset(sub)[1] for sub in subsets])
+        fit_on_subsets(system, subsets, keeps)
     trained = ("trained on STS-family data, as --trained-on-sts says" if args.trained_on_sts
                else "taken as not trained on STS-family data; else say --trained-on-sts")
-    lo, hi = system.score_range_
-    how = "the range it declares" if system.declared_ else "its lowest and highest score on these pairs"
     return _bench_predict(spec, system, datasets, pools, args, bar, fit=False, trained=args.trained_on_sts,
-                          source=f"a pair scorer: its score of each pair, mapped from [{lo:g}, {hi:g}] ({how}; {trained})")
+                          source=_scale_note(system, subsets, keeps, trained))
+
+
+def _scale_note(system, subsets, keeps, trained: str) -> str:
+    """A fitted pair scorer's row note: how its scores were put on the tasks' range, and whether it saw STS data."""
+    lo, hi = system.score_range_
+    if not system.declared_:
+        scores = set(system.predict([sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]).tolist())
+        if len(scores) == 1:  # scored at fit: predicting them scores nothing again
+            return (f"a pair scorer: every score was {scores.pop():g}: nothing to map, each pair put at the middle of "
+                    f"the tasks' range, so each correlation is undefined (n/a) ({trained})")
+    how = "the range it declares" if system.declared_ else "its lowest and highest score on these pairs"
+    return f"a pair scorer: its score of each pair, mapped from [{lo:g}, {hi:g}] ({how}; {trained})"
 
 
 def _bench_system(name, train, datasets, pools, args, bar):

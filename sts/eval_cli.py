@@ -138,6 +138,9 @@ def _cmd_files(args) -> int:
                 gold = formats.read_gold(gold_path, score_range)
                 if not len(gold):
                     raise corpora.FormatError(gold_path, None, "is empty; expected one gold score per line")
+                if all(math.isnan(g) for g in gold):
+                    raise corpora.FormatError(gold_path, None, f"has no gold score: its {len(gold)} line(s) are all "
+                                              "blank (not scored), so there is nothing to correlate with")
                 errors = list(formats.check_output(sys_path, len(gold), score_range))
                 if errors:
                     raise InvalidRun(errors)

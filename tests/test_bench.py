@@ -2,6 +2,7 @@
 command line, runs written by ``sts run``, the published layout, and the published token-cosine baseline."""
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -257,8 +258,10 @@ def test_the_mteb_published_layout_places_a_toy_row_by_hand():
         full += len(have) == 7
         full_above += len(have) == 7 and sum(have) / 7 > 80
     assert len(table) == 45 and fewer == 11 and 0 < above < 45
-    line = next(n for n in notes if n.startswith("mine: mean over 7 tasks"))
-    assert f"would rank {above + 1} of 46 among the published rows" in line
+    line = next(n for n in notes if n.startswith("mine: Mean (7) 80.00 would rank "))
+    assert line.startswith(f"mine: Mean (7) 80.00 would rank {full_above + 1} of {full + 1} among the published rows "
+                           "that have it, as the table's rank column places it; by another rule, its mean over 7 tasks")
+    assert f"each published row compared on the tasks both have, places {above + 1} of 46" in line
     assert f"among the {full} holding all 7: {full_above + 1} of {full + 1}" in line
     assert "8 lacking STS16" in line
     per_task = next(n for n in notes if n.startswith("mine per task: "))
@@ -270,6 +273,82 @@ def test_the_mteb_published_layout_places_a_toy_row_by_hand():
     assert any(b[0] == "thenlper/gte-base ◇" for b in body) and any(b[0].endswith(" °") for b in body)
     text = render(rows, published=True, conventions=("mteb",))
     assert "would rank" in text and "◇ the authors' self-reported figures, not an MTEB run" in text
+
+
+def test_the_rank_column_and_the_sentence_under_it_agree():
+    """Issue 44, kind 8: the MTEB view's rank column placed a row by Mean (7) (among the rows that have it) while the
+    line under it said "would rank" by the mean over the tasks each published row shares: two numbers for one place.
+    Both now say the rank by Mean (7), counted here by hand from the file; the other rule is named as another."""
+    import csv
+
+    from semsts.corpora import leaderboards as lb
+    from semsts.scoring.bench import BenchRow
+    from semsts.scoring.bench_tables import mteb_published_view
+    pred = [1.0, 2.0, 4.0, 3.0]  # Spearman .8 against 1..4: 80.00 on every task
+    figures = {d: dataset_figures(d, {"x": ([1, 2, 3, 4], pred)}) for d in FAMILY[:6]}
+    figures["sick2014-test"] = dataset_figures("sick2014-test", {"x": ([1, 2, 3, 4], pred)},
+                                               mteb_parts={"x": ([1, 2, 3, 4], pred)})
+    rows = [BenchRow("mine", figures)]
+    lines = [line for line in (lb.FOLDER / "mteb-sts.tsv").read_text(encoding="utf-8").splitlines()
+             if not line.startswith("#")]
+    table = list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+    means = [sum(100 * float(r[d]) for d in FAMILY[:7]) / 7 for r in table if all(r[d] for d in FAMILY[:7])]
+    by_hand = 1 + sum(round(m, 2) > 80 for m in means)
+    header, body, _, _ = mteb_published_view(rows)
+    shown = next(line[0] for line in body if line[1] == "mine")
+    notes = published_notes(rows)
+    said = next(n for n in notes if n.startswith("mine: "))
+    assert shown == str(by_hand) and said.startswith(f"mine: Mean (7) 80.00 would rank {by_hand} of {len(means) + 1} ")
+    assert said.count("would rank") == 1  # the other rule "places", and says it is another
+    # a row without Mean (7) is ranked nowhere in the table, and the sentence says so
+    del figures["sts2016-test"]
+    header, body, _, _ = mteb_published_view(rows)
+    assert next(line[0] for line in body if line[1] == "mine") == "-"
+    said = next(n for n in published_notes(rows) if n.startswith("mine: "))
+    assert said.startswith("mine: no Mean (7) (no figure for STS16), so the table ranks it nowhere; by another rule")
+
+
+@pytest.mark.parametrize("published", [False, True])
+@pytest.mark.parametrize("form", ["text", "markdown", "csv", "latex", "json", "html"])
+def test_a_constant_system_prints_every_undefined_figure_as_n_a_in_every_table_and_form(form, published):
+    """Issue 44, kind 3: one score for every pair made the SimCSE and MTEB tables print ``nan`` where the official and
+    SentEval ones print ``n/a`` (docs/scorer.md): every table of every form says ``n/a`` (JSON ``null``); a ranked
+    published view does not rank the row, and no note ranks it."""
+    from semsts.scoring.bench import BenchRow
+    from semsts.scoring.bench_tables import Bench
+    gold, const = [1, 2, 3, 4, 5], [3.0] * 5
+    figures = {d: dataset_figures(d, {"x": (gold, const)}) for d in FAMILY[:6]}
+    figures["sick2014-test"] = dataset_figures("sick2014-test", {"x": (gold, const)}, mteb_parts={"x": (gold, const)})
+    bench = Bench((BenchRow("const", figures),), published=published, every_row=form != "text")
+    out = bench.render(form)
+    assert not re.search(r"\bnan\b", out, re.IGNORECASE), out
+    if form == "json":
+        doc = json.loads(out)["rows"][0]
+        assert doc["simcse_avg"] is None and doc["mteb_mean"] is None
+        assert all(f["simcse"] is None and f["mteb"] is None for f in doc["datasets"].values())
+    else:
+        assert "n/a" in out
+    if published and form == "text":
+        line = next(line for line in out.splitlines() if line.split()[1:2] == ["const"])
+        assert line.split()[0] == "-" and set(line.split()[2:]) == {"n/a"}  # not ranked: no Avg. to rank it by
+        assert "const: " not in out and "const would rank" not in out
+
+
+def test_a_constant_pair_scorer_note_says_what_happened(data_dir, tmp_path, monkeypatch, capsys):
+    """Issue 44, kind 3: every score 3 said "mapped from [2, 4]"; it says there was nothing to map."""
+    write(tmp_path / "const44.py", "def three(pairs):\n    return [3.0 for _ in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert cli.main(["bench", "--scorer", "const44:three", "--datasets", "stsb-test", "--no-cache", "--quiet",
+                     "--resamples", "0", "--data-dir", str(data_dir)]) == 0
+    out = capsys.readouterr().out
+    assert "mapped from" not in out and "nan" not in out.split()
+    assert ("const44:three: a pair scorer: every score was 3: nothing to map, each pair put at the middle of the "
+            "tasks' range, so each correlation is undefined (n/a)") in " ".join(out.split())
+
+
+def published_notes(rows):
+    from semsts.scoring.bench_tables import mteb_published_table
+    return mteb_published_table(rows)[2]
 
 
 def test_the_mteb_eng_v2_suite_benches_its_sts_tasks_and_names_the_missing(data_dir, capsys):

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -235,6 +236,46 @@ def test_a_constant_run_on_a_users_file_is_undefined_not_a_traceback(tmp_path, c
     assert code == 0 and "Traceback" not in err
     row = next(line for line in out.splitlines() if line.startswith("c (ours)"))
     assert row.split()[2:] == ["n/a"] * 4
+
+
+@pytest.mark.parametrize("fmt", list(evaluate.COMPARE_RENDERERS))
+def test_a_constant_run_is_n_a_in_every_format(tiny, tmp_path, capsys, fmt):
+    """Issue 44, kind 3: an undefined figure is ``n/a`` in every form (the CSV wrote ``nan``), JSON ``null``."""
+    root, runs = tiny
+    const = _write_run(tmp_path / "const", np.full(40, 2.5))
+    code, out, _ = _cli(["compare", "--dataset", "sts2013-test", "--data-dir", str(root), "--published",
+                         "--resamples", "20", "--format", fmt, "--run", f"good={runs['good']}",
+                         "--run", f"const={const}"], capsys)
+    assert code == 0 and not re.search(r"\bnan\b", out.replace("nan:error", ""), re.IGNORECASE)  # a signature field
+    if fmt == "json":
+        row = next(r for r in json.loads(out)["rows"] if r["name"] == "const")
+        assert row["scores"] == {"headlines": None, "mean": None}
+    elif fmt == "csv":
+        row = next(r for r in csv.DictReader(io.StringIO(out)) if r["name"] == "const")
+        assert (row["headlines"], row["mean"], row["mean_rank"]) == ("n/a", "n/a", "")
+    else:
+        assert "n/a" in out
+
+
+def test_which_mean_each_figure_is_when_our_run_prints_a_published_rows_figures(data_dir, official_runs):
+    """Issue 44, kind 8: token-cosine prints the 2013 baseline's three subset figures, yet its Mean is .4027 under the
+    baseline's .4028: ours is the size-weighted mean of its unrounded figures, the baseline's of the paper's printed
+    (rounded) ones, and the paper's own Mean is over four subsets (.3639). The notes say which is which."""
+    ds = corpora.load("sts2013-test", data_dir)
+    cmp = evaluate.compare_runs(ds, {"tc13": official_runs / "sts2013-test"}, resamples=10)
+    ours = next(r for r in cmp["rows"] if r["ours"])
+    sizes = {"headlines": 750, "OnWN": 561, "FNWN": 189}
+    by_hand = sum(ours["scores"][s] * n for s, n in sizes.items()) / 1500  # unrounded figures
+    printed = sum(round(ours["scores"][s], 4) * n for s, n in sizes.items()) / 1500  # the baseline's printed ones
+    assert (round(by_hand, 4), round(printed, 4)) == (.4027, .4028)
+    assert ours["scores"]["mean"] == pytest.approx(by_hand)
+    assert next(r for r in cmp["rows"] if r["name"] == BASELINE_2013)["scores"]["mean"] == pytest.approx(printed)
+    text = " ".join(evaluate.render_compare_text(cmp).split())
+    assert ("tc13 (ours) prints baseline-tokencos's figures on headlines, OnWN, FNWN but Mean .4027, the Mean of its "
+            "unrounded figures; baseline-tokencos's .4028 is recomputed from its printed (rounded) figures on these "
+            "subsets (the paper's Mean over all its subsets: .3639)") in text
+    assert ("each published Mean is recomputed as the size-weighted mean of its printed (rounded) figures on headlines, "
+            "OnWN, FNWN, not the paper's Mean over all its subsets, our runs' Mean from their unrounded figures") in text
 
 
 def test_without_published_rows_no_rank_column(tiny, capsys):

@@ -129,6 +129,17 @@ def test_constant_output_has_no_pearson(pair, tmp_path, capsys):
     assert code == 0 and out.startswith("Pearson: n/a")
 
 
+@pytest.mark.parametrize("gold_text", ["\n\n\n", "\n", " \n\t\n\n"])
+def test_gold_with_every_line_blank_is_one_error_not_an_undefined_pearson(tmp_path, capsys, gold_text):
+    """Issue 44, kind 7: no gold score at all is nothing to correlate with, not a constant side (exit 0, n/a)."""
+    gold = write(tmp_path / "gold.txt", gold_text)
+    sys_file = write(tmp_path / "s.txt", "".join(f"{i}\n" for i in range(gold_text.count("\n"))))
+    code, out, err = run([str(gold), str(sys_file)], capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"error: {gold}: has no gold score: its {gold_text.count(chr(10))} line(s) are all "
+                                "blank (not scored), so there is nothing to correlate with"]
+
+
 # --------------------------------------------------------------------------- run directories
 
 SUBSETS = {  # sts2015-test layout: answers-forums with an unscored pair, belief complete

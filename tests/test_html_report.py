@@ -35,6 +35,20 @@ def report(tmp_path):
     return tmp_path / "report", cmp, dataset, runs
 
 
+def test_a_constant_runs_scatter_plot_says_n_a_not_nan():
+    """Issue 44, kind 3: the scatter plot's title printed ``r = nan`` for a constant run; an undefined figure is n/a."""
+    pytest.importorskip("matplotlib")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from semsts.scoring.html_report import _plot_scatter
+    gold, ids = np.array([1.0, 2.0, 4.0]), np.zeros(3, dtype=int)
+    fig = _plot_scatter(plt, {"subsets": ["headlines"]}, gold, ids, {"c": np.full(3, 2.5), "d": np.array([1., 3, 2])})
+    assert [ax.get_title() for ax in fig.axes] == ["c\nheadlines: r = n/a", f"d\nheadlines: r = {np.corrcoef(gold, [1, 3, 2])[0, 1]:.4f}"]
+    plt.close(fig)
+
+
 def test_report_embeds_every_plot(report):
     out, cmp, dataset, runs = report
     path = evaluate.write_compare_report(cmp, dataset, runs, out)
