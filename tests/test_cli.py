@@ -261,7 +261,7 @@ def test_compare_refuses_a_negative_seed_or_resamples(data_dir, tmp_path, capsys
 
 
 def test_ctrl_c_during_sts_run_is_one_line_and_exit_130(data_dir, tmp_path, monkeypatch, capsys):
-    def interrupted(value):
+    def interrupted(value, exact=False):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(formats, "format_score", interrupted)
