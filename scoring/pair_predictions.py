@@ -18,17 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from semsts import corpora
+from semsts.core import files as disk
 from semsts.core.errors import InvalidValue
-from semsts.core.files import (
-    as_recorded,
-    atomic_open,
-    missing_folders,
-    remove_empty,
-    remove_listed,
-    remove_temps,
-    sha256_of_file,
-    tagged_temps,
-)
+from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, sha256_of_file, tagged_temps
 
 from .bench import MTEB_POOLS
 
@@ -175,19 +167,16 @@ def check_folder(folder) -> dict | None:
     if not folder.is_dir():
         raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a folder, new or not: it replaces only "
                            "the files an earlier --save-predictions wrote there and leaves the others alone)")
-    manifest = None
-    if (folder / MANIFEST).exists():
-        try:
-            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            manifest = None
-        if not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
-                and isinstance(manifest.get("files"), dict)):
-            raise InvalidValue(f"{folder / MANIFEST}: not a manifest of `sts bench --save-predictions` (format "
-                               f"{FORMAT}); give a new folder, or move it away")
+    try:
+        manifest = disk.read_record(folder / MANIFEST)  # bounded, never waiting on a FIFO
+    except ValueError:
+        manifest = False
+    if manifest is not None and not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
+                                     and isinstance(manifest.get("files"), dict)):
+        raise InvalidValue(f"{folder / MANIFEST}: not a manifest of `sts bench --save-predictions` (format "
+                           f"{FORMAT}); give a new folder, or move it away")
     listed = _recorded(manifest)
-    foreign = [p.name for p in sorted(folder.iterdir()) if _ours(p.name) and not as_recorded(folder, p.name,
-                                                                                              listed.get(p.name))]
+    foreign = disk.not_recorded(folder, [p.name for p in sorted(folder.iterdir()) if _ours(p.name)], listed)
     if foreign:
         raise InvalidValue(f"{folder}: holds {', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}, which no "
                            f"--save-predictions wrote ({MANIFEST} does not name it as written): a save would replace "
@@ -260,7 +249,7 @@ def save_predictions(tables, folder) -> list[Path]:
                 handle.write(_readme(tables, names))
             written.append(folder / README)
             files[README] = {"sha256": sha256_of_file(folder / README)}
-            remove_listed(folder, {n: sha for n, sha in old.items() if n not in files and _ours(n)})
+            disk.remove_listed(folder, {n: sha for n, sha in old.items() if n not in files and _ours(n)})
             _write_manifest(folder, tag, files, complete=True)
     except BaseException:
         for path in written:
