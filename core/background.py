@@ -16,7 +16,7 @@ from typing import Iterator
 def thread_pool(workers: int) -> Iterator[ThreadPoolExecutor]:
     """A ``ThreadPoolExecutor`` that is waited for when its block ends as written, and not when an error or Ctrl-C
     leaves it (its queued tasks are cancelled)."""
-    pool = ThreadPoolExecutor(max_workers=workers)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="semsts")  # the suite's (semsts.cli.entry)
     try:
         yield pool
     except BaseException:

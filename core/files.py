@@ -168,10 +168,24 @@ def remove_temps(folder, tag) -> list[Path]:
     return removed
 
 
-def remove_listed(folder, names) -> None:
-    """Remove the files ``names`` of ``folder`` that a record lists as the tool's (each only if a regular file)."""
-    for name in names:
-        if is_regular(Path(folder) / name):
+def as_recorded(folder, name, sha) -> bool:
+    """Whether ``folder/name`` is what a record says the tool wrote there: ``name`` a plain file name (no folder, no
+    ``..``), the file a regular one whose SHA-256 is ``sha``. A name read from a record is trusted no further."""
+    return (isinstance(name, str) and isinstance(sha, str) and name not in ("", ".", "..") and Path(name).name == name
+            and is_regular(Path(folder) / name) and sha256_of_file(Path(folder) / name) == sha)
+
+
+def not_recorded(folder, names, recorded: dict) -> list[str]:
+    """Those of ``names`` (the tool's own file names) that ``folder`` holds and are not what ``recorded`` (name ->
+    SHA-256, as a record says the tool wrote them) says: replacing one would lose a file the tool did not write."""
+    return [n for n in names if os.path.lexists(Path(folder) / n) and not as_recorded(folder, n, recorded.get(n))]
+
+
+def remove_listed(folder, recorded: dict) -> None:
+    """Remove the files of ``folder`` that ``recorded`` (name -> SHA-256) names, each only if it is what the record
+    says (:func:`as_recorded`): a file changed since, or a name no writer of the tool gives, is kept."""
+    for name, sha in recorded.items():
+        if as_recorded(folder, name, sha):
             (Path(folder) / name).unlink()
 
 

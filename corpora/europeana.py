@@ -173,7 +173,7 @@ def fetch_records(folder, client: RecordClient, *, progress: Callable | None = N
 
 def _check_record(raw: bytes, rid: str) -> None:
     try:
-        record_from_json(json.loads(raw))
+        format_record(record_from_json(json.loads(raw))).encode("utf-8")  # a lone surrogate ("\ud800") is no text
     except (ValueError, TypeError, AttributeError, EuropeanaError) as exc:  # JSON of another shape: a list for a map
         raise EuropeanaError(f"record {rid}: the answer is not a record ({exc})") from None
     except RecursionError:

@@ -66,6 +66,12 @@ def read_jsonl(path, score_range: tuple[float, float]) -> tuple[list[tuple[str, 
         texts = row["sentence1"], row["sentence2"]
         if not all(isinstance(t, str) for t in texts):
             raise FormatError(path, number, "expected sentence1 and sentence2 as JSON strings")
+        for field, text in zip(FIELDS, texts):  # JSON's "\ud800" escape decodes to half a character: no writer takes it
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise FormatError(path, number, f"{field} holds a lone surrogate {json.dumps(text[exc.start])}, half "
+                                                "of a character: not Unicode text") from None
         score = row["score"]
         # an integer is finite however long (math.isfinite would overflow on 10**400); the range refuses it
         if isinstance(score, bool) or not isinstance(score, (int, float)) or isinstance(score, float) and not math.isfinite(score):

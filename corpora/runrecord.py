@@ -85,7 +85,8 @@ def owned(out_dir, system: str, dataset: str, model_sha256: str | None = None, d
                     run._write(complete=True)
             except BaseException:
                 if created:  # what the failed run wrote in the folder it created: outputs, temporaries, record
-                    files.remove_listed(out_dir, [*run.files, RECORD_NAME])
+                    files.remove_listed(out_dir, run.files)
+                    (out_dir / RECORD_NAME).unlink(missing_ok=True)
                     files.remove_temps(out_dir, run.temp_tag)
                 raise
     except BaseException:

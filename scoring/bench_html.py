@@ -6,13 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from semsts import corpora
 from semsts.corpora.published_encoders import DATASETS, contenders
 
 from .bench import CONVENTIONS, LABELS, covering
 from .bench_tables import datasets_of, name_of, sections, trailer
 from .bench_worst import worst_section
-from .html_report import GENERATOR, REPORT_MARK, pyplot
+from .html_report import GENERATOR, REPORT_MARK, pyplot, write_report
 from .results import html_table
 
 
@@ -86,7 +85,7 @@ def _svg(plt, fig) -> str:
     return text[text.index("<svg"):]
 
 
-BENCH_FILES = ("index.html", "bench.svg")  # what a report writes (html_report.check_report_folder)
+BENCH_FILES = ("bench.svg", "index.html")  # what a report writes (html_report.check_report_folder)
 
 
 def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None, pairs=(),
@@ -101,8 +100,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
     fig = _plot(plt, rows)
     svg = _svg(plt, fig)
     plt.close(fig)
-    svg = f"<!-- {REPORT_MARK} -->\n{svg}"  # marked as the report's (check_report_folder)
-    corpora.write_text_atomic(out_dir / "bench.svg", svg)
+    svg = f"<!-- {REPORT_MARK} -->\n{svg}"  # the generator, as index.html's meta says it
     title = "sts bench: " + ", ".join(r.system for r in rows)
     page = ["<!DOCTYPE html>", f'<html lang="en"><head><meta charset="utf-8">{GENERATOR}',
             f"<title>{html.escape(title)}</title><style>",
@@ -120,6 +118,5 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
     page += ["<ul>", *(f"<li>{html.escape(line)}</li>" for line in trailer(rows, absent)), "</ul>"]
     page += worst_section(pairs, out_dir, predictions)
     page += ["</body></html>"]
-    path = out_dir / "index.html"
-    corpora.write_text_atomic(path, "\n".join(page) + "\n")
-    return path
+    write_report(out_dir, dict(zip(BENCH_FILES, (svg.encode(), ("\n".join(page) + "\n").encode()))))
+    return out_dir / "index.html"

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
+import json
 import math
 import os
 from pathlib import Path
@@ -27,43 +29,53 @@ def pyplot():
     return plt
 
 
-# Every file a report writes carries this mark (index.html its generator, a chart's SVG a comment, a PNG its Software):
-# a later report replaces only files that carry it (check_report_folder), never a file of the user's.
-REPORT_MARK = "semsts --report"
+REPORT_MARK = "semsts --report"  # the files' generator (index.html's meta, a chart's SVG comment, a PNG's Software)
 GENERATOR = f'<meta name="generator" content="{REPORT_MARK}">'
 COMPARE_FILES = ("index.html", "bars.png", "scatter.png", "errors.png")
+# A report folder is one the tool wrote as core.files keeps it: this record names each file a report wrote there with
+# its SHA-256, and a later report replaces only a file that is what the record says (never a file of the user's).
+RECORD = "sts-report.json"
 
 
-def check_report_folder(folder, names) -> None:
-    """Refuse, before any work, a report folder holding one of ``names`` (the files the report writes) that no
-    earlier report wrote (it lacks :data:`REPORT_MARK`): the report would replace it. Other files are left alone."""
+def check_report_folder(folder, names) -> dict:
+    """Refuse, before any work, a report folder holding one of ``names`` (the files the report writes) that is not
+    what an earlier report wrote there (:data:`RECORD`): the report would replace it. Other files are left alone.
+    Returns what the record names (file name -> SHA-256)."""
     from semsts.core.errors import InvalidValue
-    from semsts.core.files import is_regular
-    folder = Path(folder)
+    from semsts.core.files import not_recorded, read_record
+    folder, path = Path(folder), Path(folder) / RECORD
     if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir()):
         raise InvalidValue(f"{folder}: not a folder (--report takes a folder, new or not: it replaces only the files an "
                            "earlier --report wrote there and leaves the others alone)")
-    for name in names:
-        path = folder / name
-        if not os.path.lexists(path):
-            continue
-        if not is_regular(path) or REPORT_MARK.encode() not in _head(path):
-            raise InvalidValue(f"{path}: not written by an earlier --report; the report would replace it: give "
-                               "another folder, or move it away (other files in the folder are left alone)")
+    try:
+        record = read_record(path) if folder.is_dir() else None
+    except ValueError as exc:
+        raise InvalidValue(f"{path}: {exc}") from None
+    if record is not None and not (isinstance(record, dict) and record.get("sts_report") == 1
+                                   and isinstance(record.get("files"), dict)):
+        raise InvalidValue(f"{path}: not the record of an earlier --report; give another folder, or move it away")
+    recorded = record["files"] if record else {}
+    for name in not_recorded(folder, names, recorded)[:1]:
+        raise InvalidValue(f"{folder / name}: not written by an earlier --report; the report would replace it: give "
+                           "another folder, or move it away (other files in the folder are left alone)")
+    return recorded
 
 
-def _head(path: Path, size: int = 1 << 16) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read(size)
+def write_report(folder, contents: dict) -> None:
+    """Write ``contents`` (file name -> bytes) into ``folder``, each file whole or not at all, the folder checked
+    again (:func:`check_report_folder`), and :data:`RECORD` naming each with its SHA-256 once it is in place."""
+    recorded = dict(check_report_folder(folder, contents))
+    for name, data in contents.items():
+        with corpora.atomic_open(Path(folder) / name, "wb") as handle:
+            handle.write(data)
+        recorded[name] = hashlib.sha256(data).hexdigest()
+        corpora.write_text_atomic(Path(folder) / RECORD, json.dumps({"sts_report": 1, "files": recorded}, indent=1) + "\n")
 
 
-def _save_png(fig, path: Path) -> bytes:
+def _png(fig) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=90, metadata={"Software": REPORT_MARK})
-    data = buf.getvalue()
-    with corpora.atomic_open(path, "wb") as handle:
-        handle.write(data)
-    return data
+    return buf.getvalue()
 
 
 def _plot_bars(plt, cmp: dict):
@@ -135,9 +147,9 @@ def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_di
     figures = [("bars.png", "Runs with their 95% intervals", _plot_bars(plt, cmp)),
                ("scatter.png", "Gold against system, per subset", _plot_scatter(plt, cmp, gold, ids, outs)),
                ("errors.png", "Error distribution by gold score band", _plot_errors(plt, gold, outs, top))]
-    parts = []
+    parts, contents = [], {}
     for file_name, caption, fig in figures:
-        data = _save_png(fig, out_dir / file_name)
+        data = contents[file_name] = _png(fig)
         plt.close(fig)
         parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,'
                      f'{base64.b64encode(data).decode()}"><figcaption>{html.escape(caption)}</figcaption></figure>')
@@ -152,6 +164,5 @@ def write_compare_report(cmp: dict, dataset: corpora.Dataset, runs: dict, out_di
         page += ["<h2>Significance</h2>", html_table(*significance_table(cmp))]
     page += ["<h2>Ranked table</h2>", html_table(header, rows, [r["ours"] for r in cmp["rows"]]), "<ul>"]
     page += [f"<li>{html.escape(n)}</li>" for n in cmp["notes"]] + ["</ul></body></html>"]
-    path = out_dir / "index.html"
-    corpora.write_text_atomic(path, "\n".join(page) + "\n")
-    return path
+    write_report(out_dir, {**contents, "index.html": ("\n".join(page) + "\n").encode()})
+    return out_dir / "index.html"

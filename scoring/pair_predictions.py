@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from semsts import corpora
+from semsts.core import files as disk
 from semsts.core.errors import InvalidValue
 from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, sha256_of_file, tagged_temps
 
@@ -157,31 +158,35 @@ def file_names(tables) -> list[str]:
 
 def check_folder(folder) -> dict | None:
     """Refuse a ``folder`` a save could not write without replacing a file it did not write, before minutes of
-    predicting: it must be absent, or a folder whose prediction files (``*.jsonl``) and README an earlier save's
-    manifest names. Other files are kept. Returns the earlier manifest (None without one)."""
+    predicting: it must be absent, or a folder whose prediction files (``*.jsonl``) and README are what an earlier
+    save's manifest says it wrote (named there with their SHA-256). Other files are kept. Returns the earlier
+    manifest (None without one)."""
     folder = Path(folder)
     if not folder.exists():
         return None
     if not folder.is_dir():
         raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a folder, new or not: it replaces only "
                            "the files an earlier --save-predictions wrote there and leaves the others alone)")
-    manifest = None
-    if (folder / MANIFEST).exists():
-        try:
-            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
-            manifest = None
-        if not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
-                and isinstance(manifest.get("files"), dict)):
-            raise InvalidValue(f"{folder / MANIFEST}: not a manifest of `sts bench --save-predictions` (format "
-                               f"{FORMAT}); give a new folder, or move it away")
-    listed = manifest["files"] if manifest else {}
-    foreign = [p.name for p in sorted(folder.iterdir()) if _ours(p.name) and p.name not in listed]
+    try:
+        manifest = disk.read_record(folder / MANIFEST)  # bounded, never waiting on a FIFO
+    except ValueError:
+        manifest = False
+    if manifest is not None and not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
+                                     and isinstance(manifest.get("files"), dict)):
+        raise InvalidValue(f"{folder / MANIFEST}: not a manifest of `sts bench --save-predictions` (format "
+                           f"{FORMAT}); give a new folder, or move it away")
+    listed = _recorded(manifest)
+    foreign = disk.not_recorded(folder, [p.name for p in sorted(folder.iterdir()) if _ours(p.name)], listed)
     if foreign:
         raise InvalidValue(f"{folder}: holds {', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}, which no "
-                           f"--save-predictions wrote ({MANIFEST} does not name it); a save would replace such files: "
-                           "give a new folder, or move them away")
+                           f"--save-predictions wrote ({MANIFEST} does not name it as written): a save would replace "
+                           "such files: give a new folder, or move them away")
     return manifest
+
+
+def _recorded(manifest) -> dict:
+    """What a manifest says a save wrote: file name -> SHA-256."""
+    return {n: v.get("sha256") for n, v in (manifest or {}).get("files", {}).items() if isinstance(v, dict)}
 
 
 def _ours(name: str) -> bool:
@@ -213,20 +218,22 @@ def _write_manifest(folder: Path, tag: str, files: dict, complete: bool) -> None
 
 def save_predictions(tables, folder) -> list[Path]:
     """Write each table as ``folder/ROW.DATASET.jsonl`` (each file renamed into place once whole), a README and the
-    manifest; the files an earlier save wrote there and this one does not are removed. On a failure this save's
-    files are removed again, and the folder if it created it. Returns the prediction files."""
+    manifest; the files an earlier save wrote there (as its manifest says, unchanged since) and this one does not
+    are removed. On a failure this save's files are removed again, and the folder if it created it. Returns the
+    prediction files."""
     folder = Path(folder)
-    earlier = check_folder(folder) or {}
-    old, old_tag = earlier.get("files", {}), earlier.get("temp_tag")
+    earlier = check_folder(folder)
+    old, old_tag = _recorded(earlier), (earlier or {}).get("temp_tag")
     names = file_names(tables)
     created = missing_folders(folder)
     tag = secrets.token_hex(4)
     written: list[Path] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        # a save killed from here on leaves a manifest naming every file it may have written, so the next save may
-        # replace them, and its temporaries (named by its tag), so the next save removes them
-        _write_manifest(folder, tag, {**old, **dict.fromkeys([*names, README])}, complete=False)
+        # a save killed from here on leaves a manifest naming every file it wrote with its SHA-256, so the next save
+        # may replace them, and its temporaries (named by its tag), so the next save removes them
+        kept = {n: v for n, v in (earlier or {}).get("files", {}).items() if n in old}
+        _write_manifest(folder, tag, kept, complete=False)
         remove_temps(folder, old_tag)
         files = {}
         with tagged_temps(tag):
@@ -237,13 +244,12 @@ def save_predictions(tables, folder) -> list[Path]:
                 written.append(folder / name)
                 files[name] = {"row": t.row, "dataset": t.dataset, "figure": t.figure, "pairs": len(t),
                                "sha256": sha256_of_file(folder / name)}
+                _write_manifest(folder, tag, {**kept, **files}, complete=False)
             with atomic_open(folder / README) as handle:
                 handle.write(_readme(tables, names))
             written.append(folder / README)
             files[README] = {"sha256": sha256_of_file(folder / README)}
-            for name in old:
-                if name not in files and _ours(name) and (folder / name).exists():
-                    (folder / name).unlink()
+            disk.remove_listed(folder, {n: sha for n, sha in old.items() if n not in files and _ours(n)})
             _write_manifest(folder, tag, files, complete=True)
     except BaseException:
         for path in written:

@@ -112,42 +112,28 @@ def bench_command(args) -> int:
         _check_covered(conventions, args.datasets)
     with stdout_to_stderr():  # only the tables reach stdout, whatever an encoder prints meanwhile
         rows, absent, boot, conventions, text = _bench_tables(args, conventions)
+        pairs = _save_predictions(rows, args)  # the files first: a failure is then one error line and no tables
+        if args.report:
+            from semsts.scoring.bench_html import write_bench_report
+            path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot,
+                                      pairs=pairs, predictions=getattr(args, "save_predictions", None))
     sys.stdout.write(text)
-    sys.stdout.flush()
-    pairs = _save_predictions(rows, args)
-    if pairs is None:
-        return 1
-    if args.report:  # the tables are out whatever happens to the report
-        from semsts.scoring.bench_html import write_bench_report
-        try:
-            with stdout_to_stderr():
-                path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot,
-                                          pairs=pairs, predictions=getattr(args, "save_predictions", None))
-        except (OSError, RuntimeError) as exc:  # the tables are out: this error says what failed after them
-            print(f"error: the report: {exc}", file=sys.stderr)
-            return 1
-        if not args.quiet:
-            print(f"wrote {path}", file=sys.stderr)
+    if args.report and not args.quiet:
+        print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
 def _save_predictions(rows, args):
-    """Each row's scored pairs (for the report's worst pairs and ``--save-predictions``), saved when asked; None
-    after an error line (the tables are out: it says what failed after them)."""
+    """Each row's scored pairs (for the report's worst pairs and ``--save-predictions``), saved when asked."""
     folder = getattr(args, "save_predictions", None)
     if not (folder or args.report):
         return ()
-    from semsts.core.errors import STSError
     from semsts.scoring.pair_predictions import pair_tables, save_predictions
-    try:
-        pairs = pair_tables(rows, args.data_dir)
-        if folder:
-            written = save_predictions(pairs, folder)
-            if not args.quiet:
-                print(f"wrote {len(written)} prediction file(s) in {folder}", file=sys.stderr)
-    except (OSError, STSError) as exc:
-        print(f"error: the per-pair predictions: {exc}", file=sys.stderr)
-        return None
+    pairs = pair_tables(rows, args.data_dir)
+    if folder:
+        written = save_predictions(pairs, folder)
+        if not args.quiet:
+            print(f"wrote {len(written)} prediction file(s) in {folder}", file=sys.stderr)
     return pairs
 
 

@@ -66,36 +66,53 @@ def entry() -> None:
     """The ``sts`` process (console script and ``python -m semsts``): :func:`main`, with garbage collections
     rarer (``semsts.core.COLLECTIONS``: the WordNet, word-frequency and model tables are long-lived and
     hardly ever garbage, and each full collection walks them all again: 0.35 s of a 4 s ``sts run``), a closed
-    stream standing in as the null device, and after Ctrl-C an exit that never hangs (:func:`_end_interrupted`)."""
+    stream standing in as the null device, and an exit that never hangs (:func:`_end`): after Ctrl-C, or on a thread
+    a user's encoder or scorer started and left running."""
     from semsts.core import COLLECTIONS
 
     from .streams import stand_in_for_closed
     gc.set_threshold(*COLLECTIONS)
-    atexit.register(lambda: _INTERRUPTED and _end_interrupted(0))  # the first exit handler: it runs last
+    atexit.register(lambda: _INTERRUPTED and _end(130))  # the first exit handler: it runs last
     stand_in_for_closed()  # `sts … >&-`: the output dropped, as print drops it, not a traceback
     code = main()  # (argparse's usage errors and --help raise SystemExit with their own code through here)
     sys.stdout = sys.stderr  # the output is complete: what the exit runs (an encoder's exit handler) prints is stderr's
-    if code == 130:  # Ctrl-C: see _end_interrupted
+    if code == 130:  # Ctrl-C: see _end
         _INTERRUPTED.append(code)
-        threading.Thread(target=_end_interrupted, args=(INTERRUPTED_EXIT_GRACE,), daemon=True).start()
+    if code == 130 or _user_threads():  # the exit would wait for them (for ever, if one never ends)
+        threading.Thread(target=_end, args=(code, EXIT_GRACE, code != 130), daemon=True).start()
     sys.exit(code)
 
 
-INTERRUPTED_EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C (it takes well under one)
+EXIT_GRACE = 3.0  # seconds the exit gets after Ctrl-C or beside a user's thread (it takes well under one)
 _INTERRUPTED: list = []  # 130 once the command was interrupted
 
 
-def _end_interrupted(grace: float) -> None:
-    """After Ctrl-C the process ends here with 130, its streams flushed: from a daemon thread ``grace`` seconds on,
+def _user_threads() -> list[str]:
+    """The names of the threads that are no daemons and that the suite did not start (its own are named ``semsts…``:
+    :mod:`semsts.core.background`): a user's encoder's or scorer's, which the exit waits for."""
+    return [t.name for t in threading.enumerate()
+            if not (t.daemon or t is threading.main_thread() or t.name.startswith("semsts"))]
+
+
+def _end(code: int, grace: float = 0.0, threads: bool = False) -> None:
+    """The process ends here with ``code``, its streams flushed, after ``grace`` seconds, whatever the exit still
+    waits for. With ``threads``, from a daemon thread while the exit waits for a user's threads (:func:`entry`):
+    those still running then are named in a note, and the command's worker processes ended. After Ctrl-C, with 130:
+    from a daemon thread ``grace`` seconds on,
     whatever the exit still waits for (an interrupt that lands in an import can leave Python's import lock held,
     and a thread importing after it waits on it for ever, which the exit would join: see
     :mod:`semsts.core.background`); and at once from the last exit handler, before the interpreter's finalization,
     which ended an interrupted ``sts bench --model`` with SIGINT (-2) instead of 130 in about half the runs."""
     time.sleep(grace)
+    if threads and (names := _user_threads()):
+        from .notes import note
+        note(f"{len(names)} thread(s) your code started still run ({', '.join(dict.fromkeys(names))[:200]}); the command ends "
+             "without waiting for them", even_quiet=True)
+        _end_workers()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-    os._exit(130)
+    os._exit(code)
 
 
 def _end_workers() -> None:
@@ -176,7 +193,17 @@ def main(argv=None) -> int:
         return run_command(_print_version)
     if args.command is None:
         parser.error("the following arguments are required: COMMAND")
+    if getattr(args, "encoder", None) or getattr(args, "scorer", None):  # a user's code may change the current folder:
+        for name in PATH_OPTIONS:  # every path it reads or writes after that code runs, as the user meant it
+            value = getattr(args, name, None)
+            if value:
+                setattr(args, name, os.path.abspath(value) if isinstance(value, str) else list(map(os.path.abspath, value)))
     return run_command(args.func, args)
+
+
+# The options naming files and folders that a command reads or writes after a user's encoder or scorer has run
+# (--test and --train are read before, by the names the user gave them)
+PATH_OPTIONS = ("out", "model", "data_dir", "report", "save_predictions", "save", "runs")
 
 
 def _print_version() -> int:

@@ -81,6 +81,9 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
     from semsts.baselines.run import at_pair
     from semsts.features.scorers import NonFiniteScore
     with settings(args, settings_bar):
+        if test_name:  # read before the user's encoder or scorer runs (it may change the current folder)
+            (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
+            test.require_gold()
         try:
             models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns,
                                         feature_set=args.feature_set, exclude=tuple(args.exclude), **chosen)
@@ -89,8 +92,6 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
                                 for sub in ds]) from None
         card = {"system": "regression", **card, "command": " ".join(["sts", "train", *args.argv]), "scores": {}}
         if test_name:
-            (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
-            test.require_gold()
             predicted = predict_subsets(models, list(test))
             parts = [(sub.name, predicted[id(sub)][0], sub.gold) for sub in test]
             card["scores"] = {"test": {"dataset": test_name, **evaluate.score_subsets(parts)}}

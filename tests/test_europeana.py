@@ -184,6 +184,7 @@ def test_sts_data_fetch_typed2013_reports_what_it_did(api, folder, tmp_path, cap
 
 
 def test_an_answer_of_another_shape_is_one_error_not_a_traceback():
-    for raw in (b'{"object": {"proxies": [5]}}', b'{"object": {"agents": {"a": 1}}}'):
+    lone = b'{"object": {"proxies": [{"dcTitle": {"def": ["a \\ud800 b"]}}]}}'  # half a character: no text file takes it
+    for raw in (b'{"object": {"proxies": [5]}}', b'{"object": {"agents": {"a": 1}}}', lone):
         with pytest.raises(europeana.EuropeanaError, match=r"record /1/a: the answer is not a record \("):
             europeana._check_record(raw, "/1/a")

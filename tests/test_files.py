@@ -37,6 +37,26 @@ def test_remove_temps_removes_only_the_recorded_writers_temporaries(tmp_path):
     assert files.remove_temps(tmp_path, "../*") == files.remove_temps(tmp_path, None) == []
 
 
+def test_only_a_file_that_is_what_its_record_says_is_removed_or_replaced(tmp_path):
+    """Issue 44: a name read from a record is trusted no further than the file it names: a plain name in the folder,
+    the file regular and of the recorded SHA-256 (the one rule of save-predictions, run folders and reports)."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    for name in ("ours.txt", "changed.txt", "mine.txt"):
+        (folder / name).write_text(name)
+    (tmp_path / "outside.txt").write_text("outside.txt")
+    (folder / "link.txt").symlink_to(folder / "ours.txt")
+    digest = {n: files.sha256_of_file(p) for n, p in (("ours.txt", folder / "ours.txt"),
+                                                         ("outside.txt", tmp_path / "outside.txt"))}
+    recorded = {"ours.txt": digest["ours.txt"], "changed.txt": digest["ours.txt"], "../outside.txt":
+                digest["outside.txt"], "link.txt": digest["ours.txt"], "absent.txt": digest["ours.txt"], "x": None}
+    assert files.not_recorded(folder, ["ours.txt", "changed.txt", "mine.txt", "link.txt", "absent.txt"],
+                              recorded) == ["changed.txt", "mine.txt", "link.txt"]
+    files.remove_listed(folder, recorded)
+    assert sorted(p.name for p in folder.iterdir()) == ["changed.txt", "link.txt", "mine.txt"]
+    assert (tmp_path / "outside.txt").read_text() == "outside.txt"
+
+
 def test_a_new_file_gets_the_mode_open_gives(tmp_path):
     (tmp_path / "by_open").write_text("x")
     files.write_text_atomic(tmp_path / "atomic", "x")

@@ -88,7 +88,8 @@ def test_cli_replaces_no_file_an_earlier_report_did_not_write(report, capsys):
     assert (out / "bars.png").read_text() == "mine\n" and not (out / "index.html").exists()
     (out / "bars.png").unlink()
     assert evaluate.main(argv) == 0 and evaluate.main(argv) == 0  # the second replaces the first's files
-    assert sorted(p.name for p in out.iterdir()) == ["bars.png", "errors.png", "index.html", "notes.txt", "scatter.png"]
+    assert sorted(p.name for p in out.iterdir()) == ["bars.png", "errors.png", "index.html", "notes.txt", "scatter.png",
+                                                     "sts-report.json"]
     assert (out / "notes.txt").read_text() == "keep\n"
 
 
@@ -206,10 +207,40 @@ def test_bench_report_replaces_no_file_it_did_not_write(tmp_path, data_dir, caps
     assert (out / "index.html").read_text() == "<html>my own page</html>\n" and not (out / "bench.svg").exists()
     (out / "index.html").unlink()
     assert cli.main(argv) == 0 and cli.main(argv) == 0  # the second replaces the first's files
-    assert sorted(p.name for p in out.iterdir()) == ["bench.svg", "index.html", "notes.txt"]
+    assert sorted(p.name for p in out.iterdir()) == ["bench.svg", "index.html", "notes.txt", "sts-report.json"]
     write(out / "bench.svg", "<svg>mine</svg>\n")
     assert cli.main(argv) == 1 and "bench.svg: not written by an earlier --report" in capsys.readouterr().err
     assert (out / "bench.svg").read_text() == "<svg>mine</svg>\n"
+
+
+def test_a_file_that_only_mentions_the_reports_mark_is_not_taken_as_the_reports(tmp_path, data_dir, capsys):
+    """Issue 44: a user's page or chart naming "semsts --report" in its first 64 KiB was taken as the report's own and
+    replaced. A report folder is now one the tool wrote as core.files keeps it: sts-report.json names each file the
+    report wrote with its SHA-256, and only a file that is what the record says is replaced (one edited since is
+    refused too)."""
+    import hashlib
+    import json
+
+    from semsts import cli
+    out = tmp_path / "report"
+    argv = ["bench", "token-cosine", "--datasets", "stsb-test", "--resamples", "0", "--report", str(out), "--quiet",
+            "--data-dir", str(data_dir)]
+    for name, text in (("index.html", '<meta name="generator" content="semsts --report"><p>my notes</p>\n'),
+                       ("bench.svg", "<!-- semsts --report -->\n<svg>my chart</svg>\n")):
+        write(out / name, text)
+        assert cli.main(argv) == 1 and capsys.readouterr().err.splitlines() == [
+            f"error: {out / name}: not written by an earlier --report; the report would replace it: give another "
+            "folder, or move it away (other files in the folder are left alone)"]
+        assert (out / name).read_text() == text
+        (out / name).unlink()
+    assert cli.main(argv) == 0
+    record = json.loads((out / "sts-report.json").read_text())
+    assert record == {"sts_report": 1, "files": {n: hashlib.sha256((out / n).read_bytes()).hexdigest()
+                                                 for n in ("bench.svg", "index.html")}}
+    with open(out / "index.html", "a") as handle:  # the user edits the report's page: it is theirs now
+        handle.write("<p>my edit</p>\n")
+    assert cli.main(argv) == 1 and "index.html: not written by an earlier --report" in capsys.readouterr().err
+    assert (out / "index.html").read_text().endswith("<p>my edit</p>\n")
 
 
 def test_bench_report_leaves_out_the_tables_covering_none_of_the_datasets(tmp_path, capsys):

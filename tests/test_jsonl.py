@@ -79,3 +79,24 @@ def test_an_integer_score_too_large_for_a_float_is_one_error_line(tmp_path):
     path = write(tmp_path / "t.jsonl", lines({**ROW, "score": 10 ** 400}))
     with pytest.raises(FormatError, match=r"t.jsonl:1: score '1000+'… \(401 characters\) is outside \[0, 5\]"):
         read_jsonl(path, (0, 5))
+
+
+def test_a_lone_surrogate_is_one_error_at_its_file_and_line_before_any_table_or_file(tmp_path, capsys):
+    """Issue 44: JSON's "\\ud800" escape decodes to half a character, which no writer takes: `sts bench
+    --save-predictions` printed its tables, then failed naming no file or pair. It is refused where it is read, at
+    its file and line, for either text; the bench prints no table and writes no folder."""
+    from semsts import cli
+    path = write(tmp_path / "t.jsonl", lines(ROW, {**ROW, "sentence2": "b \udfff c"}))
+    with pytest.raises(FormatError, match=r't.jsonl:2: sentence2 holds a lone surrogate "\\udfff", half of a '
+                                          "character: not Unicode text"):
+        read_jsonl(path, (0, 5))
+    root = tmp_path / "root"
+    sts22 = write(root / "sts2022" / "en" / "test.jsonl",
+                  lines({**ROW, "sentence1": "a \ud800 b"}, ROW, {**ROW, "score": 1.0}))
+    out = tmp_path / "preds"
+    code = cli.main(["bench", "token-cosine", "--datasets", "sts2022-test", "--data-dir", str(root), "--resamples",
+                     "0", "--save-predictions", str(out), "--quiet"])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == "" and not out.exists()
+    assert captured.err.splitlines() == [f'error: {sts22}:1: sentence1 holds a lone surrogate "\\ud800", half of a '
+                                         "character: not Unicode text"]

@@ -208,6 +208,39 @@ def test_a_file_for_a_folder_or_another_manifest_is_refused(tmp_path, data_dir):
     assert [p.name for p in (tmp_path / "bad").iterdir()] == [pp.MANIFEST]
 
 
+def test_a_forged_manifest_gets_no_file_of_the_users_replaced_or_removed(tmp_path, data_dir):
+    """Issue 44: a save removed every file an earlier manifest named, a path outside the folder too. It now removes
+    and replaces only its own names of files that are what the manifest says a save wrote (their SHA-256)."""
+    import hashlib
+    out = tmp_path / "preds"
+    pp.save_predictions(_tables(data_dir, "first"), out)
+    manifest = _manifest(out)
+    write(tmp_path / "outside.jsonl", "mine\n")
+    write(out / "mine.jsonl", "mine\n")
+    digest = hashlib.sha256(b"mine\n").hexdigest()
+    manifest["files"].update({"../outside.jsonl": {"sha256": digest}, "mine.jsonl": {"sha256": "0" * 64}})
+    write(out / pp.MANIFEST, json.dumps(manifest))
+    with pytest.raises(ValueError, match="holds mine.jsonl, which no --save-predictions wrote"):
+        pp.save_predictions(_tables(data_dir, "second"), out)
+    assert (out / "mine.jsonl").read_text() == "mine\n"
+    (out / "mine.jsonl").rename(tmp_path / "mine.jsonl")
+    pp.save_predictions(_tables(data_dir, "second"), out)
+    assert sorted(p.name for p in out.iterdir()) == sorted(["second.stsb-test.jsonl", pp.README, pp.MANIFEST])
+    assert (tmp_path / "outside.jsonl").read_text() == "mine\n"
+
+
+def test_a_save_that_fails_is_one_error_line_and_prints_no_table(tmp_path, data_dir, monkeypatch, capsys):
+    """Issue 44: the tables came first, then a failing save's error; the files are now written before the tables."""
+    def full(record):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(pp, "_line", full)
+    code = cli.main(["bench", "token-cosine", "--datasets", "stsb-test", "--resamples", "0", "--save-predictions",
+                     str(tmp_path / "preds"), "--data-dir", str(data_dir)])
+    captured = capsys.readouterr()
+    assert code == 1 and captured.out == "" and not (tmp_path / "preds").exists()
+    assert captured.err.splitlines()[-1] == "error: cannot write the output: No space left on device"
+
+
 def _fail_on_second_file(monkeypatch):
     calls = []
     real = pp._line
