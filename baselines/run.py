@@ -6,13 +6,15 @@ A system's ``score_range`` is the range its scores live in (a class attribute or
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from semsts import corpora
-from semsts.core.errors import InvalidValue
+from semsts.core.errors import InvalidValue, quote
+from semsts.core.files import MAX_NAME
 from semsts.corpora import runrecord
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
@@ -196,6 +198,10 @@ def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unname
     system ``name``, the model's hash, the dataset and every file written, completed last.
     """
     out_dir = Path(out_dir)
+    for sub in (sub for sub in test if len(os.fsencode(sub.output_name)) > MAX_NAME):  # before anything is written
+        raise InvalidValue(f"{sub.input_path}: its name makes an output file name of {len(os.fsencode(sub.output_name)):,} "
+                           f"bytes ({quote(sub.output_name)}); a file written here has at most {MAX_NAME}: give the "
+                           "input a shorter name")
     groups = {id(sub): (model, group) for model, group in by_model(system, list(test)) for sub in group}
     written, predicted = [], {}
     with runrecord.owned(out_dir, name, test.name, model_sha256, test.sha256) as run:

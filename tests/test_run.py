@@ -156,3 +156,15 @@ def test_a_scorer_whose_range_overflows_is_one_error_or_right_scores(tmp_path, m
     written, _ = corpora.read_output(tmp_path / "o2" / "STS.output.test.txt", 20)
     by_hand = [5.0, 0.0] + [2.5 + 2.5 * (i / 100) / 1e308 for i in range(2, 20)]  # 2.5 to six decimals and beyond
     assert written.tolist() == pytest.approx(by_hand, abs=1e-12)
+
+
+def test_an_input_whose_name_makes_too_long_an_output_name_is_named_before_anything_is_written(tmp_path, capsys):
+    """Issue 44, kind 7: a user's file of a 240-character name gives the output STS.output.NAME.txt, too long once
+    its temporary is beside it: the input is named, and the output folder is not even made."""
+    from semsts import cli
+    test = pairs_tsv(tmp_path / ("x" * 240 + ".tsv"), 10, 2)
+    assert cli.main(["run", "token-cosine", "--test", str(test), "--out", str(tmp_path / "o"), "--quiet"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {test}: its name makes an output file name of 255 bytes ('STS.output.{'x' * 49}'… (255 "
+        "characters)); a file written here has at most 241: give the input a shorter name"]
+    assert not (tmp_path / "o").exists()

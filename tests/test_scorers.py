@@ -616,3 +616,20 @@ def test_a_bench_without_the_cache_scores_each_distinct_pair_of_its_datasets_onc
                      "--no-cache", "--resamples", "0", "--convention", "official", "--quiet"]) == 0
     assert sum(_calls) == len(distinct) and max(_calls) == 7  # its batch_size
     assert "pair-score cache" not in capsys.readouterr().err
+
+
+def test_a_cache_version_of_5000_characters_keys_one_store_by_its_hash(tmp_path):
+    """Issue 44, kind 7: a 5,000-character cache_version gave "375 pairs are more than a store holds" (it went into
+    the store's header); it is hashed into the store's name, the scores are kept and read back."""
+    calls = []
+
+    def score(pairs):
+        calls.append(len(pairs))
+        return [len(a) / 10 for a, _ in pairs]
+    score.cache_version = "v" * 5000
+    pairs = [(f"pair {i}", "b") for i in range(375)]
+    first = pair_score_cache.cached_scores(score, pairs, spec="mine:score")
+    again = pair_score_cache.cached_scores(score, pairs, spec="mine:score")
+    assert calls == [32] * 11 + [23] and np.array_equal(first, again) and first[0] == 0.6
+    (store,) = (tmp_path / "pair-score-cache").iterdir()
+    assert len(store.name) < 60
