@@ -633,3 +633,19 @@ def test_a_cache_version_of_5000_characters_keys_one_store_by_its_hash(tmp_path)
     assert calls == [32] * 11 + [23] and np.array_equal(first, again) and first[0] == 0.6
     (store,) = (tmp_path / "pair-score-cache").iterdir()
     assert len(store.name) < 60
+
+
+def test_a_score_whose_square_overflows_is_one_error_at_its_pair_in_sts_train(tmp_path, monkeypatch, capsys):
+    """Issue 44, kind 7: a scorer feature of 1e200 made the regression's scaling overflow into NaN, said as "SVR does
+    not accept missing values encoded as NaN"; it is the scorer's score, named at its file and line."""
+    (tmp_path / "huge.py").write_text("def score(pairs):\n    return [1e200 if 'b' in a else 1.0 for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    train = pairs_tsv(tmp_path / "train.tsv", 40, 2)
+    first = next(i for i, (a, _) in enumerate(_test_pairs(train).pairs) if "b" in a)
+    pair = _test_pairs(train).pairs[first]
+    assert cli.main(["train", "--train", str(train), *SMALL, "--scorer", "huge:score", "--save",
+                     str(tmp_path / "m.skops"), "--quiet"]) == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: {train}:{first + 2}: scorer huge:score gave 1e+200, beyond ±1e+150 (the regression scales a feature "
+        f"by its squares), for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})"]
+    assert not (tmp_path / "m.skops").exists()
