@@ -649,3 +649,13 @@ def test_a_score_whose_square_overflows_is_one_error_at_its_pair_in_sts_train(tm
         f"error: {train}:{first + 2}: scorer huge:score gave 1e+200, beyond ±1e+150 (the regression scales a feature "
         f"by its squares), for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})"]
     assert not (tmp_path / "m.skops").exists()
+
+
+@pytest.mark.parametrize("value", [3.0, -7.0, 1e17, -1e300])
+def test_one_score_for_every_pair_is_put_at_the_middle_of_the_task_range_however_large(value):
+    """Issue 44, kind 7: a scorer giving 1e17 for every pair learned the range (1e17 - 1, 1e17 + 1), which is
+    (1e17, 1e17) in floats: "score 1 is nan". Each pair is put at the middle of [0, 5], 2.5, as for 3."""
+    from semsts.baselines.run import onto_task_range, score_range_of
+    pairs = [(f"a{i}", "b") for i in range(5)]
+    system = PairScorer(lambda batch: [value] * len(batch), cache=False).fit(pairs)
+    assert onto_task_range(system.predict(pairs), score_range_of(system), (0.0, 5.0)).tolist() == [2.5] * 5
