@@ -15,6 +15,7 @@ import numpy as np
 from semsts import corpora
 from semsts.core.errors import InvalidValue, quote
 from semsts.core.files import MAX_NAME
+from semsts.core.stats import checked_range
 from semsts.corpora import runrecord
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
@@ -33,11 +34,13 @@ def learns_from_gold(system) -> bool:
 
 def score_range_of(system) -> tuple[float, float] | None:
     """The range a system's scores live in: learned at fit (``score_range_``), else its ``score_range``; ``None`` for
-    a system fitted on gold of no declared range (its scores are already in the gold's units), else [0, 5]."""
-    own = getattr(system, "score_range_", None) or getattr(system, "score_range", (0.0, 5.0))
+    a system fitted on gold of no declared range (its scores are already in the gold's units), else [0, 5]. A declared
+    range is held to :func:`semsts.core.stats.checked_range`."""
+    learned = getattr(system, "score_range_", None)  # as wide as the scores were: rescale maps it exactly
+    own = learned or getattr(system, "score_range", (0.0, 5.0))
     if own is None:
         return None if learns_from_gold(system) else (0.0, 5.0)
-    return tuple(float(v) for v in own)
+    return tuple(float(v) for v in own) if learned else checked_range(own, f"{type(system).__name__}'s score_range")
 
 
 def training_task_range(datasets) -> tuple[float, float] | None:

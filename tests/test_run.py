@@ -168,3 +168,20 @@ def test_an_input_whose_name_makes_too_long_an_output_name_is_named_before_anyth
         f"error: {test}: its name makes an output file name of 255 bytes ('STS.output.{'x' * 49}'… (255 "
         "characters)); a file written here has at most 241: give the input a shorter name"]
     assert not (tmp_path / "o").exists()
+
+
+def test_a_system_of_ones_own_is_held_to_the_one_range_check_when_its_scores_are_mapped(tmp_path):
+    """Issue 44, kind 7: the runner maps any system's scores from its score_range: one of (-1e308, 1e308) on a
+    system of one's own is the same one error as a scorer's, not scores squeezed to 2.5."""
+    from semsts.baselines.base import PairRegressor
+
+    class Wide(PairRegressor):
+        score_range = (-1e308, 1e308)
+
+        def _predict(self, pairs):
+            return np.zeros(len(pairs))
+    test = corpora.load_path(pairs_tsv(tmp_path / "test.tsv", 10, 2))
+    with pytest.raises(ValueError, match=r"^Wide's score_range must be two finite numbers, low < high, whose "
+                                         r"difference is a finite float; got \(-1e\+308, 1e\+308\)$"):
+        run_system(Wide(), test, tmp_path / "out")
+    assert not (tmp_path / "out" / "STS.output.test.txt").exists()
