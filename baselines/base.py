@@ -51,23 +51,19 @@ def check_training(X, y) -> tuple[list, np.ndarray | None]:
     return pairs, y
 
 
-def checked_score_range(score_range) -> tuple[float, float]:
-    """``score_range`` as ``(low, high)`` floats, two finite numbers with low < high; a ValueError otherwise."""
-    try:
-        lo, hi = (float(v) for v in score_range)
-    except (TypeError, ValueError):
-        lo = hi = math.nan
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise ValueError(f"score_range must be two finite numbers, low < high; got {score_range!r}")
-    return lo, hi
-
-
 def rescale(scores, source, target) -> np.ndarray:
     """Scores mapped linearly from the range ``source`` onto ``target`` (each two numbers, low < high):
     ``t_low + (s - s_low) * (t_high - t_low) / (s_high - s_low)``, which from (0, 1) onto (0, 5) is ``s * 5`` to the
-    bit. The one linear map of scores between ranges (the runner's onto a task's range: ``run.onto_task_range``)."""
+    bit (on halves where a range near the float's limits would overflow it). The one linear map of scores between
+    ranges (the runner's onto a task's range: ``run.onto_task_range``)."""
     (slo, shi), (lo, hi) = source, target
-    return lo + (np.asarray(scores, dtype=float) - slo) * (hi - lo) / (shi - slo)
+    scores = np.asarray(scores, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = lo + (scores - slo) * (hi - lo) / (shi - slo)
+        if math.isfinite(shi - slo) and math.isfinite(hi - lo) and np.isfinite(out).all():
+            return out
+        # a range near the float's limits overflows that: the same map on halves (exact), finite for a finite score
+        return (lo / 2 + (scores / 2 - slo / 2) / (shi / 2 - slo / 2) * (hi / 2 - lo / 2)) * 2
 
 
 class InvalidParameter(ValueError, STSError):

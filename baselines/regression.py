@@ -13,6 +13,7 @@ from sklearn.preprocessing import StandardScaler
 
 from semsts.core.extras import require
 from semsts.core.progress import announce
+from semsts.core.stats import checked_range
 from semsts.features.featurizer import PairFeaturizer, map_chunks
 from semsts.features.sets import set_names
 
@@ -123,7 +124,7 @@ class FeatureRegression(PairRegressor):
         announce(f"final fit of {self.regressor} on {len(pairs)} pairs")
         model.set_params(**self.best_params_).fit(features, y)
         self.pipeline_ = Pipeline([("features", featurizer), *model.steps])
-        self.clip_range_ = (tuple(float(v) for v in self.score_range) if self.score_range is not None
+        self.clip_range_ = (checked_range(self.score_range) if self.score_range is not None
                             else (float(np.min(y)), float(np.max(y))))
         self.feature_names_ = featurizer.feature_names_
 

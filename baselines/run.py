@@ -6,13 +6,16 @@ A system's ``score_range`` is the range its scores live in (a class attribute or
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from semsts import corpora
-from semsts.core.errors import InvalidValue
+from semsts.core.errors import InvalidValue, quote
+from semsts.core.files import MAX_NAME
+from semsts.core.stats import checked_range
 from semsts.corpora import runrecord
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
@@ -31,11 +34,13 @@ def learns_from_gold(system) -> bool:
 
 def score_range_of(system) -> tuple[float, float] | None:
     """The range a system's scores live in: learned at fit (``score_range_``), else its ``score_range``; ``None`` for
-    a system fitted on gold of no declared range (its scores are already in the gold's units), else [0, 5]."""
-    own = getattr(system, "score_range_", None) or getattr(system, "score_range", (0.0, 5.0))
+    a system fitted on gold of no declared range (its scores are already in the gold's units), else [0, 5]. A declared
+    range is held to :func:`semsts.core.stats.checked_range`."""
+    learned = getattr(system, "score_range_", None)  # as wide as the scores were: rescale maps it exactly
+    own = learned or getattr(system, "score_range", (0.0, 5.0))
     if own is None:
         return None if learns_from_gold(system) else (0.0, 5.0)
-    return tuple(float(v) for v in own)
+    return tuple(float(v) for v in own) if learned else checked_range(own, f"{type(system).__name__}'s score_range")
 
 
 def training_task_range(datasets) -> tuple[float, float] | None:
@@ -196,6 +201,10 @@ def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unname
     system ``name``, the model's hash, the dataset and every file written, completed last.
     """
     out_dir = Path(out_dir)
+    for sub in (sub for sub in test if len(os.fsencode(sub.output_name)) > MAX_NAME):  # before anything is written
+        raise InvalidValue(f"{sub.input_path}: its name makes an output file name of {len(os.fsencode(sub.output_name)):,} "
+                           f"bytes ({quote(sub.output_name)}); a file written here has at most {MAX_NAME}: give the "
+                           "input a shorter name")
     groups = {id(sub): (model, group) for model, group in by_model(system, list(test)) for sub in group}
     written, predicted = [], {}
     with runrecord.owned(out_dir, name, test.name, model_sha256, test.sha256) as run:

@@ -83,7 +83,8 @@ class PairScorer(PairRegressor):
             self.score_range_ = declared
             return
         lo, hi = (float(scores.min()), float(scores.max())) if len(scores) else (0.0, 1.0)
-        self.score_range_ = (lo, hi) if lo < hi else (lo - 1.0, lo + 1.0)  # one score for all: the range's middle
+        pad = max(1.0, 2 * float(np.spacing(abs(lo))))  # one score for all: the middle of a range about it (1e17 + 1
+        self.score_range_ = (lo, hi) if lo < hi else (lo - pad, lo + pad)  # is 1e17: a pad of 1 would leave no range)
         note_outlier(self.scorer_, pairs, scores)
 
     def _scores(self, pairs) -> np.ndarray:

@@ -6,7 +6,9 @@ import re
 
 import numpy as np
 
-from .base import PairRegressor, checked_score_range, instance_of, rescale
+from semsts.core.stats import checked_range
+
+from .base import PairRegressor, instance_of, rescale
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -56,7 +58,7 @@ class TokenCosine(PairRegressor):
         self.score_range = score_range
 
     def _fit(self, pairs, y) -> None:
-        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
+        checked_range(self.score_range)  # a bad range is refused at fit, not at the first predict
 
     def _predict(self, pairs):
-        return rescale(token_cosine_many(pairs), (0.0, 1.0), checked_score_range(self.score_range))
+        return rescale(token_cosine_many(pairs), (0.0, 1.0), checked_range(self.score_range))

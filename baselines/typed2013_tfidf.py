@@ -9,10 +9,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 
+from semsts.core.stats import checked_range
 from semsts.corpora.typed2013 import TYPES
 from semsts.features.typed2013 import TypedFields
 
-from .base import NONE, checked_score_range, either, instance_of, rescale, with_methods
+from .base import NONE, either, instance_of, rescale, with_methods
 from .typed2013 import TypedPairRegressor
 
 
@@ -37,7 +38,7 @@ class TypedTfidf(TypedPairRegressor):
         return dict(zip(distinct, fields.transform(distinct)))
 
     def _fit(self, pairs, y) -> None:
-        checked_score_range(self.score_range)  # a bad range is refused at fit, not at the first predict
+        checked_range(self.score_range)  # a bad range is refused at fit, not at the first predict
         items = self.items([text for pair in pairs for text in pair])
         self.vectorizers_ = {}
         for kind in TYPES:
@@ -55,4 +56,4 @@ class TypedTfidf(TypedPairRegressor):
             a = vectorizer.transform([items[x][kind] for x, _ in pairs])
             b = vectorizer.transform([items[y][kind] for _, y in pairs])
             scores[:, j] = np.asarray(a.multiply(b).sum(axis=1)).ravel()
-        return rescale(np.clip(scores, 0.0, 1.0), (0.0, 1.0), checked_score_range(self.score_range))
+        return rescale(np.clip(scores, 0.0, 1.0), (0.0, 1.0), checked_range(self.score_range))

@@ -13,7 +13,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from .errors import InvalidValue, shown
+
 _TAG: ContextVar[str | None] = ContextVar("temp_tag", default=None)
+MAX_NAME = 255 - 14  # bytes of a file name atomic_open writes: a file system's 255, less its temporary's ".….TAG.tmp"
 
 
 @contextmanager
@@ -71,8 +74,11 @@ def create_new(path, mode: int = 0o600) -> int:
 @contextmanager
 def atomic_open(path, mode: str = "w", encoding: str | None = "utf-8", *, sync: bool = False):
     """Open a temporary file next to ``path``; rename it over ``path`` only on success (with ``sync``, once its
-    contents are on the disk)."""
+    contents are on the disk); a name longer than :data:`MAX_NAME` bytes is an InvalidValue saying so."""
     path = Path(path)
+    if len(os.fsencode(path.name)) > MAX_NAME:
+        raise InvalidValue(f"{os.path.join(path.parent, shown(path.name))}: a file name of "
+                           f"{len(os.fsencode(path.name)):,} bytes; a file written here has at most {MAX_NAME}")
     path.parent.mkdir(parents=True, exist_ok=True)
     tag = _TAG.get()
     if tag:

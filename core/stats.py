@@ -1,4 +1,5 @@
-"""The statistics every layer shares: Pearson (weighted, row-wise, and a numpy-free twin) and Spearman.
+"""The statistics every layer shares: Pearson (weighted, row-wise, and a numpy-free twin) and Spearman, and the one
+check of a score range (:func:`checked_range`).
 
 numpy is imported inside the functions that use it, so that :func:`pearson_plain` (``python evaluate.py GOLD SYS``)
 imports nothing heavy. One rule for every Pearson here: NaN (undefined) when there are fewer than two points or
@@ -7,6 +8,20 @@ either side is constant (all its values equal, checked exactly: not by a varianc
 from __future__ import annotations
 
 import math
+
+
+def checked_range(score_range, what: str = "score_range") -> tuple[float, float]:
+    """``score_range`` as ``(low, high)`` floats: two finite numbers, low < high, and ``high - low`` finite (a wider
+    range overflows any map onto another); else an InvalidValue naming ``what`` (a scorer's, a file's …)."""
+    from .errors import InvalidValue
+    try:
+        lo, hi = (float(v) for v in score_range)
+    except (TypeError, ValueError, OverflowError):
+        lo = hi = math.nan
+    if not (lo < hi and math.isfinite(hi - lo)):
+        raise InvalidValue(f"{what} must be two finite numbers, low < high, whose difference is a finite float; "
+                           f"got {score_range!r:.60}")
+    return lo, hi
 
 
 def _usable(sxx, syy) -> bool:

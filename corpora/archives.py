@@ -1,6 +1,7 @@
 """A mirror's archive (zip, or tar compressed or not) extracted into a folder of its own: nothing written outside it
 (tarfile's ``data`` filter; a zip member's path checked), plain files and folders only (the official releases hold
-no link), at most a size budget in all, and a damaged archive one FetchError naming it."""
+no link), at most a size budget in all and :data:`MAX_DEPTH` folders deep, and a damaged archive one FetchError
+naming it."""
 from __future__ import annotations
 
 import gzip
@@ -10,10 +11,13 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from semsts.core.errors import quote
+
 from .sources import FetchError, mib
 
 _ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
 HEADER = 512  # the bytes of a tar member's header: counted, so that a million empty members are bounded too
+MAX_DEPTH = 32  # folders a member may lie in (the official releases: a few); thousands overflow Python's stack
 
 
 def extract(archive, dest: Path, limit: int) -> int:
@@ -40,8 +44,12 @@ def extract(archive, dest: Path, limit: int) -> int:
 
 
 def _count(archive: Path, name: str, total: int, limit: int) -> None:
+    depth = name.replace("\\", "/").strip("/").count("/")
+    if depth > MAX_DEPTH:
+        raise FetchError(f"{archive}: member {quote(name)} lies {depth:,} folders deep, more than an official "
+                         f"release's (at most {MAX_DEPTH}); refused")
     if total > limit:
-        raise FetchError(f"{archive}: expands to more than {mib(limit)} (at {name!r}), far more than the "
+        raise FetchError(f"{archive}: expands to more than {mib(limit)} (at {quote(name)}), far more than the "
                          "release needs; refused")
 
 

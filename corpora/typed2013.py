@@ -32,7 +32,7 @@ OUTPUT_NAME = "STS.output.europeana.txt"
 TEXT_DIR = "text"
 MISSING_NAME = "MISSING.txt"  # the fetcher's list of records Europeana no longer serves
 
-_ADDRESS = re.compile(r"^https?://(?:www\.)?europeana\.eu/portal/record/([^/\s]+)/([^/\s]+)\.html$")
+_ADDRESS = re.compile(r"^https?://(?:www\.)?europeana\.eu/portal/record/([^/\s]{1,100})/([^/\s]{1,100})\.html$")
 _FIELD_LINE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*):(?:\t(.*))?$")
 
 
@@ -41,7 +41,8 @@ def record_id(address: str, *, path=None, line: int | None = None) -> str:
     match = _ADDRESS.match(address.strip())
     if not match:
         raise FormatError(path or "<address>", line,
-                          f"expected http://www.europeana.eu/portal/record/COLLECTION/ID.html, got {quote(address)}")
+                          "expected http://www.europeana.eu/portal/record/COLLECTION/ID.html (each at most 100 "
+                          f"characters: they name files), got {quote(address)}")
     return f"{match.group(1)}/{match.group(2)}"
 
 

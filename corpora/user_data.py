@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 
 from semsts.core.errors import InvalidValue, Note
+from semsts.core.stats import checked_range
 
 from . import datasets, formats, sick
 from .datasets import Dataset
@@ -67,7 +68,7 @@ def load_path(path, *, columns=None, score_range=None, name: str | None = None) 
 
 
 def _load_path(path: Path, columns, score_range, name: str) -> Dataset:
-    score_range = _checked_range(score_range) or ()
+    score_range = () if score_range is None else checked_range(score_range)
     if path.is_dir():
         _no_columns(path, columns, "an STS folder")
         return _sts_folder(path, name, score_range)
@@ -97,15 +98,6 @@ def digest(files, root) -> str:
         return sha256(files[0])
     listing = sorted((f.relative_to(root).as_posix(), sha256(f)) for f in files)
     return hashlib.sha256("".join(f"{h}  {rel}\n" for rel, h in listing).encode("utf-8")).hexdigest()
-
-
-def _checked_range(score_range) -> tuple[float, float] | None:
-    if score_range is None:
-        return None
-    lo, hi = (float(v) for v in score_range)
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise InvalidValue(f"score_range must be two finite numbers, low < high; got {tuple(score_range)!r}")
-    return lo, hi
 
 
 def _no_columns(path: Path, columns, what: str) -> None:

@@ -1,7 +1,7 @@
 """A pair scorer's score as one more feature of the regression (``sts train --scorer SPEC``).
 
 ``scorer`` is a spec ``package.module:function`` or a callable ``score(list[tuple[str, str]]) -> list[float]`` (see
-:mod:`semsts.features.scorers`); the regression's scaling takes its scale as it comes. A spec's scores are read from
+:mod:`semsts.features.scorers`); the regression's scaling takes its scale as it comes (up to :data:`MAX_SCORE`). A spec's scores are read from
 and kept in the per-user pair-score cache, per pair, when the scorer declares its version (``cache``, a str, or its
 ``cache_version``: :mod:`semsts.features.pair_score_cache`). A saved
 model keeps the spec, never the function: it is imported again only when the user names it again.
@@ -14,7 +14,9 @@ from semsts.core.errors import InvalidValue
 
 from .base import PairFeatures
 from .pair_score_cache import cached_scores
-from .scorers import resolve_scorer
+from .scorers import NonFiniteScore, resolve_scorer, scorer_name
+
+MAX_SCORE = 1e150  # a feature's largest size: the regression's scaling sums squares, which overflow past ~1e154
 
 
 class ScorerFeatures(PairFeatures):
@@ -43,5 +45,9 @@ class ScorerFeatures(PairFeatures):
         spec = self.scorer if self.cache and isinstance(self.scorer, str) else None
         scores = np.asarray(cached_scores(resolve_scorer(self.scorer), distinct, self.batch_size, spec=spec,
                                           version=self.cache))
+        big = np.flatnonzero(np.abs(scores) > MAX_SCORE)
+        if len(big):
+            raise NonFiniteScore(scorer_name(resolve_scorer(self.scorer)), distinct[big[0]], f"{scores[big[0]]:g}, "
+                                 f"beyond ±{MAX_SCORE:g} (the regression scales a feature by its squares),")
         row = {p: i for i, p in enumerate(distinct)}
         return scores[[row[p] for p in pairs]].reshape(-1, 1)

@@ -17,6 +17,7 @@ from numbers import Real
 import numpy as np
 
 from semsts.core.errors import InvalidValue, STSError
+from semsts.core.stats import checked_range
 
 from .encoders import callable_name as scorer_name
 from .encoders import import_callable, in_batches, user_call
@@ -61,16 +62,7 @@ def batch_size_of(score, batch_size=None) -> int:
 def declared_range(score) -> tuple[float, float] | None:
     """The scorer's own ``score_range`` attribute as ``(low, high)``, None if it declares none."""
     declared = getattr(score, "score_range", None)
-    if declared is None:
-        return None
-    try:
-        lo, hi = (float(v) for v in declared)
-    except (TypeError, ValueError):
-        lo = hi = math.nan
-    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-        raise InvalidValue(f"scorer {scorer_name(score)}: score_range must be two finite numbers, low < high; "
-                           f"got {declared!r:.60}")
-    return lo, hi
+    return None if declared is None else checked_range(declared, f"scorer {scorer_name(score)}: score_range")
 
 
 def score_pairs(score, pairs: list, batch_size: int | None = None) -> np.ndarray:

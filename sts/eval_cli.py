@@ -6,6 +6,7 @@ import math
 import sys
 from typing import Callable
 
+from semsts.core.stats import checked_range
 from semsts.scoring.plain_files import score_plain_files
 from semsts.scoring.results import FORMATS, UNDEFINED, fmt
 
@@ -35,9 +36,10 @@ def _parse_range(text: str) -> tuple[float, float]:
         lo, hi = (float(v) for v in text.split("-"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected LOW-HIGH such as 0-5, got {text!r}") from None
-    if not lo < hi:
-        raise argparse.ArgumentTypeError(f"range {text!r} is empty")
-    return (lo, hi)
+    try:
+        return checked_range((lo, hi), f"--range {text!r}")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:

@@ -458,3 +458,16 @@ def test_a_file_that_is_no_archive_is_one_error_line(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.splitlines() == [f"error: {junk}: not a readable zip or tar archive (file could not be opened "
                                          "successfully); an HTML page or a cut download?"]
+
+
+@pytest.mark.parametrize("make", [make_zip, make_tar], ids=["zip", "tar"])
+def test_a_member_thousands_of_folders_deep_is_one_error_line_not_a_recursion_error(tmp_path, capsys, make):
+    """Issue 44: a zip member 3,000 folders deep gave "maximum recursion depth exceeded" (os.makedirs recurses
+    once a folder); a member deeper than any official release's is refused by name, before anything is written."""
+    deep = "stsbenchmark/" + "d/" * 3000 + "sts-dev.csv"
+    archive = make(tmp_path / ("a.zip" if make is make_zip else "a.tar.gz"), {**stsb_members(), deep: "x\n"})
+    assert data_main("--data-dir", tmp_path / "root", "fetch", "stsbenchmark", "--archive", archive) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {archive}: member 'stsbenchmark/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d'… (6,024 characters) "
+        "lies 3,001 folders deep, more than an official release's (at most 32); refused"]
+    assert not (tmp_path / "root" / "stsbenchmark").exists() and leftovers(tmp_path / "root") == []

@@ -121,3 +121,17 @@ def test_missing_folders_are_listed_deepest_first_and_removed_while_empty(tmp_pa
     (target.parent / "kept.txt").unlink()
     remove_empty(created)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_too_long_with_its_temporary_is_one_clear_error_before_anything_is_written(tmp_path):
+    """Issue 44, kind 7: a user's name (a model to save) that fits a file system's 255 bytes but not with the
+    temporary beside it gave "[Errno 36] File name too long" naming the temporary; now it names the file and the limit."""
+    name = "m" * 245 + ".skops"
+    with pytest.raises(ValueError, match=r"/m{60}… \(251 characters\): a file name of 251 bytes; a file written here "
+                                         r"has at most 241$"):
+        with files.atomic_open(tmp_path / name, "wb") as handle:
+            handle.write(b"x")
+    assert list(tmp_path.iterdir()) == []
+    with files.atomic_open(tmp_path / ("é" * 120 + "m"), "wb") as handle:  # 241 bytes: written
+        handle.write(b"x")
+    assert [len(os.fsencode(p.name)) for p in tmp_path.iterdir()] == [241]

@@ -323,3 +323,15 @@ def test_mteb_only_datasets_from_their_files(tmp_path, capsys):
     assert [r["pair"] for r in records] == list(range(1, 120))
     assert [(r["sentence1"], r["sentence2"], r["gold"]) for r in records] == [
         (row["sentence1"], row["sentence2"], row["score"]) for row in kept]
+
+
+@pytest.mark.parametrize("manifest", ["[" * 100_000 + "]" * 100_000, '{"files": ' + '{"a": ' * 50_000 + "1" + "}" * 50_001])
+def test_a_manifest_nested_thousands_deep_is_refused_in_one_error_line(tmp_path, capsys, manifest):
+    """Issue 44, kind 7: a forged predictions.json nested 100,000 deep gave a RecursionError traceback."""
+    write(tmp_path / "out" / pp.MANIFEST, manifest)
+    assert cli.main(["bench", "--encoder", "jaccard", "--datasets", "stsb-test", "--save-predictions",
+                     str(tmp_path / "out"), "--quiet"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {tmp_path / 'out' / pp.MANIFEST}: not a manifest of `sts bench --save-predictions` (format 1); give a "
+        "new folder, or move it away"]
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [pp.MANIFEST]

@@ -94,3 +94,15 @@ def test_without_pyarrow_one_line_names_the_extra(tmp_path, monkeypatch):
         read_columns(path, ("s",))
     with pytest.raises(MissingExtra, match=r"^reading GloVe's word index needs the 'reference' extra \(pyarrow"):
         read_strings(path)
+
+
+def test_a_column_nested_a_thousand_deep_is_one_format_error(tmp_path):
+    """Issue 44, kind 7: a nested column beside MTEB's three is refused by pyarrow's schema depth limit, one error
+    naming the file, never a RecursionError or a crash."""
+    kind, value = pa.int64(), 1
+    for _ in range(1000):
+        kind, value = pa.list_(kind), [value]
+    path = written(tmp_path, pa.table({"sentence1": ["a b"], "sentence2": ["c d"], "similarity_score": [3.0],
+                                       "deep": pa.array([value], type=kind)}))
+    with pytest.raises(FormatError, match=f"{path}: not a readable Parquet file \\(Parquet schema too deeply nested"):
+        read_columns(path, ("sentence1", "sentence2", "similarity_score"))

@@ -113,3 +113,75 @@ def test_no_cv_figure_from_folds_of_two_pairs(tmp_path, capsys):
                      "--save", str(tmp_path / "m.skops")]) == 0
     out = capsys.readouterr().out
     assert "CV Pearson" not in out and "no CV figure: held-out folds of 2 pairs: too few for a CV figure" in out
+
+
+def test_rescale_is_exact_for_ranges_near_the_floats_limits():
+    """From or onto a range whose width or product overflows a float, each score is where the exact rational map
+    puts it (computed with Fractions); an ordinary range keeps the bit-exact ``s * 5``."""
+    from fractions import Fraction
+
+    from semsts.baselines.base import rescale
+
+    def exact(s, source, target):
+        (a, b), (c, d) = [tuple(map(Fraction, r)) for r in (source, target)]
+        return float(c + (Fraction(s) - a) * (d - c) / (b - a))
+    cases = [((-1e308, 1e308), (0.0, 5.0), [-1e308, -9e307, 0.5, 3e307, 1e308]),
+             ((0.0, 1e308), (0.0, 5.0), [0.0, 4e307, 1e308]), ((0.0, 5.0), (-1e308, 1e308), [0.0, 1.0, 2.5, 5.0]),
+             ((0.0, 1.0), (0.0, 1e308), [0.25, 1.0])]
+    for source, target, scores in cases:
+        got = rescale(scores, source, target)
+        assert np.isfinite(got).all()
+        assert got.tolist() == pytest.approx([exact(s, source, target) for s in scores], rel=1e-15, abs=1e-300)
+    scores = np.random.default_rng(0).uniform(0, 1, 50)
+    assert np.array_equal(rescale(scores, (0.0, 1.0), (0.0, 5.0)), scores * 5.0)
+
+
+def test_a_scorer_whose_range_overflows_is_one_error_or_right_scores(tmp_path, monkeypatch, capsys):
+    """Issue 44's instance: a declared score_range of (-1e308, 1e308) is refused in one line (mapped onto [0, 5],
+    every score below 1e292 would land on 2.5 exactly: no correlation left); a scorer declaring none whose scores
+    span (-1e308, 1e308) is mapped from there exactly, where it gave "score 1 is nan"."""
+    from semsts import cli
+    (tmp_path / "wide.py").write_text("def declared(pairs):\n    return [0.0] * len(pairs)\n"
+                                      "declared.score_range = (-1e308, 1e308)\n"
+                                      "def learned(pairs):\n    return [[1e308, -1e308][i] if i < 2 else i / 100 "
+                                      "for i in range(len(pairs))]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    test = pairs_tsv(tmp_path / "test.tsv", 20, 2)
+    assert cli.main(["run", "--scorer", "wide:declared", "--test", str(test), "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "error: scorer wide:declared: score_range must be two finite numbers, low < high, whose difference is a "
+        "finite float; got (-1e+308, 1e+308)")
+    assert cli.main(["run", "--scorer", "wide:learned", "--test", str(test), "--out", str(tmp_path / "o2"),
+                     "--quiet"]) == 0
+    written, _ = corpora.read_output(tmp_path / "o2" / "STS.output.test.txt", 20)
+    by_hand = [5.0, 0.0] + [2.5 + 2.5 * (i / 100) / 1e308 for i in range(2, 20)]  # 2.5 to six decimals and beyond
+    assert written.tolist() == pytest.approx(by_hand, abs=1e-12)
+
+
+def test_an_input_whose_name_makes_too_long_an_output_name_is_named_before_anything_is_written(tmp_path, capsys):
+    """Issue 44, kind 7: a user's file of a 240-character name gives the output STS.output.NAME.txt, too long once
+    its temporary is beside it: the input is named, and the output folder is not even made."""
+    from semsts import cli
+    test = pairs_tsv(tmp_path / ("x" * 240 + ".tsv"), 10, 2)
+    assert cli.main(["run", "token-cosine", "--test", str(test), "--out", str(tmp_path / "o"), "--quiet"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {test}: its name makes an output file name of 255 bytes ('STS.output.{'x' * 49}'… (255 "
+        "characters)); a file written here has at most 241: give the input a shorter name"]
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_system_of_ones_own_is_held_to_the_one_range_check_when_its_scores_are_mapped(tmp_path):
+    """Issue 44, kind 7: the runner maps any system's scores from its score_range: one of (-1e308, 1e308) on a
+    system of one's own is the same one error as a scorer's, not scores squeezed to 2.5."""
+    from semsts.baselines.base import PairRegressor
+
+    class Wide(PairRegressor):
+        score_range = (-1e308, 1e308)
+
+        def _predict(self, pairs):
+            return np.zeros(len(pairs))
+    test = corpora.load_path(pairs_tsv(tmp_path / "test.tsv", 10, 2))
+    with pytest.raises(ValueError, match=r"^Wide's score_range must be two finite numbers, low < high, whose "
+                                         r"difference is a finite float; got \(-1e\+308, 1e\+308\)$"):
+        run_system(Wide(), test, tmp_path / "out")
+    assert not (tmp_path / "out" / "STS.output.test.txt").exists()

@@ -302,6 +302,12 @@ def _entries(data: bytes) -> dict:
         return {name: archive.read(name) for name in archive.namelist()}
 
 
+def test_a_schema_nested_thousands_deep_is_one_error_line_never_a_traceback(saved, capsys):
+    """Issue 44, kind 7: JSON nested 100,000 deep in a model file's schema is one error line naming the file."""
+    replace_model(saved, _zip({**_entries(saved.read_bytes()), "schema.json": "[" * 100_000 + "]" * 100_000}))
+    refused(saved, capsys, r"not a readable \.skops model file \(RecursionError: maximum recursion depth exceeded")
+
+
 @pytest.mark.parametrize("bomb", BOMBS)
 def test_a_zip_bomb_is_refused_before_anything_is_unpacked(saved, capsys, bomb):
     make, message = BOMBS[bomb]

@@ -616,3 +616,46 @@ def test_a_bench_without_the_cache_scores_each_distinct_pair_of_its_datasets_onc
                      "--no-cache", "--resamples", "0", "--convention", "official", "--quiet"]) == 0
     assert sum(_calls) == len(distinct) and max(_calls) == 7  # its batch_size
     assert "pair-score cache" not in capsys.readouterr().err
+
+
+def test_a_cache_version_of_5000_characters_keys_one_store_by_its_hash(tmp_path):
+    """Issue 44, kind 7: a 5,000-character cache_version gave "375 pairs are more than a store holds" (it went into
+    the store's header); it is hashed into the store's name, the scores are kept and read back."""
+    calls = []
+
+    def score(pairs):
+        calls.append(len(pairs))
+        return [len(a) / 10 for a, _ in pairs]
+    score.cache_version = "v" * 5000
+    pairs = [(f"pair {i}", "b") for i in range(375)]
+    first = pair_score_cache.cached_scores(score, pairs, spec="mine:score")
+    again = pair_score_cache.cached_scores(score, pairs, spec="mine:score")
+    assert calls == [32] * 11 + [23] and np.array_equal(first, again) and first[0] == 0.6
+    (store,) = (tmp_path / "pair-score-cache").iterdir()
+    assert len(store.name) < 60
+
+
+def test_a_score_whose_square_overflows_is_one_error_at_its_pair_in_sts_train(tmp_path, monkeypatch, capsys):
+    """Issue 44, kind 7: a scorer feature of 1e200 made the regression's scaling overflow into NaN, said as "SVR does
+    not accept missing values encoded as NaN"; it is the scorer's score, named at its file and line."""
+    (tmp_path / "huge.py").write_text("def score(pairs):\n    return [1e200 if 'b' in a else 1.0 for a, b in pairs]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    train = pairs_tsv(tmp_path / "train.tsv", 40, 2)
+    first = next(i for i, (a, _) in enumerate(_test_pairs(train).pairs) if "b" in a)
+    pair = _test_pairs(train).pairs[first]
+    assert cli.main(["train", "--train", str(train), *SMALL, "--scorer", "huge:score", "--save",
+                     str(tmp_path / "m.skops"), "--quiet"]) == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"error: {train}:{first + 2}: scorer huge:score gave 1e+200, beyond ±1e+150 (the regression scales a feature "
+        f"by its squares), for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})"]
+    assert not (tmp_path / "m.skops").exists()
+
+
+@pytest.mark.parametrize("value", [3.0, -7.0, 1e17, -1e300])
+def test_one_score_for_every_pair_is_put_at_the_middle_of_the_task_range_however_large(value):
+    """Issue 44, kind 7: a scorer giving 1e17 for every pair learned the range (1e17 - 1, 1e17 + 1), which is
+    (1e17, 1e17) in floats: "score 1 is nan". Each pair is put at the middle of [0, 5], 2.5, as for 3."""
+    from semsts.baselines.run import onto_task_range, score_range_of
+    pairs = [(f"a{i}", "b") for i in range(5)]
+    system = PairScorer(lambda batch: [value] * len(batch), cache=False).fit(pairs)
+    assert onto_task_range(system.predict(pairs), score_range_of(system), (0.0, 5.0)).tolist() == [2.5] * 5

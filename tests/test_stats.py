@@ -84,3 +84,34 @@ def test_pearson_where_the_squares_under_or_overflow(x, y):
     assert pearson(x, y) == pytest.approx(want, abs=1e-12)
     assert pearson_plain(x, y) == pytest.approx(want, abs=1e-12)
     assert pearson_rows(np.array([x]), np.array([y]))[0] == pytest.approx(want, abs=1e-12)
+
+
+WIDE = (-1e308, 1e308)  # two finite bounds whose width, 2e308, is beyond a float (issue 44, kind 7)
+
+
+@pytest.mark.parametrize("bad", [WIDE, (0.0, math.inf), (math.nan, 1.0), (1.0, 1.0), (5.0, 0.0), (0, 10**400),
+                                 ("a", "b"), (1.0,)])
+def test_one_range_check_refuses_a_range_wider_than_a_float_wherever_a_range_is_declared(tmp_path, bad):
+    """A scorer's declared score_range, a user's file's score_range, a system's score_range parameter and
+    evaluate.py's --range: one check, one message; a range as wide as a float allows is taken."""
+    from semsts import corpora
+    from semsts.baselines.token_cosine import TokenCosine
+    from semsts.core.stats import checked_range
+    from semsts.eval_cli import build_parser
+    from semsts.features.scorers import declared_range
+    wanted = r"score_range must be two finite numbers, low < high, whose difference is a finite float; got "
+    (tmp_path / "x.tsv").write_text("sentence1\tsentence2\tscore\na b\tc d\t0\n")
+
+    def scorer(pairs):
+        return [0.0] * len(pairs)
+    scorer.score_range = bad
+    with pytest.raises(ValueError, match=r"scorer .*scorer: " + wanted):
+        declared_range(scorer)
+    with pytest.raises(ValueError, match=wanted):
+        corpora.load_path(tmp_path / "x.tsv", score_range=bad)
+    with pytest.raises(ValueError, match=wanted):
+        TokenCosine(score_range=bad).fit([("a", "b")])
+    if len(bad) == 2 and all(isinstance(v, float) and v >= 0 for v in bad):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args(["--range", f"{bad[0]}-{bad[1]}", "g", "s"])
+    assert checked_range((-7e307, 1e308)) == (-7e307, 1e308)  # a width of 1.7e308 is a float

@@ -99,3 +99,14 @@ def test_dataset_reads_records_beside_the_input_and_names_a_missing_one(tmp_path
     assert sub.pairs == [("dcTitle:\tA\n", "dcTitle:\tB\n"), ("", "dcTitle:\tA\n")]
     assert sub.ids == ["1/a 1/b", "1/c 1/a"]
     assert any("1 records no longer exist at Europeana" in note for note in ds.notes)
+
+
+def test_a_record_id_too_long_for_a_file_name_is_refused_at_its_line(tmp_path):
+    """Issue 44, kind 7: a record id names the record's cached answer and text file; one of 300 characters is
+    refused where it is read, not met as "File name too long" when the fetch writes it."""
+    path = write(tmp_path / "in.txt", f"{ADDR.format('2022/abc')}\t{ADDR.format('2022/' + 'x' * 300)}\n")
+    with pytest.raises(corpora.FormatError, match=r"in.txt:1: expected http://www.europeana.eu/portal/record/COLLECTION/"
+                                                  r"ID.html \(each at most 100 characters: they name files\), got"):
+        typed2013.read_typed_input(path)
+    write(path, f"{ADDR.format('2022/abc')}\t{ADDR.format('2022/' + 'x' * 100)}\n")
+    assert len(typed2013.record_filename(999, "b", typed2013.read_typed_input(path)[0][1])) < 241
