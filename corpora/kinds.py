@@ -170,11 +170,15 @@ def scan_sts(folder: Path) -> dict[str, tuple[Path, Path | None]]:
 
 
 def sts_gold_of(folder: Path, prefix: str, subset: str) -> Path | None:
-    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
+    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``); two of another
+    naming are refused."""
     same = folder / f"{prefix}.gs.{subset}.txt"
     if in_place(same):
         return same
     others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if (m := STS_GOLD.match(p.name)) and m.group(2) == subset]
+    if len(others) > 1:
+        raise FormatError(folder / f"{prefix}.input.{subset}.txt", None, f"has no gold file {same.name} but two of "
+                          f"another naming: {others[0].name} and {others[1].name}; which is its gold is not clear")
     return others[0] if others else None
 
 
