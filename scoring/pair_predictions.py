@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import secrets
 from dataclasses import dataclass
@@ -19,7 +20,15 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue
-from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, sha256_of_file, tagged_temps
+from semsts.core.files import (
+    atomic_open,
+    missing_folders,
+    read_record,
+    remove_empty,
+    remove_temps,
+    sha256_of_file,
+    tagged_temps,
+)
 
 from .bench import MTEB_POOLS
 
@@ -166,10 +175,10 @@ def check_folder(folder) -> dict | None:
         raise InvalidValue(f"{folder}: not a folder (--save-predictions takes a folder, new or not: it replaces only "
                            "the files an earlier --save-predictions wrote there and leaves the others alone)")
     manifest = None
-    if (folder / MANIFEST).exists():
+    if os.path.lexists(folder / MANIFEST):
         try:
-            manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+            manifest = read_record(folder / MANIFEST)  # bounded, never waited on (a FIFO)
+        except ValueError:
             manifest = None
         if not (isinstance(manifest, dict) and manifest.get("sts_bench_predictions") == FORMAT
                 and isinstance(manifest.get("files"), dict)):

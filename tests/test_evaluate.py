@@ -140,6 +140,18 @@ def test_gold_with_every_line_blank_is_one_error_not_an_undefined_pearson(tmp_pa
                                 "blank (not scored), so there is nothing to correlate with"]
 
 
+def test_a_gold_file_of_4_gib_is_one_error_line_not_read(tmp_path, capsys):
+    """Issue 44, kind 6: a plain data file of 4 GiB (a hole: it takes no disk) was read whole (MemoryError)."""
+    gold = tmp_path / "gold.txt"
+    with open(gold, "wb") as handle:
+        handle.truncate(4 << 30)
+    sys_file = write(tmp_path / "s.txt", "1\n")
+    code, out, err = run([str(gold), str(sys_file)], capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"error: {gold}: 4,294,967,296 bytes, more than a data file holds (at most "
+                                "67,108,864); refused"]
+
+
 # --------------------------------------------------------------------------- run directories
 
 SUBSETS = {  # sts2015-test layout: answers-forums with an unscored pair, belief complete
