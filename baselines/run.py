@@ -16,6 +16,7 @@ from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
+from semsts.features.text import PAIR_PLACE
 
 from .base import PairError, rescale
 from .registry import make_system, name_of
@@ -154,7 +155,11 @@ def at_lines(subsets, keeps):
     inside, as a FormatError at the file and line of that pair's row: a :class:`PairError` by its index, a pair
     scorer's :class:`NonFiniteScore` (a feature of the regression) by its pair, and an encoder's error about one text
     (:class:`NonFiniteEmbedding`, :class:`FailedOnEmptyText`: the regression's encoder family) by the first pair
-    holding that text."""
+    holding that text. Inside, a note about one pair names its file and line too (``features.text.PAIR_PLACE``)."""
+    def place(pair) -> str | None:
+        found = first_pair(subsets, keeps, lambda other: other == pair)
+        return found and f"{found[0].input_path}:{found[0].line(found[1])}"
+    token = PAIR_PLACE.set(place)
     try:
         yield
     except PairError as exc:
@@ -163,6 +168,8 @@ def at_lines(subsets, keeps):
         raise at_pair(exc, subsets, keeps) from None
     except (NonFiniteEmbedding, FailedOnEmptyText) as exc:
         raise at_pair(exc, subsets, keeps, holds=lambda pair, text=exc.text: text in pair) from None
+    finally:
+        PAIR_PLACE.reset(token)
 
 
 def at_line(exc: PairError, subsets, keeps) -> Exception:
@@ -179,12 +186,18 @@ def at_pair(exc: Exception, subsets, keeps=None, holds=None) -> Exception:
     """A pair scorer's error about one pair (``exc.pair``; with ``holds``, the first pair ``holds(pair)`` is true of), at
     the file and line of the first of ``subsets``' pairs (with ``keeps``, of those it selects) it is (as it was, when
     none is)."""
-    holds = holds or (lambda pair: pair == exc.pair)
+    found = first_pair(subsets, keeps, holds or (lambda pair: pair == exc.pair))
+    return found[0].pair_error(found[1], str(exc)) if found else exc
+
+
+def first_pair(subsets, keeps, holds) -> tuple | None:
+    """``(subset, 0-based index)`` of the first of ``subsets``' pairs (with ``keeps``, of those it selects) that
+    ``holds(pair)`` is true of; None when none is."""
     for sub, keep in zip(subsets, keeps or [range(len(sub.pairs)) for sub in subsets]):
         for index in keep:
             if holds(tuple(sub.pairs[index])):
-                return sub.pair_error(int(index), str(exc))
-    return exc
+                return sub, int(index)
+    return None
 
 
 def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unnamed",

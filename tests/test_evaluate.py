@@ -514,6 +514,15 @@ def test_bad_predictions_are_refused_like_bad_output_files(change, message):
     assert message in str(info.value)
 
 
+def test_a_bad_prediction_names_the_file_and_line_of_its_pairs_row(tmp_path):
+    path = tmp_path / "mine.csv"  # a header, then a record over three lines: pair index 2 starts on line 6
+    path.write_text('s1,s2,score\na,b,1\n"c\nd\ne",f,2\ng,h,3\n', encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        evaluate.score(path, [1.0, 2.0, 9.0])
+    assert str(info.value) == (f"{path}:6: subset 'mine', pair index 2: prediction 9 is outside the task range "
+                               "[0, 5]")
+
+
 def test_subsets_must_match_and_a_multi_subset_dataset_needs_a_dict():
     test = corpora.load("sts2012-test")
     with pytest.raises(ValueError, match="give predictions as a dict"):
