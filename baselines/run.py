@@ -14,6 +14,7 @@ import numpy as np
 from semsts import corpora
 from semsts.core.errors import InvalidValue
 from semsts.corpora import runrecord
+from semsts.corpora.formats import CONFIDENCE_RANGE
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
 from semsts.features.text import PAIR_PLACE
@@ -129,8 +130,9 @@ def predict_group(model, subsets, keeps=None) -> dict:
     keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
     pairs = [sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]
     with at_lines(subsets, keeps):
-        scores = model.predict(pairs)
+        scores = check_values(model.predict(pairs), "score")
         confidences = model.predict_confidence(pairs) if hasattr(model, "predict_confidence") else None
+        confidences = None if confidences is None else check_values(confidences, "confidence", CONFIDENCE_RANGE)
     out, start = {}, 0
     for sub, keep in zip(subsets, keeps):
         part = slice(start, start + len(keep))
@@ -138,6 +140,18 @@ def predict_group(model, subsets, keeps=None) -> dict:
                         None if confidences is None else confidences[part])
         start += len(keep)
     return out
+
+
+def check_values(values, what: str, bounds=None) -> np.ndarray:
+    """``values`` (a system's, one a pair or a typed row a pair) as floats; the first pair of one that is no finite
+    number (within ``bounds``), which no output file could hold, a :class:`PairError`: at its file and line."""
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    lo, hi = bounds or (-np.inf, np.inf)
+    bad = (~np.isfinite(values) | (values < lo) | (values > hi)).reshape(len(values), -1).any(axis=1)
+    if bad.any():
+        within = f" within [{lo:g}, {hi:g}]" if bounds else ""
+        raise PairError(int(np.argmax(bad)), f"the system's {what} {values[np.argmax(bad)]} is not a finite number{within}")
+    return values
 
 
 def predict_subsets(system, subsets, keeps=None) -> dict:
