@@ -20,15 +20,7 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import InvalidValue
-from semsts.core.files import (
-    atomic_open,
-    missing_folders,
-    read_record,
-    remove_empty,
-    remove_temps,
-    sha256_of_file,
-    tagged_temps,
-)
+from semsts.core.files import atomic_open, missing_folders, remove_empty, remove_temps, sha256_of_file, tagged_temps
 
 from .bench import MTEB_POOLS
 
@@ -176,6 +168,7 @@ def check_folder(folder) -> dict | None:
                            "the files an earlier --save-predictions wrote there and leaves the others alone)")
     manifest = None
     if os.path.lexists(folder / MANIFEST):
+        from semsts.core.files import read_record
         try:
             manifest = read_record(folder / MANIFEST)  # bounded, never waited on (a FIFO)
         except ValueError:
