@@ -10,11 +10,11 @@ model's (``models/sts2013.skops``: 20 MB, 2,256 entries, 73 MB unpacked, a 16 MB
 from __future__ import annotations
 
 import io
-import os
 import zipfile
 from pathlib import Path
 
 from semsts.core.errors import shown
+from semsts.core.files import too_large
 
 from .model_card import ModelMismatch
 
@@ -26,9 +26,8 @@ MAX_RATIO, RATIO_FROM = 1000, 1 << 20  # unpacked / packed, for entries that unp
 
 
 def check_file_size(path: Path) -> None:
-    size = os.stat(path).st_size
-    if size > MAX_FILE_BYTES:
-        raise ModelMismatch(f"{path}: {size:,} bytes, more than a model file holds (at most {MAX_FILE_BYTES:,}); refused")
+    if why := too_large(path, MAX_FILE_BYTES, "a model file"):
+        raise ModelMismatch(f"{path}: {why}")
 
 
 def check_archive(path, archive: zipfile.ZipFile) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from semsts import corpora
 from semsts.core.errors import STSError
-from semsts.core.files import is_regular
+from semsts.core.files import is_regular, too_large
 
 if TYPE_CHECKING:
     from .subset_models import SubsetModels
@@ -84,8 +84,8 @@ def read_card(model_path) -> dict:
         raise ModelMismatch(f"{model_path}: no model card {path.name} beside it; refusing an unverified model")
     if not is_regular(path):
         raise ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
-    if path.stat().st_size > MAX_CARD_BYTES:
-        raise ModelMismatch(f"{path}: {path.stat().st_size:,} bytes, more than a model card holds; refused")
+    if why := too_large(path, MAX_CARD_BYTES, "a model card"):
+        raise ModelMismatch(f"{path}: {why}")
     try:
         card = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

@@ -18,7 +18,7 @@ from semsts.core.progress import announce
 
 from .model_search import fold_matrices, search
 from .regression import FeatureRegression
-from .run import training_pairs, training_task_range
+from .run import at_lines, training_pairs, training_rows, training_task_range
 from .subset_models import SubsetModels
 
 
@@ -59,9 +59,9 @@ def custom_regime(train: list[str], *, test: str | None = None) -> Regime:
     return Regime("custom", tuple(train), test)
 
 
-def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray]:
+def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray, list]:
     """Scored pairs, gold and domain of each pair (its subset's name without ``surprise.``) of the
-    named subsets of ``datasets`` (all subsets when ``subsets`` is empty)."""
+    named subsets of ``datasets`` (all subsets when ``subsets`` is empty), and those datasets."""
     if subsets:
         datasets = [corpora.Dataset(ds.name, ds.kind, tuple(s for s in ds if s.name in subsets)) for ds in datasets]
         found = {s.name for ds in datasets for s in ds}
@@ -70,7 +70,7 @@ def select(datasets, subsets: tuple) -> tuple[list, np.ndarray, np.ndarray]:
     pairs, gold = training_pairs(datasets)
     domains = [sub.name.removeprefix("surprise.") for ds in datasets for sub in ds
                for g in sub.gold if not np.isnan(g)]
-    return pairs, gold, np.asarray(domains)
+    return pairs, gold, np.asarray(domains), datasets
 
 
 def leave_one_domain_out(domains: np.ndarray) -> PredefinedSplit:
@@ -92,26 +92,27 @@ def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tu
     if params.get("score_range") is None:  # the models predict on their training gold's scale
         params["score_range"] = training_task_range(datasets)
     models, info = {}, {}
+    dev = corpora.load(regime.dev, data_dir) if regime.dev else None
     for name, subsets in regime.sub_models.items():
-        pairs, gold, domains = select(datasets, subsets)
+        pairs, gold, domains, chosen = select(datasets, subsets)
         announce(f"sub-model {name}: {len(pairs)} pairs")
         system = FeatureRegression(**params)
         entry = {"subsets": list(subsets) or "all", "pairs": len(pairs), "cv": f"{system.cv} shuffled folds"}
         if regime.domain_cv and len(set(domains)) > 1:
             system.set_params(cv=leave_one_domain_out(domains))
             entry["cv"] = f"leave one domain out ({', '.join(sorted(set(domains)))})"
-        if regime.dev:
-            best, entry["dev_pearson"], featurizer, features = tune_on_dev(system, pairs, gold,
-                                                                           corpora.load(regime.dev, data_dir))
-            entry["cv"] = f"{regime.dev} (grid searched there; no CV on the training pairs)"
-            system.set_params(param_grid={k.removeprefix("regress__"): [v] for k, v in best.items()})
-            system.fit_featurized(pairs, gold, featurizer, features)
-        else:
-            system.fit(pairs, gold)
-            entry["cv_pearson"] = system.cv_score_
-            if system.cv_score_ is None and hasattr(system, "cv_smallest_fold_"):
-                entry["cv_note"] = (f"held-out folds of {system.cv_smallest_fold_} pairs: too few for a CV figure "
-                                    f"(the grid was still searched on them)")
+        with at_lines(*training_rows([*chosen, dev] if dev else chosen)):  # a pair's error names its file and line
+            if dev:
+                best, entry["dev_pearson"], featurizer, features = tune_on_dev(system, pairs, gold, dev)
+                entry["cv"] = f"{regime.dev} (grid searched there; no CV on the training pairs)"
+                system.set_params(param_grid={k.removeprefix("regress__"): [v] for k, v in best.items()})
+                system.fit_featurized(pairs, gold, featurizer, features)
+            else:
+                system.fit(pairs, gold)
+                entry["cv_pearson"] = system.cv_score_
+                if system.cv_score_ is None and hasattr(system, "cv_smallest_fold_"):
+                    entry["cv_note"] = (f"held-out folds of {system.cv_smallest_fold_} pairs: too few for a CV figure "
+                                        f"(the grid was still searched on them)")
         entry["best_params"] = _plain(system.best_params_)
         models[name], info[name] = system, entry
     card = {"regime": regime.name, "training_data": {"datasets": list(regime.train), "dev": regime.dev,

@@ -17,8 +17,10 @@ from semsts.core.errors import InvalidValue, quote
 from semsts.core.files import MAX_NAME
 from semsts.core.stats import checked_range
 from semsts.corpora import runrecord
+from semsts.corpora.formats import CONFIDENCE_RANGE
 from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
 from semsts.features.scorers import NonFiniteScore
+from semsts.features.text import PAIR_PLACE
 
 from .base import PairError, rescale
 from .registry import make_system, name_of
@@ -133,8 +135,9 @@ def predict_group(model, subsets, keeps=None) -> dict:
     keeps = keeps or [range(len(sub.pairs)) for sub in subsets]
     pairs = [sub.pairs[i] for sub, keep in zip(subsets, keeps) for i in keep]
     with at_lines(subsets, keeps):
-        scores = model.predict(pairs)
+        scores = check_values(model.predict(pairs), "score")
         confidences = model.predict_confidence(pairs) if hasattr(model, "predict_confidence") else None
+        confidences = None if confidences is None else check_values(confidences, "confidence", CONFIDENCE_RANGE)
     out, start = {}, 0
     for sub, keep in zip(subsets, keeps):
         part = slice(start, start + len(keep))
@@ -142,6 +145,18 @@ def predict_group(model, subsets, keeps=None) -> dict:
                         None if confidences is None else confidences[part])
         start += len(keep)
     return out
+
+
+def check_values(values, what: str, bounds=None) -> np.ndarray:
+    """``values`` (a system's, one a pair or a typed row a pair) as floats; the first pair of one that is no finite
+    number (within ``bounds``), which no output file could hold, a :class:`PairError`: at its file and line."""
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    lo, hi = bounds or (-np.inf, np.inf)
+    bad = (~np.isfinite(values) | (values < lo) | (values > hi)).reshape(len(values), -1).any(axis=1)
+    if bad.any():
+        within = f" within [{lo:g}, {hi:g}]" if bounds else ""
+        raise PairError(int(np.argmax(bad)), f"the system's {what} {values[np.argmax(bad)]} is not a finite number{within}")
+    return values
 
 
 def predict_subsets(system, subsets, keeps=None) -> dict:
@@ -159,7 +174,11 @@ def at_lines(subsets, keeps):
     inside, as a FormatError at the file and line of that pair's row: a :class:`PairError` by its index, a pair
     scorer's :class:`NonFiniteScore` (a feature of the regression) by its pair, and an encoder's error about one text
     (:class:`NonFiniteEmbedding`, :class:`FailedOnEmptyText`: the regression's encoder family) by the first pair
-    holding that text."""
+    holding that text. Inside, a note about one pair names its file and line too (``features.text.PAIR_PLACE``)."""
+    def place(pair) -> str | None:
+        found = first_pair(subsets, keeps, lambda other: other == pair)
+        return found and f"{found[0].input_path}:{found[0].line(found[1])}"
+    token = PAIR_PLACE.set(place)
     try:
         yield
     except PairError as exc:
@@ -168,6 +187,8 @@ def at_lines(subsets, keeps):
         raise at_pair(exc, subsets, keeps) from None
     except (NonFiniteEmbedding, FailedOnEmptyText) as exc:
         raise at_pair(exc, subsets, keeps, holds=lambda pair, text=exc.text: text in pair) from None
+    finally:
+        PAIR_PLACE.reset(token)
 
 
 def at_line(exc: PairError, subsets, keeps) -> Exception:
@@ -184,12 +205,18 @@ def at_pair(exc: Exception, subsets, keeps=None, holds=None) -> Exception:
     """A pair scorer's error about one pair (``exc.pair``; with ``holds``, the first pair ``holds(pair)`` is true of), at
     the file and line of the first of ``subsets``' pairs (with ``keeps``, of those it selects) it is (as it was, when
     none is)."""
-    holds = holds or (lambda pair: pair == exc.pair)
+    found = first_pair(subsets, keeps, holds or (lambda pair: pair == exc.pair))
+    return found[0].pair_error(found[1], str(exc)) if found else exc
+
+
+def first_pair(subsets, keeps, holds) -> tuple | None:
+    """``(subset, 0-based index)`` of the first of ``subsets``' pairs (with ``keeps``, of those it selects) that
+    ``holds(pair)`` is true of; None when none is."""
     for sub, keep in zip(subsets, keeps or [range(len(sub.pairs)) for sub in subsets]):
         for index in keep:
             if holds(tuple(sub.pairs[index])):
-                return sub.pair_error(int(index), str(exc))
-    return exc
+                return sub, int(index)
+    return None
 
 
 def write_outputs(system, test: corpora.Dataset, out_dir, *, name: str = "unnamed",

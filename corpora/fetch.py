@@ -221,10 +221,19 @@ def clean_stale(data_dir=None) -> list[tuple[Path, int]]:
 def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
     """Copy what the release needs from the extracted trees into ``staged`` (the target's layout)."""
     shown = ", ".join(a.name for a in archives)
+    label = {tree: archive.name for archive, tree in zip(archives, trees)}
+
+    def one(found: list, what: str) -> Path:  # found: (tree, path); a file or folder at two places is ambiguous
+        if len(found) > 1:
+            places = "; ".join(f"{label[tree]}: {path.relative_to(tree)}" for tree, path in found)
+            raise FetchError(f"{shown}: {what} is at {len(found)} places ({places}): which is the release's is not "
+                             "clear; refused")
+        return found[0][1]
+
     if not source.files:
-        folders = [f for f in (_find_folder(tree, source) for tree in trees) if f is not None]
+        want = f"folder {source.folder!r}" if source.folder else f"folder holding {'/, '.join(source.holds)}/"
+        folders = [one(found, want) for found in (_find_folders(tree, source) for tree in trees) if found]
         if not folders:
-            want = f"folder {source.folder!r}" if source.folder else f"folder holding {'/, '.join(source.holds)}/"
             raise FetchError(f"{shown}: has no {want}; is this the official {source.name} archive?")
         for folder in folders:  # several archives of one release (CLSS's packages) are merged
             try:
@@ -234,19 +243,20 @@ def _arrange(source: Source, archives: list, trees: list, staged: Path) -> None:
         return
     staged.mkdir(parents=True)
     for filename in source.files:
-        found = sorted((p for tree in trees for p in tree.rglob(filename) if p.is_file()), key=lambda p: len(p.parts))
+        found = sorted(((t, p) for t in trees for p in t.rglob(filename) if p.is_file()), key=lambda f: len(f[1].parts))
         if not found:
             raise FetchError(f"{shown}: has no file {filename!r}; are these the official {source.name} archives?")
         (staged / filename).parent.mkdir(parents=True, exist_ok=True)  # a nested release's files keep their paths
-        shutil.copy2(found[0], staged / filename)
+        shutil.copy2(one(found, f"file {filename!r}"), staged / filename)
 
 
-def _find_folder(tree: Path, source: Source) -> Path | None:
-    """The shallowest folder in ``tree`` named ``source.folder`` or holding ``source.holds``."""
-    candidates = [path for path in [tree, *tree.rglob("*")] if path.is_dir() and (
+def _find_folders(tree: Path, source: Source) -> list[tuple[Path, Path]]:
+    """``(tree, folder)`` of each folder in ``tree`` named ``source.folder`` or holding ``source.holds``, shallowest
+    first (not the copies a Mac's zip keeps under ``__MACOSX``)."""
+    candidates = [path for path in [tree, *tree.rglob("*")] if path.is_dir() and "__MACOSX" not in path.parts and (
         (source.folder and path.name == source.folder and path != tree)
         or (source.holds and all((path / sub).is_dir() for sub in source.holds)))]
-    return min(candidates, key=lambda p: len(p.parts), default=None)
+    return [(tree, path) for path in sorted(candidates, key=lambda p: len(p.parts))]
 
 
 def check(source: Source, staged_root: Path) -> None:

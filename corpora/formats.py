@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from semsts.core.errors import MAX_QUOTE, InvalidValue, quote
-from semsts.core.files import atomic_open, not_regular
+from semsts.core.files import atomic_open, not_regular, too_large
 
 from .errors import FormatError
 
@@ -57,8 +57,9 @@ def in_place(path) -> bool:
 
 
 def check_regular(path: Path) -> None:
-    """A data file must be a regular file: a dangling link, a folder or a FIFO (which would hang) is refused."""
-    why = not_regular(path, follow=True)
+    """A data file must be a regular file (a dangling link, a folder or a FIFO, which would hang, is refused) of at most
+    :data:`~semsts.core.files.MAX_DATA_BYTES` (read whole, a larger one could take all memory)."""
+    why = not_regular(path, follow=True) or too_large(path)
     if why:
         raise FormatError(path, None, why)
 

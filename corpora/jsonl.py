@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from semsts.core.errors import MAX_QUOTE, quote
+from semsts.core.files import MAX_DATA_BYTES
 
 from .errors import FormatError
 from .formats import check_regular, split_lines
 
-MAX_BYTES = 256 << 20  # far more than any STS task's split (STS22's largest language: a few MB)
 FIELDS = ("sentence1", "sentence2", "score")
 
 
@@ -32,11 +32,11 @@ def read_bytes(path: Path) -> bytes:
         return data
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-            out = stream.read(MAX_BYTES + 1)
+            out = stream.read(MAX_DATA_BYTES + 1)  # decompressed, as bounded as a plain file
     except (OSError, EOFError, zlib.error) as exc:
         raise FormatError(path, None, f"a damaged or cut gzip file ({exc})") from None
-    if len(out) > MAX_BYTES:
-        raise FormatError(path, None, f"expands to more than {MAX_BYTES >> 20} MiB; not an STS task's split")
+    if len(out) > MAX_DATA_BYTES:
+        raise FormatError(path, None, f"expands to more than {MAX_DATA_BYTES >> 20} MiB; not an STS task's split")
     return out
 
 

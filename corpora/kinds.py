@@ -170,11 +170,15 @@ def scan_sts(folder: Path) -> dict[str, tuple[Path, Path | None]]:
 
 
 def sts_gold_of(folder: Path, prefix: str, subset: str) -> Path | None:
-    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``)."""
+    """The gold file of an STS input: the same naming first, else the other (``STS.`` / ``STS2016.``); two of another
+    naming are refused."""
     same = folder / f"{prefix}.gs.{subset}.txt"
     if in_place(same):
         return same
     others = [p for p in sorted(folder.glob("STS*.gs.*.txt")) if (m := STS_GOLD.match(p.name)) and m.group(2) == subset]
+    if len(others) > 1:
+        raise FormatError(folder / f"{prefix}.input.{subset}.txt", None, f"has no gold file {same.name} but two of "
+                          f"another naming: {others[0].name} and {others[1].name}; which is its gold is not clear")
     return others[0] if others else None
 
 
@@ -220,7 +224,8 @@ def _sts_notes(folder, spec):
 STS2017_TRACKS = {"track1.ar-ar": "ar-ar", "track2.ar-en": "ar-en", "track3.es-es": "es-es", "track4a.es-en": "es-en",
                   "track4b.es-en": "es-en WMT", "track5.en-en": "en-en", "track6.tr-en": "tr-en"}
 STS2017_CROSSLINGUAL = ("track2.ar-en", "track4a.es-en", "track4b.es-en", "track6.tr-en")
-STS2017_HALVED = "track6.tr-en"  # its input holds twice as many pairs as its gold has lines
+STS2017_HALVED = "track6.tr-en"  # its input holds twice as many pairs as its gold has lines,
+HALVED_COUNTS = (500, 250)  # exactly these: input pairs, gold lines (another 2:1 is refused)
 
 
 def _read_sts2017(r: Read):
@@ -228,13 +233,12 @@ def _read_sts2017(r: Read):
         return _read_sts(r)
     pairs = formats.read_sts_input(r.inp)
     gold = formats.read_gold(r.gold, r.score_range)
-    if len(gold) and len(pairs) == 2 * len(gold):
+    if (len(pairs), len(gold)) == HALVED_COUNTS:
         gold = np.concatenate([gold, np.full(len(gold), math.nan)])
     elif len(pairs) != len(gold):
         raise FormatError(r.gold, len(gold) or None,
                           f"has {len(gold)} gold lines but {r.inp.name} has {len(pairs)} pairs; expected as many "
-                          "gold lines as pairs, or the official layout of track 6: twice as many pairs as gold "
-                          "lines (500 for 250)")
+                          "gold lines as pairs, or track 6's official layout, 500 pairs for 250 gold lines")
     return pairs, gold, [], ()
 
 
@@ -243,7 +247,7 @@ def _sts2017_notes(folder, spec):
     inp, gold = folder / f"STS.input.{STS2017_HALVED}.txt", folder / f"STS.gs.{STS2017_HALVED}.txt"
     if spec is not None and STS2017_HALVED in spec.expected and in_place(inp) and in_place(gold):
         n_in, n_gold = len(formats.read_lines(inp)), len(formats.read_lines(gold))
-        if n_gold and n_in == 2 * n_gold:
+        if (n_in, n_gold) == HALVED_COUNTS:
             notes.append(f"{spec.name}: {STS2017_HALVED}: {n_in} pairs for {n_gold} gold lines: gold line i "
                          f"scores pair i, pairs {n_gold + 1}-{n_in} are run but unscored (the organizers' own "
                          "alignment is not confirmed)")

@@ -35,7 +35,7 @@ from semsts.core.workers import worth_workers
 
 from .base import text_input_tags
 from .sets import make_union
-from .text import MAX_CHARS, cut_pairs
+from .text import MAX_CHARS, PAIR_PLACE, cut_pairs
 
 
 def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
@@ -220,8 +220,9 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         cut = cut_pairs(pairs)
         families = [name for name, step in self.union_.transformer_list if getattr(step, "reads_head", False)]
         if cut and families:
+            first = PAIR_PLACE.get()(tuple(pairs[cut[0]])) or f"pair {cut[0] + 1:,}"
             warnings.warn(Note(
-                f"{len(cut):,} of {len(pairs):,} pairs (the first: pair {cut[0] + 1:,}) have a side over {MAX_CHARS:,} "
+                f"{len(cut):,} of {len(pairs):,} pairs (the first: {first}) have a side over {MAX_CHARS:,} "
                 f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others "
                 "all of it"), stacklevel=3)
 

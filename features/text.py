@@ -6,6 +6,7 @@ downloaded beyond WordNet 3.0 itself.
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,6 +26,9 @@ yours yourself yourselves 's 'll 're 've 'd n't also may might must shall upon u
 NEGATIONS = frozenset("no not never none nobody nothing neither nor nowhere cannot without n't".split())
 
 MAX_CHARS = 5_000  # the families whose work grows faster than the text read the first 5,000 characters of a side
+# FILE:LINE where a pair's row starts (None: not known), for a note about one pair; the runner sets it while a system
+# fits or predicts on the pairs of files (semsts.baselines.run.at_lines)
+PAIR_PLACE: ContextVar = ContextVar("pair_place", default=lambda pair: None)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import os
 import re
 import stat
 
+from semsts.core.files import too_large
 from semsts.core.stats import pearson_plain
 
 from .signature import gold_sys_signature
@@ -22,7 +23,7 @@ _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 def _lines(path) -> list[str] | None:
     """The lines of a regular UTF-8 file as :func:`semsts.corpora.formats.read_lines` gives them; None otherwise."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would hang, a folder has no lines
+        if not stat.S_ISREG(os.stat(path).st_mode) or too_large(path):  # a FIFO would hang, a folder has no lines
             return None
         with open(path, "rb") as handle:
             data = handle.read()

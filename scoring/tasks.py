@@ -101,7 +101,8 @@ def dataset_field(dataset: corpora.Dataset) -> str:
 
 def check_predictions(sub: corpora.Subset, values) -> np.ndarray:
     """``values`` as a float array, refused as an output file would be: a ValueError naming the
-    subset and the (0-based) pair index of a wrong length, a NaN or infinite value, or one out of range."""
+    subset and the (0-based) pair index of a wrong length, a NaN or infinite value, or one out of range (a value's,
+    at the file and line where its pair's row starts)."""
     width = sub.kind.width
     try:
         scores = np.asarray(values, dtype=float)
@@ -119,10 +120,11 @@ def check_predictions(sub: corpora.Subset, values) -> np.ndarray:
     for index, row in enumerate(rows):
         for value in row:
             if not math.isfinite(value):
-                raise ValueError(f"subset {sub.name!r}, pair index {index}: prediction {value} is not a finite number")
+                raise sub.pair_error(index, f"subset {sub.name!r}, pair index {index}: prediction {value} is not a "
+                                            "finite number")
             if not lo <= value <= hi:
-                raise ValueError(f"subset {sub.name!r}, pair index {index}: prediction {value:g} is outside "
-                                 f"the task range [{lo:g}, {hi:g}]")
+                raise sub.pair_error(index, f"subset {sub.name!r}, pair index {index}: prediction {value:g} is outside "
+                                            f"the task range [{lo:g}, {hi:g}]")
     return scores
 
 

@@ -452,3 +452,14 @@ def test_an_endless_iterable_from_an_encoder_is_refused_unread():
             yield [1.0, 2.0]
     with pytest.raises(ValueError, match=r"returned generator, not a numeric \(n, d\) array"):
         embed(lambda texts: endless(), ["a", "b"], 8)
+
+
+@pytest.mark.parametrize("bad_side, encode", [("bad", nan_for_bad), ("", refuse_empty)])
+def test_a_regimes_training_pair_an_encoder_feature_fails_on_names_its_file_and_line(tmp_path, bad_side, encode):
+    """`sts train --train FILE` (a custom regime) fits as `sts run --train` does: within run.at_lines."""
+    from semsts.baselines.regimes import custom_regime, train_regime
+    for path, line in pair_files(tmp_path, bad_side):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(corpora.FormatError, match=f"^{path}:{line}: encoder "):
+                train_regime(custom_regime([str(path)]), encoder=encode, **SMALL_PARAMS)

@@ -140,6 +140,18 @@ def test_gold_with_every_line_blank_is_one_error_not_an_undefined_pearson(tmp_pa
                                 "blank (not scored), so there is nothing to correlate with"]
 
 
+def test_a_gold_file_of_4_gib_is_one_error_line_not_read(tmp_path, capsys):
+    """Issue 44, kind 6: a plain data file of 4 GiB (a hole: it takes no disk) was read whole (MemoryError)."""
+    gold = tmp_path / "gold.txt"
+    with open(gold, "wb") as handle:
+        handle.truncate(4 << 30)
+    sys_file = write(tmp_path / "s.txt", "1\n")
+    code, out, err = run([str(gold), str(sys_file)], capsys)
+    assert code == 1 and out == ""
+    assert err.splitlines() == [f"error: {gold}: 4,294,967,296 bytes, more than a data file holds (at most "
+                                "67,108,864); refused"]
+
+
 # --------------------------------------------------------------------------- run directories
 
 SUBSETS = {  # sts2015-test layout: answers-forums with an unscored pair, belief complete
@@ -500,6 +512,15 @@ def test_bad_predictions_are_refused_like_bad_output_files(change, message):
     with pytest.raises(ValueError) as info:
         evaluate.score(test, change(gold.copy()))
     assert message in str(info.value)
+
+
+def test_a_bad_prediction_names_the_file_and_line_of_its_pairs_row(tmp_path):
+    path = tmp_path / "mine.csv"  # a header, then a record over three lines: pair index 2 starts on line 6
+    path.write_text('s1,s2,score\na,b,1\n"c\nd\ne",f,2\ng,h,3\n', encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        evaluate.score(path, [1.0, 2.0, 9.0])
+    assert str(info.value) == (f"{path}:6: subset 'mine', pair index 2: prediction 9 is outside the task range "
+                               "[0, 5]")
 
 
 def test_subsets_must_match_and_a_multi_subset_dataset_needs_a_dict():

@@ -88,6 +88,35 @@ def test_sts2017_takes_track5_from_two_archives(server, tmp_path):
     assert corpora.load("sts2017-test", root).subset("track5.en-en").gold.tolist() == [4.2]
 
 
+def test_a_file_at_two_places_of_the_2017_archives_is_one_error_naming_both(tmp_path):
+    eval_zip = make_zip(tmp_path / "sts2017.eval.v1.1.zip", {"STS2017.eval.v1.1/STS.input.track5.en-en.txt": "a\tb\n"})
+    gs_zip = make_zip(tmp_path / "sts2017.gs.zip", {"STS2017.gs/STS.gs.track5.en-en.txt": "4.2\n",
+                                                    "STS.gs.track5.en-en.txt": "0.5\n"})  # shallower: it won
+    with pytest.raises(sources.FetchError) as caught:
+        fetch.fetch("sts2017-test", tmp_path / "root", archives=[eval_zip, gs_zip], unverified=True)
+    assert str(caught.value) == (
+        "sts2017.eval.v1.1.zip, sts2017.gs.zip: file 'STS.gs.track5.en-en.txt' is at 2 places (sts2017.gs.zip: "
+        "STS.gs.track5.en-en.txt; sts2017.gs.zip: STS2017.gs/STS.gs.track5.en-en.txt): which is the release's is "
+        "not clear; refused")
+    assert not (tmp_path / "root" / "sts2017").exists()
+
+
+def test_a_release_folder_at_two_places_of_an_archive_is_one_error_naming_both(tmp_path, no_manifest):
+    members = {**stsb_members(), **{f"old/{name}": text for name, text in stsb_members().items()}}
+    archive = make_zip(tmp_path / "Stsbenchmark.tar.gz", members)
+    with pytest.raises(sources.FetchError) as caught:
+        fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive])
+    assert str(caught.value) == ("Stsbenchmark.tar.gz: folder 'stsbenchmark' is at 2 places (Stsbenchmark.tar.gz: "
+                                 "stsbenchmark; Stsbenchmark.tar.gz: old/stsbenchmark): which is the release's is not "
+                                 "clear; refused")
+    assert not (tmp_path / "root" / "stsbenchmark").exists()
+
+
+def test_a_macs_copy_of_the_release_folder_is_no_second_place(tmp_path, no_manifest):
+    archive = make_zip(tmp_path / "Stsbenchmark.tar.gz", {**stsb_members(), "__MACOSX/stsbenchmark/._sts-dev.csv": "x"})
+    assert fetch.fetch("stsbenchmark", tmp_path / "root", archives=[archive]) == tmp_path / "root" / "stsbenchmark"
+
+
 @pytest.mark.parametrize("kind", ["zip", "tar"])
 def test_dot_dot_member_is_refused(server, tmp_path, kind):
     served, url = server

@@ -135,3 +135,24 @@ def test_a_name_too_long_with_its_temporary_is_one_clear_error_before_anything_i
     with files.atomic_open(tmp_path / ("é" * 120 + "m"), "wb") as handle:  # 241 bytes: written
         handle.write(b"x")
     assert [len(os.fsencode(p.name)) for p in tmp_path.iterdir()] == [241]
+
+
+def test_too_large_refuses_a_byte_over_its_limit_only(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 10)
+    assert files.too_large(path, 10) is None
+    assert files.too_large(path, 9, "a card") == "10 bytes, more than a card holds (at most 9); refused"
+
+
+def test_the_data_bound_is_far_above_every_official_file(data_dir):
+    """The bound refuses no official file: every file of the releases the manifest pins (and those on this machine)
+    fits 40 times over, every MTEB split pinned by its figures 5 times over even at its largest conceivable (each
+    character a 6-byte JSON escape, 200 bytes a row of keys, id and score; STS22's German split: 13 MB)."""
+    from semsts.corpora import content_pins, manifest
+    sizes = [entry["size"] for entry in manifest.load_manifest().values()]
+    sizes += [p.stat().st_size for p in data_dir.rglob("*") if p.is_file()]
+    assert max(sizes) == 1449412  # STS 2016's postediting input
+    pins = [s for r in content_pins.load_pins().values() for s in ([r["figures"]] if "figures" in r else r["subsets"].values())]
+    assert max(p["number_of_characters"] for p in pins) == 2173456  # STS22's German split
+    assert 40 * max(sizes) < files.MAX_DATA_BYTES
+    assert 5 * max(6 * p["number_of_characters"] + 200 * p["num_samples"] for p in pins) < files.MAX_DATA_BYTES

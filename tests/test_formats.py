@@ -227,3 +227,24 @@ def test_a_fully_unscored_subset_is_n_a_without_numpy_warnings(tmp_path, capsys)
         assert evaluate.main(["--dataset", "sts2015-test", "--run", str(run), "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "belief" in out and "n/a" in out
+
+
+def sparse(path, size: int):
+    """A file of ``size`` bytes that takes no room on the disk (a hole), as a 4 GiB file would be made cheaply."""
+    with open(path, "wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+def test_every_reader_of_a_data_file_refuses_one_over_the_bound_naming_its_size_and_the_limit(tmp_path):
+    from semsts.core.files import MAX_DATA_BYTES
+    from semsts.corpora import jsonl, kinds, sick, tables
+    readers = [formats.read_gold, formats.read_sts_input, formats.read_output, formats.read_stsb,
+               lambda p: formats.read_clss_input(p, "phrase2word"), tables.read_table, sick.read_sick,
+               lambda p: jsonl.read_jsonl(p, (0, 5)), lambda p: kinds.pairs_of_parquet(p, (0, 5))]
+    big = sparse(tmp_path / "big.txt", MAX_DATA_BYTES + 1)
+    for read in readers:
+        with pytest.raises(FormatError) as caught:
+            read(big)
+        assert str(caught.value) == f"{big}: {MAX_DATA_BYTES + 1:,} bytes, more than a data file holds (at most " \
+                                    f"{MAX_DATA_BYTES:,}); refused"

@@ -69,7 +69,7 @@ def test_gold_is_float_and_in_file_order(tmp_path):
 def test_a_gzip_file_expanding_past_the_bound_is_refused_unread(tmp_path, monkeypatch):
     """Someone else's archive (a mirror's BIOSSES) may be a gzip bomb: it is read no further than the bound."""
     from semsts.corpora import jsonl
-    monkeypatch.setattr(jsonl, "MAX_BYTES", 1 << 20)
+    monkeypatch.setattr(jsonl, "MAX_DATA_BYTES", 1 << 20)
     path = write(tmp_path / "bomb.jsonl.gz", gzip.compress(b" " * (2 << 20)))
     with pytest.raises(FormatError, match=r"bomb\.jsonl\.gz: expands to more than 1 MiB; not an STS task's split"):
         read_jsonl(path, (0, 4))

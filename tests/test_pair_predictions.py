@@ -3,6 +3,7 @@ checked against the bench's printed figures and the official files by independen
 written whole or not at all and nothing the saves did not write is replaced; odd row labels give safe names."""
 import csv
 import json
+import os
 import re
 
 import numpy as np
@@ -239,6 +240,19 @@ def test_a_save_that_fails_is_one_error_line_and_prints_no_table(tmp_path, data_
     captured = capsys.readouterr()
     assert code == 1 and captured.out == "" and not (tmp_path / "preds").exists()
     assert captured.err.splitlines()[-1] == "error: cannot write the output: No space left on device"
+
+
+def test_a_manifest_of_4_gib_or_a_fifo_is_refused_unread(tmp_path):
+    """A predictions.json in the chosen folder is read bounded (core.files.read_record): one of 4 GiB (a hole) is not
+    read whole (MemoryError), a FIFO not waited on."""
+    (tmp_path / "big").mkdir()
+    with open(tmp_path / "big" / pp.MANIFEST, "wb") as handle:
+        handle.truncate(4 << 30)
+    (tmp_path / "f").mkdir()
+    os.mkfifo(tmp_path / "f" / pp.MANIFEST)
+    for folder in (tmp_path / "big", tmp_path / "f"):
+        with pytest.raises(ValueError, match="not a manifest of `sts bench --save-predictions`"):
+            pp.check_folder(folder)
 
 
 def _fail_on_second_file(monkeypatch):

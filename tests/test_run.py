@@ -185,3 +185,28 @@ def test_a_system_of_ones_own_is_held_to_the_one_range_check_when_its_scores_are
                                          r"difference is a finite float; got \(-1e\+308, 1e\+308\)$"):
         run_system(Wide(), test, tmp_path / "out")
     assert not (tmp_path / "out" / "STS.output.test.txt").exists()
+
+
+@pytest.mark.parametrize("scores, confidences, message", [
+    ([1.0, np.nan, 2.0], None, "the system's score nan is not a finite number"),
+    ([1.0, 2.0, 3.0], [5.0, 101.0, 5.0], "the system's confidence 101.0 is not a finite number within [0, 100]")])
+def test_a_systems_bad_score_or_confidence_names_the_file_and_line_of_its_pair(tmp_path, scores, confidences, message):
+    """Was `score 2 is nan` (the pair's index + 1, no file) from the output writer, the file having a header."""
+    from sklearn.base import BaseEstimator
+
+    class System(BaseEstimator):
+        def fit(self, X, y=None):
+            return self
+
+        def predict(self, X):
+            return np.asarray(scores)
+
+        def predict_confidence(self, X):
+            return None if confidences is None else np.asarray(confidences)
+
+    path = tmp_path / "mine.tsv"
+    path.write_text("s1\ts2\tscore\na\tb\t1\nc\td\t2\ne\tf\t3\n", encoding="utf-8")
+    with pytest.raises(corpora.FormatError) as caught:
+        run_system(System(), corpora.resolve(path), tmp_path / "out")
+    assert str(caught.value) == f"{path}:3: {message}"
+    assert not (tmp_path / "out").exists()

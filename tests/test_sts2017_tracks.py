@@ -114,7 +114,23 @@ def test_a_tr_en_file_out_of_the_layout_is_one_error_line(root, tmp_path, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: ") and "STS.gs.track6.tr-en.txt" in err[0]
     assert "has 250 gold lines but STS.input.track6.tr-en.txt has 499 pairs" in err[0]
-    assert "twice as many pairs as gold lines (500 for 250)" in err[0]
+    assert "or track 6's official layout, 500 pairs for 250 gold lines" in err[0]
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("n_gold", [249, 2, 125])
+def test_a_tr_en_file_twice_its_gold_but_not_500_for_250_is_one_error_line(root, tmp_path, capsys, n_gold):
+    """docs/data.md: track 6's doubled layout is 500 pairs for 250 gold lines only; 498 for 249 is not it."""
+    folder = root / "sts2017" / "test"
+    for part, n in (("input", 2 * n_gold), ("gs", n_gold)):
+        path = folder / f"STS.{part}.track6.tr-en.txt"
+        path.write_text("".join(path.read_text("utf-8").splitlines(keepends=True)[:n]), encoding="utf-8")
+    assert cli.main(["run", "token-cosine", "--test", "sts2017-tr-en-test", "--out", str(tmp_path / "o"),
+                     "--data-dir", str(root), "--quiet"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: {folder / 'STS.gs.track6.tr-en.txt'}:{n_gold}: has {n_gold} gold lines but "
+                   f"STS.input.track6.tr-en.txt has {2 * n_gold} pairs; expected as many gold lines as pairs, or "
+                   "track 6's official layout, 500 pairs for 250 gold lines"]
     assert not (tmp_path / "o").exists()
 
 

@@ -76,6 +76,23 @@ def test_the_featurizer_notes_which_families_read_a_head():
         featurizer.transform(TRAIN[:2] + [(long, "b")] + TRAIN[2:])
 
 
+def test_in_a_run_the_long_side_note_names_the_file_and_line_of_the_first_such_pair(tmp_path):
+    from semsts import corpora
+    from semsts.baselines.run import predict_group
+    featurizer = PairFeaturizer("all").fit(TRAIN)
+
+    class Model:  # what the regression does with its featurizer
+        def predict(self, pairs):
+            return featurizer.transform(pairs)[:, 0]
+
+    long = _long_side(3, MAX_CHARS + 1)
+    path = tmp_path / "pairs.csv"  # a header, then a record over three lines: the long pair's row starts on line 5
+    path.write_text(f'sentence1,sentence2\n"a b\nover\nlines",a c\n{long},b\n', encoding="utf-8")
+    assert path.read_text(encoding="utf-8").split("\n")[4].startswith(long[:50])
+    with pytest.warns(Note, match=rf"1 of 2 pairs \(the first: {path}:5\) have a side over 5,000 characters"):
+        predict_group(Model(), list(corpora.resolve(path).subsets))
+
+
 def _module_containers() -> dict:
     """The size of every dict, list, set and bytearray held at module level by the suite's modules."""
     sizes = {}

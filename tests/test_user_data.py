@@ -110,6 +110,17 @@ def test_sts_folder_errors(tmp_path):
         corpora.resolve(tmp_path / "empty", columns=("a", "b"))
 
 
+def test_an_sts_input_with_two_gold_files_of_the_other_naming_is_one_error_naming_both(tmp_path):
+    inp = write(tmp_path / "STS.input.news.txt", "a\tb\n")
+    write(tmp_path / "STS2015.gs.news.txt", "1\n")
+    write(tmp_path / "STS2016.gs.news.txt", "4\n")
+    for given in (tmp_path, inp):
+        with pytest.raises(FormatError) as caught:
+            corpora.resolve(given)
+        assert str(caught.value) == (f"{inp}: has no gold file STS.gs.news.txt but two of another naming: "
+                                     "STS2015.gs.news.txt and STS2016.gs.news.txt; which is its gold is not clear")
+
+
 def test_one_sts_input_file_finds_its_gold_or_runs_without(tmp_path):
     inp = write(tmp_path / "STS.input.x.txt", "a\tb\nc\td\n")
     ds = corpora.resolve(inp)
