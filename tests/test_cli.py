@@ -343,3 +343,32 @@ def test_python_m_semsts_never_imports_a_module_of_the_current_folder(tmp_path):
     done = subprocess.run([sys.executable, "-m", "semsts", "--version"], capture_output=True, text=True, cwd=tmp_path,
                           timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("semsts ") and "shadowed" not in done.stderr, done.stderr
+
+
+# each command that reads a data root, with the least it needs to parse (every entry of cli.COMMANDS but demo)
+ROOTED = {"data": [["data", "list"], ["data", "fetch", "sts2012-test"], ["data", "verify"], ["data", "wordnet"]],
+          "run": [["run", "random", "--test", "t", "--out", "o"]], "train": [["train", "--train", "t", "--save", "m"]],
+          "eval": [["eval", "--dataset", "d", "--run", "r"]], "compare": [["compare", "--dataset", "d", "--run", "a=r"]],
+          "bench": [["bench", "token-cosine"]]}
+
+
+def test_data_dir_works_before_or_after_every_command_that_reads_a_root_and_the_later_one_wins():
+    assert set(ROOTED) | {"demo"} == {name for name, *_ in cli.COMMANDS}
+    for command in (argv for argvs in ROOTED.values() for argv in argvs):
+        for argv in (["--data-dir", "R", *command], ["--data-dir=R", *command], [*command, "--data-dir", "R"],
+                     [*command, "--data-dir=R"]):
+            assert cli.parse(argv).data_dir == "R", argv
+        assert cli.parse(command).data_dir is None
+        assert cli.parse(["--data-dir", "A", *command, "--data-dir=B"]).data_dir == "B", command
+
+
+def test_data_dir_before_a_command_that_reads_no_root_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--data-dir", "R", "demo"])
+    assert exit_.value.code == 2 and "error: argument --data-dir: sts demo reads no data root" in capsys.readouterr().err
+
+
+def test_data_dir_before_the_command_is_the_root_it_reads(data_dir, monkeypatch, capsys):
+    monkeypatch.delenv("STS_DATA", raising=False)
+    assert cli.main([f"--data-dir={data_dir}", "data", "list"]) == 0
+    assert capsys.readouterr().out.startswith(f"data root: {data_dir}\n")
