@@ -150,7 +150,8 @@ def check_scorer_version(path, card: dict) -> None:
 
 def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> tuple[SubsetModels, dict]:
     """The models in ``path`` and their card, after checking the file, its card, the objects it holds, the features
-    and (under other library versions or resources) the canary predictions.
+    and (under other library versions or resources) the canary predictions: a :class:`~semsts.core.errors.Note`
+    warning says that they agree, a :class:`ModelMismatch` that they do not.
 
     A model trained with a user's encoder (``package.module:function``, named in the card's ``encoder``) loads
     only when ``encoder`` names that spec again (:func:`check_confirmed`), and one trained with a pair scorer (the

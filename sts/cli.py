@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 
+from .argtypes import nonempty_path
+
 # name, one-line help, and the module and function that add the command's arguments and handler to its parser
 COMMANDS = (
     ("data", "list, fetch and verify datasets", "semsts.data_cli", "add_data_arguments"),
@@ -55,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``sts`` command line: one parser, a subcommand per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(prog="sts", description="The STS suite: datasets, systems, the scorer.")
     parser.add_argument("--version", action="store_true", help="print the suite's and the scorer's versions")
+    parser.add_argument("--data-dir", dest="data_dir_before", metavar="DIR", type=nonempty_path, help="data root of every command that "
+                        "reads one, as after the command's name (given both, the later one wins)")
     parser.register("action", "commands", _Commands)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands", action="commands")
     for entry in COMMANDS:
@@ -187,18 +191,30 @@ def main(argv=None) -> int:
             stream.reconfigure(errors="backslashreplace")
     from .notes import show_notes
     show_notes("--quiet" in argv)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(argv)
     if args.version:
         return run_command(_print_version)
-    if args.command is None:
-        parser.error("the following arguments are required: COMMAND")
     if getattr(args, "encoder", None) or getattr(args, "scorer", None):  # a user's code may change the current folder:
         for name in PATH_OPTIONS:  # every path it reads or writes after that code runs, as the user meant it
             value = getattr(args, name, None)
             if value:
                 setattr(args, name, os.path.abspath(value) if isinstance(value, str) else list(map(os.path.abspath, value)))
     return run_command(args.func, args)
+
+
+def parse(argv) -> argparse.Namespace:
+    """``sts ARGV…``'s arguments (a usage error exits 2): ``--data-dir DIR`` before the command's name means what it
+    means after it, where it wins if given there too (the later one, as for any option given twice)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None and not args.version:
+        parser.error("the following arguments are required: COMMAND")
+    if args.data_dir_before is not None and args.command is not None:
+        if not hasattr(args, "data_dir"):
+            parser.error(f"argument --data-dir: sts {args.command} reads no data root")
+        if args.data_dir is None:
+            args.data_dir = args.data_dir_before
+    return args
 
 
 # The options naming files and folders that a command reads or writes after a user's encoder or scorer has run

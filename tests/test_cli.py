@@ -343,3 +343,86 @@ def test_python_m_semsts_never_imports_a_module_of_the_current_folder(tmp_path):
     done = subprocess.run([sys.executable, "-m", "semsts", "--version"], capture_output=True, text=True, cwd=tmp_path,
                           timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("semsts ") and "shadowed" not in done.stderr, done.stderr
+
+
+# each command that reads a data root, with the least it needs to parse (every entry of cli.COMMANDS but demo)
+ROOTED = {"data": [["data", "list"], ["data", "fetch", "sts2012-test"], ["data", "verify"], ["data", "wordnet"]],
+          "run": [["run", "random", "--test", "t", "--out", "o"]], "train": [["train", "--train", "t", "--save", "m"]],
+          "eval": [["eval", "--dataset", "d", "--run", "r"]], "compare": [["compare", "--dataset", "d", "--run", "a=r"]],
+          "bench": [["bench", "token-cosine"]]}
+
+
+def test_data_dir_works_before_or_after_every_command_that_reads_a_root_and_the_later_one_wins():
+    assert set(ROOTED) | {"demo"} == {name for name, *_ in cli.COMMANDS}
+    for command in (argv for argvs in ROOTED.values() for argv in argvs):
+        for argv in (["--data-dir", "R", *command], ["--data-dir=R", *command], [*command, "--data-dir", "R"],
+                     [*command, "--data-dir=R"]):
+            assert cli.parse(argv).data_dir == "R", argv
+        assert cli.parse(command).data_dir is None
+        assert cli.parse(["--data-dir", "A", *command, "--data-dir=B"]).data_dir == "B", command
+
+
+def test_data_dir_before_a_command_that_reads_no_root_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--data-dir", "R", "demo"])
+    assert exit_.value.code == 2 and "error: argument --data-dir: sts demo reads no data root" in capsys.readouterr().err
+
+
+def test_data_dir_before_the_command_is_the_root_it_reads(data_dir, monkeypatch, capsys):
+    monkeypatch.delenv("STS_DATA", raising=False)
+    assert cli.main([f"--data-dir={data_dir}", "data", "list"]) == 0
+    assert capsys.readouterr().out.startswith(f"data root: {data_dir}\n")
+
+
+def _options_of(words: list[str]) -> tuple[str, set[str]]:
+    """``sts WORDS…``'s command (``data fetch``, ``run``, …) and the options its parser takes."""
+    import argparse
+    import importlib
+
+    def commands(parser):
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    words = [w for i, w in enumerate(words) if not (w.startswith("-") or i and words[i - 1] == "--data-dir")]
+    sub = commands(cli.build_parser())
+    parser = sub.choices[words[0]]
+    module, function = sub._builders.pop(words[0])
+    getattr(importlib.import_module(module), function)(parser)
+    name = words[0]
+    if name == "data" and len(words) > 1:
+        parser, name = commands(parser).choices[words[1]], f"data {words[1]}"
+    return name, {option for action in parser._actions for option in action.option_strings}
+
+
+def _documented_command_lines():
+    """Every ``sts`` command line of README.md and docs/*.md (code spans, shell and console blocks) and every
+    sentence giving an option to listed commands (```--opt X` in `sts a`, `sts b` and `sts c```): (page, the
+    command's words, the options it is said to take)."""
+    from tests.conftest import CHECKOUT, DOC_PAGES, doc_blocks
+    listed = re.compile(r"`(--[a-z][\w-]*)[^`]*`(?: (?:[a-z ]+ )?(?:in|of) | (?:on the command line )?\()(?P<list>`sts [^`]+`(?:(?:,? and |, |,? or )`sts [^`]+`)*)")
+    for page in DOC_PAGES:
+        text = (CHECKOUT / page).read_text(encoding="utf-8")
+        lines = re.findall(r"`(sts [^`]+)`", text)
+        for block in doc_blocks(page):
+            if block.lang in ("bash", "console"):
+                lines += [line[2:] if line.startswith("$ ") else line for line in block.text.splitlines()
+                          if block.lang == "bash" or line.startswith("$ ")]
+        for line in lines:
+            for command in re.split(r"&&|\|\|?|;|>", line.split(" #")[0]):
+                words = command.split()
+                while words and re.fullmatch(r"\w+=\S*", words[0]):  # VAR=value before the command
+                    words.pop(0)
+                if words[:1] == ["sts"] and len(words) > 1:
+                    yield page, words[1:], [w.split("=")[0] for w in words if w.startswith("--")]
+        for paragraph in re.split(r"\n\s*\n", text):
+            for found in listed.finditer(" ".join(paragraph.split())):
+                for command in re.findall(r"`sts ([^`]+)`", found["list"]):
+                    yield page, command.split(), [found[1]]
+
+
+def test_every_documented_command_line_gives_each_command_only_options_it_takes():
+    wrong, seen = [], set()
+    for page, words, options in _documented_command_lines():
+        name, known = _options_of(words)
+        seen.add(name)
+        wrong += [f"{page}: sts {name} {option}" for option in options if option not in known]
+    assert not wrong, wrong
+    assert {"run", "train", "bench", "eval", "compare", "demo", "data fetch"} <= seen  # the scan finds them

@@ -115,6 +115,12 @@ def _chromium() -> str:
                 "and fails if this test is skipped there)")
 
 
+def test_without_a_browser_its_tests_skip_saying_why(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(pytest.skip.Exception, match="^no browser: Chromium is needed"):  # what .ci/run looks for
+        _chromium()
+
+
 def test_report_renders_in_headless_chromium(report, tmp_path):
     from matplotlib.image import imread
     out, cmp, dataset, runs = report
