@@ -100,7 +100,7 @@ def test_evaluate_py_runs_with_a_plain_install(tmp_path):
     was one). The install goes to a folder put first on ``PYTHONPATH``, ahead of this environment's editable one."""
     site, source = tmp_path / "site", tmp_path / "source"  # built from a copy: a build writes build/ beside its source
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
-                                                                  "tests", "benchmarks", "models", "docs"))
+                                                                  "tests", "benchmarks", "docs"))
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
                    check=True, capture_output=True, timeout=600)
     assert not (ROOT / "build").exists() or (ROOT / "build").stat().st_mtime < source.stat().st_mtime  # none made here
