@@ -108,6 +108,25 @@ def save_model(models: SubsetModels, path, card: dict) -> dict:
 # ---- loading -------------------------------------------------------------------------------------------
 
 
+def shipped_models() -> list[str]:
+    """The names of the models shipped with semsts (the package ``semsts.models``: ``models/`` of the checkout)."""
+    from importlib.resources import files
+    return sorted(entry.name[:-len(SUFFIX)] for entry in files("semsts.models").iterdir() if entry.name.endswith(SUFFIX))
+
+
+def model_path(spec) -> Path:
+    """The model file ``spec`` names: a shipped model's name (a str without a folder part or a suffix, such as
+    ``"stsb"``) or else a path. A shipped model's name that is also a file in the current folder is refused as
+    ambiguous: ``./stsb`` names the file."""
+    if isinstance(spec, str) and spec in shipped_models():
+        if os.path.lexists(spec):
+            raise InvalidValue(f"model {spec!r} names both a model shipped with semsts and a file in this folder: "
+                               f"write ./{spec} for the file, or rename it")
+        from importlib.resources import files
+        return Path(os.path.realpath(files("semsts.models") / f"{spec}{SUFFIX}"))  # realpath: a link-tree install
+    return Path(spec)
+
+
 def check_confirmed(path, card: dict, field: str, confirmed, *, what: str, builtins=()) -> None:
     """The card's ``field`` (a spec of the user's code, ``package.module:function``, imported: it runs code; or None)
     is one of ``builtins`` or named again by the caller (``confirmed``: the spec ``--FIELD`` gave, or the specs the
@@ -158,14 +177,16 @@ def load_model(path, encoder=None, scorer=None, *, cache: bool | str = True) -> 
     card's ``scorer``) only when ``scorer`` names it again: a model file is data, and the module it names is the
     user's code, imported as they ask (it must be importable here). A scorer whose version is not the one the card
     records is said in a note; with ``cache`` False, the scorer's feature neither reads nor writes the pair-score
-    cache, and a str ``cache`` is the scorer's version it is cached by (``--cache-version``)."""
-    path = Path(path)
+    cache, and a str ``cache`` is the scorer's version it is cached by (``--cache-version``). ``path`` may name a
+    shipped model instead (``"stsb"``, ``"sts2012"``, ``"sts2013"``: :func:`model_path`)."""
+    path = model_path(path)
     if path.suffix == ".joblib":
         raise ModelMismatch(f"{path}: a pickle-based model file, which can run code as it loads; this version reads "
                             f"only {SUFFIX} model files: retrain with `sts train … --save {path.with_suffix(SUFFIX)}`")
     if not is_regular(path):
         raise (ModelMismatch(f"{path}: not a regular file (a link, folder, FIFO or device); refused")
-               if os.path.lexists(path) else FileNotFoundError(f"model file {path} does not exist"))
+               if os.path.lexists(path) else FileNotFoundError(f"model file {path} does not exist (the models shipped with "
+                                                                f"semsts load by name: {', '.join(shipped_models())})"))
     require("reference", "a model file")
     card = read_card(path)
     from semsts.features.encoders import ENCODERS

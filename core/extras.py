@@ -31,19 +31,25 @@ class MissingExtra(Unavailable, ImportError):
 
 
 def how_to_install(extra: str) -> str:
-    """The pip line that adds ``extra`` to this install: from the folder it was installed from (PEP 610's
-    direct_url.json; ``-e`` for an editable one), else by name."""
+    """The pip line that adds ``extra`` to this install, from where it came (PEP 610's direct_url.json): the clone's
+    folder (``-e`` for an editable install) or the wheel file; its packages, as the install's metadata lists them,
+    if that folder or file is gone or it came from another URL; else by name, from the index."""
     import json
     from importlib import metadata
     from urllib.parse import unquote, urlparse
     try:
-        url = json.loads(metadata.distribution("semsts").read_text("direct_url.json") or "{}")
+        dist = metadata.distribution("semsts")
+        url = json.loads(dist.read_text("direct_url.json") or "{}")
     except (metadata.PackageNotFoundError, ValueError):
         url = {}
     parsed = urlparse(url.get("url", ""))
-    if parsed.scheme == "file" and os.path.isdir(unquote(parsed.path)):
+    if parsed.scheme == "file" and os.path.exists(unquote(parsed.path)):
         editable = "-e " if url.get("dir_info", {}).get("editable") else ""
         return f"pip install {editable}'{unquote(parsed.path)}[{extra}]'"
+    if url:
+        packages = [req.strip() for req, _, marker in (r.partition(";") for r in dist.requires or ())
+                    if marker.strip() == f'extra == "{extra}"']
+        return "pip install " + " ".join(f"'{p}'" for p in packages)
     return f"pip install 'semsts[{extra}]'"
 
 

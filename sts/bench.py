@@ -6,7 +6,6 @@ The predictions come from :mod:`semsts.baselines.bench_predictions`, the figures
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from semsts.core.errors import InvalidValue
 
@@ -14,7 +13,7 @@ from .streams import stdout_to_stderr
 
 BENCH_EPILOG = """examples:
   sts bench token-cosine glove-mean sif --published
-  sts bench --model models/stsb.skops --format markdown
+  sts bench --model stsb --format markdown
   sts bench regression --train stsb-train --convention official
   sts bench --encoder mypkg.embed:encode --published --report bench-html
   sts bench token-cosine sif --save-predictions preds    (each row's scored pairs, one file per dataset)
@@ -37,7 +36,8 @@ def add_bench_arguments(p) -> None:
     p.epilog, p.formatter_class = BENCH_EPILOG, argparse.RawDescriptionHelpFormatter
     p.description = "Score systems over the STS family under the conventions papers use."
     p.add_argument("system", nargs="*", help="registered systems (see `sts run --help`), each one row")
-    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file, help="a model saved by `sts train` (repeatable)")
+    p.add_argument("--model", action="append", default=[], type=argtypes.nonempty_file,
+                   help="a model saved by `sts train`, or a shipped one by name: stsb, sts2012, sts2013 (repeatable)")
     p.add_argument("--encoder", action="append", default=[], metavar="SPEC",
                    help="a sentence encoder: glove-mean, sif, wordllama, minilm (all-MiniLM-L6-v2: needs torch and sentence-transformers, which you install) or package.module:function (repeatable); it also "
                         "confirms a --model whose card names it, whose encoder otherwise does not run")
@@ -246,14 +246,14 @@ def bench_rows(args) -> tuple[list, list]:
     try:
         rows = [_bench_system(name, train, datasets, pools, args, bar) for name in args.system]
         for path in args.model:
-            from semsts.baselines.model_file import load_model
+            from semsts.baselines.model_file import load_model, model_path
             if bar:
                 bar.step(f"loading {path}")
             # an encoder or scorer a card names runs if named here
             models, card = load_model(path, encoder=args.encoder, scorer=args.scorer, cache=args.cache)
             trained_on = card["training_data"]  # checked by load_model: names of datasets, dev a name or absent
             used = trained_on.get("datasets", []) + ([trained_on["dev"]] if trained_on.get("dev") else [])
-            rows.append(_bench_predict(f"regression ({Path(path).name})", models, datasets, _unseen(pools, used), args, bar,
+            rows.append(_bench_predict(f"regression ({model_path(path).name})", models, datasets, _unseen(pools, used), args, bar,
                                        fit=False,
                                        trained=True, source=f"model {path} (sha256 {card['sha256']})",
                                        notes=_seen_note(used, datasets, args.data_dir, from_card=True)))

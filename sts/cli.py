@@ -45,6 +45,8 @@ class _Commands(argparse._SubParsersAction):
         self._builders[name] = (module, function)
 
     def __call__(self, parser, namespace, values, option_string=None):
+        if values[:2] == ["eval", "compare"]:  # `python evaluate.py compare …` as `sts eval compare …` too
+            values = values[1:]
         name = values[0]
         if name in self._builders:
             module, function = self._builders.pop(name)

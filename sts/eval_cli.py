@@ -45,18 +45,18 @@ def _parse_range(text: str) -> tuple[float, float]:
 def build_parser(prog: str = "evaluate.py") -> argparse.ArgumentParser:
     """``python evaluate.py``'s parser (its subcommands, :data:`SUBCOMMANDS`, are read before it)."""
     parser = argparse.ArgumentParser(prog=prog)
-    add_eval_arguments(parser, subcommands=not prog.startswith("sts "))
+    add_eval_arguments(parser)
     return parser
 
 
-def add_eval_arguments(parser: argparse.ArgumentParser, subcommands: bool = False) -> None:
-    """The scorer's arguments and handler (``sts eval``; ``python evaluate.py``, whose epilog names its
-    ``subcommands`` too), on the parser given."""
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    """The scorer's arguments and handler (``sts eval``, ``python evaluate.py``: the same forms, and ``compare …``
+    as ``sts compare``), on the parser given."""
     from semsts import argtypes
     from semsts.options import add_columns_option
     parser.description = DESCRIPTION
     parser.epilog = ("forms: GOLD SYS | --dataset NAME --run DIR | --check SYS [--dataset NAME --subset S]"
-                     + ("".join(f" | {name} …" for name in SUBCOMMANDS) if subcommands else ""))
+                     + "".join(f" | {name} …" for name in SUBCOMMANDS))
     form = parser.add_mutually_exclusive_group()  # GOLD SYS, --run DIR or --check SYS: at most one (none: _cmd_eval says)
     form.add_argument("files", nargs="*", default=[], metavar="GOLD SYS", help="score one output file like correlation.pl")
     parser.add_argument("--range", type=_parse_range, help="score range for GOLD SYS and --check without a dataset (default 0-5)")

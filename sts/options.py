@@ -105,9 +105,10 @@ def _collect(started) -> None:
 
 def _featurized_in_workers(models) -> bool:
     from semsts.baselines.model_card import read_card
+    from semsts.baselines.model_file import model_path
     for path in models:
         try:
-            card = read_card(path)
+            card = read_card(model_path(path))
             if not (card.get("encoder") or card.get("scorer")):
                 return True
         except (OSError, ValueError):  # the load reports it

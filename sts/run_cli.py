@@ -112,7 +112,7 @@ def add_run_arguments(p: argparse.ArgumentParser) -> None:
     add_columns_option(p)
     p.add_argument("--out", required=True, type=argtypes.nonempty_path, help="output directory")
     p.add_argument("--seed", type=int, help="seed of a seeded system such as random")
-    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train` (its card is checked)")
+    p.add_argument("--model", type=argtypes.nonempty_file, help="a model saved by `sts train` (its card is checked), or a shipped one by name: stsb, sts2012, sts2013")
     p.add_argument("--encoder", metavar="SPEC", help="run a sentence encoder (glove-mean, sif, wordllama, minilm or package.module:function, "
                    "imported: it runs your code) as the system, or with `regression --train` add its features; with "
                    "--model, the encoder the model's card names, which runs only when named again so")

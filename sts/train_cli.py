@@ -28,7 +28,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
                    help="instead of --regime: training dataset name or file/folder (repeatable)")
     p.add_argument("--test", type=argtypes.nonempty, help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
-    p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. models/sts2012.skops (card: .json)")
+    p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. my.skops (card: my.json)")
     p.add_argument("--feature-set", choices=set_names(), default="all",
                    help="the feature families the regression learns from: all (default), or the families of TakeLab's "
                         "or DKPro's 2012 systems that our resources reach (takelab, dkpro); --exclude drops more")
@@ -48,7 +48,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
 def cmd_train(args) -> int:
     if args.legacy == "regression":  # one line, not the long usage: the user knows the command, not its new form
         print("error: `sts train` names no system now: drop `regression`, e.g. "
-              "`sts train --regime stsb --save models/stsb.skops`", file=sys.stderr)
+              "`sts train --regime stsb --save stsb.skops`", file=sys.stderr)
         return 2
     if args.legacy is not None:
         args.usage_error(f"unrecognized arguments: {args.legacy}")

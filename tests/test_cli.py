@@ -100,13 +100,29 @@ def test_the_scorer_ends_quietly_when_its_reader_goes_away(tmp_path, data_dir):
                          env={"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"})
     assert run.returncode == 0 and b"Broken" not in run.stderr and b"Traceback" not in run.stderr, run.stderr
 
-def test_eval_help_shows_its_own_forms_only(capsys):
-    try:
-        cli.main(["eval", "--help"])
-    except SystemExit:
-        pass
-    out = capsys.readouterr().out
-    assert "--dataset NAME --run DIR" in out and "compare" not in out
+@pytest.mark.parametrize("form", [["GOLD", "SYS"], ["--check", "SYS"], ["--dataset", "demo-test", "--run", "RUN"],
+                                  ["compare", "--dataset", "demo-test", "--run", "tc=RUN"], ["--help"]])
+def test_sts_eval_is_evaluate_py_where_there_is_no_checkout(form, tmp_path, capsys):
+    """Issue 45: `sts eval` takes every form of `python evaluate.py` (`compare` too) and prints the same."""
+    from semsts import evaluate
+    assert cli.main(["run", "token-cosine", "--test", "demo-test", "--out", str(tmp_path / "tc"), "--quiet"]) == 0
+    (output,) = (tmp_path / "tc").glob("STS.output.*")
+    gold = tmp_path / "gold.txt"
+    gold.write_text("".join(f"{i % 5}\n" for i in range(len(output.read_text().splitlines()))))
+    argv = [{"GOLD": str(gold), "SYS": str(output), "RUN": str(tmp_path / "tc"), "tc=RUN": f"tc={tmp_path / 'tc'}"}
+            .get(word, word) for word in form]
+    printed = []
+    for main in (lambda: evaluate.main(argv), lambda: cli.main(["eval", *argv])):
+        try:
+            code = main()
+        except SystemExit as exc:  # --help
+            code = exc.code
+        printed.append((code, *capsys.readouterr()))
+    assert printed[0][0] == 0 and printed[0][1].strip(), printed[0]
+    if form == ["--help"]:  # the same help but the program's name (and so the lines' wrapping)
+        printed = [(code, " ".join(out.replace("sts eval", "evaluate.py").split()), err) for code, out, err in printed]
+        assert "--dataset NAME --run DIR" in printed[1][1] and "compare …" in printed[1][1]
+    assert printed[0] == printed[1]
 
 
 def test_a_missing_relative_data_root_is_named_with_its_rule(tmp_path, monkeypatch, capsys):

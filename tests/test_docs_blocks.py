@@ -22,8 +22,8 @@ The line before each block says how, as an HTML comment that neither GitHub nor 
 - ``diagram``: a drawing of the layers (docs/design.md); every package folder must appear in it and every folder it
   names must exist.
 
-Every folder holds what the pages assume of a checkout and of the reader's files: ``models/`` and ``evaluate.py``
-(links to the checkout's), and ``my-train.tsv`` and ``my-test.tsv`` (59 and 40 scored pairs). Commands run with
+Every folder holds what the pages assume of a checkout and of the reader's files: ``evaluate.py`` (a link to the
+checkout's; the shipped models are named, never taken from ``models/``), and ``my-train.tsv`` and ``my-test.tsv`` (59 and 40 scored pairs). Commands run with
 the data root the tests use (``STS_DATA``), an empty HOME and the environment's ``bin`` first on PATH.
 """
 from __future__ import annotations
@@ -136,7 +136,6 @@ def test_the_design_drawing_names_every_layer():
 def _folder(tmp_path: Path, page: str, *, hub: bool) -> Path:
     work = tmp_path / "work"
     work.mkdir()
-    (work / "models").symlink_to(CHECKOUT / "models")
     (work / "evaluate.py").symlink_to(CHECKOUT / "evaluate.py")
     pairs_tsv(work / "my-train.tsv", 59, 1)
     pairs_tsv(work / "my-test.tsv", 40, 2)

@@ -242,11 +242,14 @@ def test_the_light_commands_import_no_optional_package(tmp_path, data_dir):
 
 
 def test_the_pip_line_names_the_folder_an_install_came_from(monkeypatch, tmp_path):
-    """An install from a clone is told to add the extra from that clone (the package is not on PyPI yet); an
-    install by name, by name."""
+    """An install from a clone is told to add the extra from that clone (the package is not on PyPI yet), one from a
+    wheel file from that file, one whose source is gone or remote the extra's packages; an install by name, by name."""
     from importlib import metadata
 
     class Dist:
+        requires = ['numpy>=1.24', 'skops>=0.15; extra == "reference"', 'pyarrow>=14 ; extra == "reference"',
+                    'pyarrow>=14; extra == "parquet"']
+
         def __init__(self, text):
             self.text = text
 
@@ -261,5 +264,10 @@ def test_the_pip_line_names_the_folder_an_install_came_from(monkeypatch, tmp_pat
     url = tmp_path.as_uri()
     assert installed(f'{{"url": "{url}", "dir_info": {{"editable": true}}}}') == f"pip install -e '{tmp_path}[reference]'"
     assert installed(f'{{"url": "{url}", "dir_info": {{}}}}') == f"pip install '{tmp_path}[reference]'"
-    assert installed('{"url": "file:///no/such/folder", "dir_info": {}}') == "pip install 'semsts[reference]'"
-    assert installed('{"url": "https://example.org/semsts.whl", "archive_info": {}}') == "pip install 'semsts[reference]'"
+    wheel = tmp_path / "semsts-2.0.0-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    assert installed(f'{{"url": "{wheel.as_uri()}", "archive_info": {{}}}}') == f"pip install '{wheel}[reference]'"
+    packages = "pip install 'skops>=0.15' 'pyarrow>=14'"
+    assert installed('{"url": "file:///no/such/folder", "dir_info": {}}') == packages
+    assert installed('{"url": "file:///no/such/semsts-2.0.0-py3-none-any.whl", "archive_info": {}}') == packages
+    assert installed('{"url": "https://example.org/semsts.whl", "archive_info": {}}') == packages

@@ -100,10 +100,20 @@ def test_evaluate_py_runs_with_a_plain_install(tmp_path):
     was one). The install goes to a folder put first on ``PYTHONPATH``, ahead of this environment's editable one."""
     site, source = tmp_path / "site", tmp_path / "source"  # built from a copy: a build writes build/ beside its source
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
-                                                                  "tests", "benchmarks", "models", "docs"))
+                                                                  "tests", "benchmarks", "docs"))
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(site), str(source)],
                    check=True, capture_output=True, timeout=600)
     assert not (ROOT / "build").exists() or (ROOT / "build").stat().st_mtime < source.stat().st_mtime  # none made here
+    # every data file of the package folders is installed (issue 45: the shipped models, the demo data, the tables)
+    data = {}  # name in the checkout -> where the install has it
+    for folder, package in {"sts": ".", "core": "core", "corpora": "corpora", "features": "features",
+                            "baselines": "baselines", "scoring": "scoring", "models": "models"}.items():
+        for path in (source / folder).rglob("*"):
+            if path.is_file() and path.suffix not in (".py", ".pyc"):
+                data[path.relative_to(source).as_posix()] = site / "semsts" / package / path.relative_to(source / folder)
+    assert {"models/stsb.skops", "models/sts2013.json", "corpora/demo/sts-test.csv", "corpora/leaderboards/mteb-sts.tsv",
+            "features/data/wordnet_gloss_lsa.npz"} <= set(data)
+    assert not [name for name, installed in data.items() if not installed.is_file()]
     env = {**os.environ, "PYTHONPATH": str(site)}
     work = tmp_path / "files"
     work.mkdir()

@@ -370,3 +370,29 @@ def test_train_checks_the_destination_before_training(tmp_path, monkeypatch, cap
     assert capsys.readouterr().err == f"error: --save {dest}: {tmp_path / 'file'} is a file, so no folder can be made under it\n"
     assert cli.main(["train", "--train", "demo-train", "--save", str(tmp_path), "--quiet"]) == 1
     assert f"--save {tmp_path}: is a folder; name the model file" in capsys.readouterr().err
+
+
+def test_the_shipped_models_load_by_name_and_a_path_stays_a_path(tmp_path, monkeypatch, capsys):
+    """Issue 45: ``--model stsb`` and ``load_model("stsb")`` are the model shipped with semsts, wherever one runs; a
+    name with a folder part or a suffix (or a Path) is a path; a bare name that is also a file here is ambiguous."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1] / "models"
+    assert model_file.shipped_models() == ["sts2012", "sts2013", "stsb"]
+    monkeypatch.chdir(tmp_path)
+    for name in model_file.shipped_models():
+        assert model_file.model_path(name).samefile(root / f"{name}.skops")
+    assert model_file.model_path("./stsb") == Path("stsb") and model_file.model_path(Path("stsb")) == Path("stsb")
+    assert model_file.model_path("stsb.skops") == Path("stsb.skops")
+    (tmp_path / "stsb").write_text("mine")
+    with pytest.raises(InvalidValue, match=r"'stsb' names both a model shipped with semsts and a file in this "
+                                           r"folder: write \./stsb for the file"):
+        model_file.model_path("stsb")
+    with pytest.raises(FileNotFoundError, match=r"models/stsb\.skops does not exist \(the models shipped with semsts "
+                                                r"load by name: sts2012, sts2013, stsb\)"):
+        load_model("models/stsb.skops")
+    (tmp_path / "stsb").unlink()
+    assert cli.main(["run", "regression", "--model", "stsb", "--test", "demo-test", "--out", "by-name", "--quiet"]) == 0
+    assert cli.main(["run", "regression", "--model", str(root / "stsb.skops"), "--test", "demo-test", "--out",
+                     "by-path", "--quiet"]) == 0
+    outputs = [[p.read_bytes() for p in sorted((tmp_path / run).glob("STS.output.*"))] for run in ("by-name", "by-path")]
+    assert outputs[0] and outputs[0] == outputs[1]

@@ -11,7 +11,7 @@ from semsts import cli
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 FIGURES = (ROOT / "docs" / "figures.md").read_text(encoding="utf-8")
-COMMAND = ("bench token-cosine lcs gst glove-mean sif wordllama --model models/stsb.skops --published --convention simcse "
+COMMAND = ("bench token-cosine lcs gst glove-mean sif wordllama --model stsb --published --convention simcse "
            "--convention official --format markdown --all")
 
 
