@@ -48,7 +48,7 @@ def test_the_strict_editable_install_is_a_plain_path_an_editor_follows(tmp_path)
     its .pth names a folder (no import hook) whose semsts/ links each module to its folder of the checkout."""
     source, venv = tmp_path / "source", tmp_path / "venv"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__",
-                                                                  "tests", "benchmarks", "models", "docs"))
+                                                                  "tests", "benchmarks", "docs"))
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "-e", str(source), "--config-settings",
