@@ -197,11 +197,20 @@ def main(argv=None) -> int:
     if args.version:
         return run_command(_print_version)
     if getattr(args, "encoder", None) or getattr(args, "scorer", None):  # a user's code may change the current folder:
-        for name in PATH_OPTIONS:  # every path it reads or writes after that code runs, as the user meant it
-            value = getattr(args, name, None)
-            if value:
-                setattr(args, name, os.path.abspath(value) if isinstance(value, str) else list(map(os.path.abspath, value)))
+        _absolute_paths(args)
     return run_command(args.func, args)
+
+
+def _absolute_paths(args) -> None:
+    """Every path ``args`` names that is read or written after a user's code runs (:data:`PATH_OPTIONS`), made
+    absolute as the user meant it; a shipped model's name (``--model stsb``) stays a name."""
+    from semsts.baselines.model_file import shipped_models
+    names = set(shipped_models())
+    for option in PATH_OPTIONS:
+        value, keep = getattr(args, option, None), names if option == "model" else ()
+        if value:
+            absolute = [v if v in keep else os.path.abspath(v) for v in ([value] if isinstance(value, str) else value)]
+            setattr(args, option, absolute[0] if isinstance(value, str) else absolute)
 
 
 def parse(argv) -> argparse.Namespace:

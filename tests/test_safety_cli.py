@@ -362,6 +362,17 @@ def test_a_thread_a_scorer_leaves_running_ends_the_command_with_a_note(tmp_path,
     assert len((tmp_path / "out" / "STS.output.sts-test.txt").read_text().splitlines()) == 1379
 
 
+def test_with_a_users_code_paths_are_made_absolute_but_a_shipped_models_name_stays_a_name(tmp_path, monkeypatch):
+    """`sts bench --model stsb --encoder …` said "model file …/stsb does not exist": the paths made absolute before a
+    user's code runs took the shipped model's name for a path."""
+    import argparse
+    monkeypatch.chdir(tmp_path)
+    args = argparse.Namespace(model=["stsb", "my.skops", "sub/sts2012"], out="o", report=None, encoder=["x:y"])
+    cli._absolute_paths(args)
+    assert args.model == ["stsb", str(tmp_path / "my.skops"), str(tmp_path / "sub" / "sts2012")]
+    assert args.out == str(tmp_path / "o") and args.report is None
+
+
 def test_a_scorer_or_encoder_that_changes_the_current_folder_moves_no_output(tmp_path, data_dir, monkeypatch, capsys):
     """Relative --out, --report and --save-predictions were written into the folder the user's code moved to; the
     command line's paths are made absolute before that code runs."""
