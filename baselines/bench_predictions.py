@@ -75,12 +75,23 @@ def present_datasets(names, data_dir=None, *, optional=()) -> tuple[list, list]:
 def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=None) -> tuple[dict, dict]:
     """``(parts, pool_parts)``: ``dataset name -> subset -> (gold, prediction)`` for ``datasets``, and the
     same for the extra datasets ``pools`` (e.g. the rest of SICK, which MTEB's SICK-R pools with its test set).
-    ``progress(items, desc)``, when given, wraps the loop over datasets."""
+    ``progress(items, desc)``, when given, wraps the loop over datasets.
+
+    A :class:`~semsts.baselines.subset_models.SubsetModels` predicts the subsets of every dataset in one
+    :func:`predict_scored` (each of its models all the subsets it scores, 20,000 pairs that keep every worker busy,
+    where a call per dataset of a few thousand would leave them idle); other systems predict dataset by dataset."""
+    from .run import check_kinds
+    from .subset_models import SubsetModels
     todo = [(ds, False) for ds in datasets] + [(ds, True) for ds in (pools or ())]
-    parts, pool_parts = {}, {}
-    for ds, extra in (progress(todo, "datasets") if progress else todo):
-        (pool_parts if extra else parts)[ds.name] = predict_dataset(system, ds, fit=fit)
-    return parts, pool_parts
+    if isinstance(system, SubsetModels) and not fit:
+        check_kinds(system, [ds for ds, _ in todo])
+        predicted = predict_scored(system, [sub for ds, _ in todo for sub in ds])
+        by_dataset = {ds.name: {sub.name: predicted[id(sub)] for sub in ds} for ds, _ in todo}
+    else:
+        by_dataset = {ds.name: predict_dataset(system, ds, fit=fit)
+                      for ds, _ in (progress(todo, "datasets") if progress else todo)}
+    return ({ds.name: by_dataset[ds.name] for ds, extra in todo if not extra},
+            {ds.name: by_dataset[ds.name] for ds, extra in todo if extra})
 
 
 def _pair_key(pair) -> tuple:

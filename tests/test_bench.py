@@ -453,6 +453,41 @@ def test_a_model_predicts_the_subsets_it_scores_in_one_call(tmp_path):
         assert np.array_equal(batched[dataset.name][sub.name][1], predict_scored(model, [sub])[id(sub)][1]), sub.name
 
 
+def test_a_model_predicts_the_subsets_of_every_dataset_and_pool_in_one_call(tmp_path):
+    """Issue 46: `sts bench` of a saved model is one call a model over all its datasets (20,000 pairs that keep every
+    worker busy), with the figures of a call per dataset."""
+    from semsts.baselines.bench_predictions import predict_family, predict_scored
+    from semsts.baselines.subset_models import SubsetModels
+
+    class Counts:
+        score_range = (0.0, 5.0)
+
+        def __init__(self):
+            self.seen = []
+
+        def predict(self, pairs):
+            self.seen.append(len(pairs))
+            return np.asarray([len(a) % 5 + len(b) % 3 / 10 for a, b in pairs], dtype=float)
+
+    root = tmp_path / "data"
+    write(root / "sts2015/test/STS.input.belief.txt", "eeee\tff\nxy\tz\na\tbb\n")
+    write(root / "sts2015/test/STS.gs.belief.txt", "1\n\n3\n")  # one pair unscored: not predicted
+    write(root / "sts2016/test/STS.input.question-question.txt", "q\tqq\nrrr\ts\n")
+    write(root / "sts2016/test/STS.gs.question-question.txt", "4\n5\n")
+    write(root / "sts2014/test/STS.input.images.txt", "i\tjj\n")
+    write(root / "sts2014/test/STS.gs.images.txt", "0\n")
+    datasets = [corpora.load(name, root) for name in ("sts2015-test", "sts2016-test")]
+    pool = corpora.load("sts2014-test", root)
+    model = Counts()
+    parts, pool_parts = predict_family(SubsetModels({"all": model}), datasets, pools=[pool])
+    assert model.seen == [5]  # 2 + 2 + 1 scored pairs, one call
+    for dataset in (*datasets, pool):
+        for sub in dataset:
+            got = (pool_parts if dataset is pool else parts)[dataset.name][sub.name]
+            alone = predict_scored(Counts(), [sub])[id(sub)]
+            assert np.array_equal(got[0], alone[0]) and np.array_equal(got[1], alone[1]), sub.name
+
+
 def test_published_text_keeps_the_top_rows_and_those_around_ours(data_dir, capsys):
     """--published: text shows SimCSE's rows ranked by Avg., the top three, ours at its rank and two rows on each side
     of it, one line for each run of rows left out; --all the paper's layout; JSON every figure either way. No line
