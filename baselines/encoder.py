@@ -13,7 +13,8 @@ import numpy as np
 
 from semsts.core.errors import InvalidValue
 from semsts.features.embedding_cache import cached_embed
-from semsts.features.encoders import BATCH_SIZE, FailedOnEmptyText, NonFiniteEmbedding, resolve, row_cosines
+from semsts.features.encoders import BATCH_SIZE, resolve, row_cosines
+from semsts.features.errors import FailedOnEmptyText, NonFiniteEmbedding
 
 from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 

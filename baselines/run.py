@@ -18,8 +18,7 @@ from semsts.core.files import MAX_NAME
 from semsts.core.stats import checked_range
 from semsts.corpora import runrecord
 from semsts.corpora.formats import CONFIDENCE_RANGE
-from semsts.features.encoders import FailedOnEmptyText, NonFiniteEmbedding
-from semsts.features.scorers import NonFiniteScore
+from semsts.features.errors import FailedOnEmptyText, NonFiniteEmbedding, NonFiniteScore
 from semsts.features.text import PAIR_PLACE
 
 from .base import PairError, rescale

@@ -18,8 +18,9 @@ import warnings
 import numpy as np
 
 from semsts.core.errors import InvalidValue, Note
+from semsts.features.errors import NonFiniteScore
 from semsts.features.pair_score_cache import cached_scores
-from semsts.features.scorers import NonFiniteScore, declared_range, resolve_scorer, scorer_name
+from semsts.features.scorers import declared_range, resolve_scorer, scorer_name
 
 from .base import BOOLEAN, CALLABLE, NONE, PairError, PairRegressor, either, instance_of, int_from
 

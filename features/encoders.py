@@ -23,7 +23,7 @@ from importlib import import_module
 import numpy as np
 from scipy import sparse
 
-from semsts.core.errors import InvalidValue, STSError
+from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
 from semsts.core.progress import counting
 from semsts.corpora import wordllama
@@ -31,6 +31,7 @@ from semsts.corpora.word_vectors import glove
 
 from .blas_free import row_dots
 from .embedding import sif_weight
+from .errors import FailedOnEmptyText, NonFiniteEmbedding
 from .minilm import MiniLM
 from .text import TOKEN, is_word
 
@@ -236,29 +237,6 @@ def user_call(fn, items: list, who: str, unit: str, doing: str = "on a batch of"
 
 
 BATCH_SIZE = 512
-
-
-class NonFiniteEmbedding(ValueError, STSError):
-    """The encoder gave NaN or inf for ``text`` (or ``what`` else no float can hold)."""
-
-    def __init__(self, encoder: str, text: str, what: str = "a NaN or infinite embedding"):
-        self.encoder, self.text, self.what = encoder, text, what
-        super().__init__(f"encoder {encoder} gave {what} for {text!r:.80}")
-
-    def __reduce__(self):  # raised in a worker process, it comes back whole
-        return type(self), (self.encoder, self.text, self.what)
-
-
-class FailedOnEmptyText(InvalidValue):
-    """The user's encoder failed (``message``) on a batch holding the empty ``text`` (nothing but whitespace), the
-    likely cause: the runner names the first pair holding it by its file and line."""
-
-    def __init__(self, message: str, text: str):
-        self.message, self.text = message, text
-        super().__init__(f"{message}; the batch holds the empty text {text!r}")
-
-    def __reduce__(self):
-        return type(self), (self.message, self.text)
 
 
 def resolve(encode):

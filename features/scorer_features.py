@@ -13,8 +13,9 @@ import numpy as np
 from semsts.core.errors import InvalidValue
 
 from .base import PairFeatures
+from .errors import NonFiniteScore
 from .pair_score_cache import cached_scores
-from .scorers import NonFiniteScore, resolve_scorer, scorer_name
+from .scorers import resolve_scorer, scorer_name
 
 MAX_SCORE = 1e150  # a feature's largest size: the regression's scaling sums squares, which overflow past ~1e154
 

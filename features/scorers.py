@@ -16,24 +16,14 @@ from numbers import Real
 
 import numpy as np
 
-from semsts.core.errors import InvalidValue, STSError
+from semsts.core.errors import InvalidValue
 from semsts.core.stats import checked_range
 
 from .encoders import callable_name as scorer_name
 from .encoders import import_callable, in_batches, user_call
+from .errors import NonFiniteScore
 
 BATCH_SIZE = 32  # pairs per call: a cross-encoder's batch on a CPU, a handful of API requests
-
-
-class NonFiniteScore(ValueError, STSError):
-    """The scorer gave NaN or inf, no number, or a number outside the ``score_range`` it declares, for ``pair``."""
-
-    def __init__(self, scorer: str, pair: tuple, what: str = "a NaN or infinite score"):
-        self.scorer, self.pair, self.what = scorer, tuple(pair), what
-        super().__init__(f"scorer {scorer} gave {what} for the pair ({pair[0]!r:.60}, {pair[1]!r:.60})")
-
-    def __reduce__(self):  # raised in a worker process, it comes back whole
-        return type(self), (self.scorer, self.pair, self.what)
 
 
 def load_scorer(spec: str):

@@ -201,8 +201,8 @@ def bench_rows(args) -> tuple[list, list]:
     unknown = [n for n in args.datasets or () if n not in FAMILY]
     if unknown:
         raise InvalidValue(f"not in the bench family: {', '.join(unknown)}; it is {', '.join(FAMILY)}")
-    from semsts.features.encoders import check_ready
     for spec in args.encoder:  # a built-in encoder's missing extra or requirement (torch) is said before any work
+        from semsts.features.encoders import check_ready
         check_ready(spec)
     from semsts.features.scorers import load_scorer
     for spec in args.scorer:  # a scorer that cannot be imported too

@@ -48,8 +48,9 @@ def _run(args) -> list:
         raise InvalidValue(f"{args.system} learns from scored pairs: give --train DATASET (repeatable)"
                            + (" or --model FILE (a model saved by `sts train`)" if args.system == "regression"
                             else ""))
-    from semsts.features.encoders import check_ready
-    check_ready(args.encoder)  # a built-in encoder's missing requirement (torch) is said before any work
+    if args.encoder:  # a built-in encoder's missing requirement (torch) is said before any work
+        from semsts.features.encoders import check_ready
+        check_ready(args.encoder)
     test, *train = corpora.resolve_all([args.test, *args.train], args.data_dir, columns=args.columns)
     for ds in train:
         ds.require_gold()

@@ -79,7 +79,7 @@ def cmd_train(args) -> int:
 def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
     """Train, score the test set for the card, save the model; the card as written."""
     from semsts.baselines.run import at_pair
-    from semsts.features.scorers import NonFiniteScore
+    from semsts.features.errors import NonFiniteScore
     with settings(args, settings_bar):
         if test_name:  # read before the user's encoder or scorer runs (it may change the current folder)
             (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
