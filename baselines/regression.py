@@ -14,7 +14,7 @@ from sklearn.preprocessing import StandardScaler
 from semsts.core.extras import require
 from semsts.core.progress import announce
 from semsts.core.stats import checked_range
-from semsts.features.featurizer import PairFeaturizer, map_chunks
+from semsts.features.featurizer import PairFeaturizer, map_chunks, pair_chars
 from semsts.features.sets import set_names
 
 from .base import (
@@ -139,7 +139,7 @@ class FeatureRegression(PairRegressor):
         # featurized and regressed chunk by chunk, so that workers share both (the SVR is a fifth of the time);
         # in this process the SVR of a chunk runs in a thread while the next one is featurized
         chunks = map_chunks(features.rows, distinct, features.chunk_size, workers=features.in_workers(),
-                            then=self.pipeline_[1:].predict)
+                            then=self.pipeline_[1:].predict, chars=pair_chars(distinct))
         scores = np.concatenate([np.zeros(0), *chunks])
         row = {pair: i for i, pair in enumerate(distinct)}
         return np.clip(scores[[row[p] for p in pairs]] if pairs else scores, lo, hi)

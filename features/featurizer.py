@@ -3,8 +3,8 @@
 How the chunks run is the caller's business: ``joblib.parallel_config(n_jobs=…, backend=…)``
 around ``transform`` (any backend, dask's included, gives the same matrix, row for row), and
 :func:`semsts.core.progress.reporting` for a progress hook. The transformer itself holds only what
-defines the features. Fewer than :data:`~semsts.core.workers.PARALLEL_MIN_PAIRS` pairs are featurized
-in the calling process whatever the workers (see :mod:`semsts.core.workers`).
+defines the features. Work too small for workers (:func:`~semsts.core.workers.worth_workers`) is featurized
+in the calling process whatever the workers.
 """
 from __future__ import annotations
 
@@ -38,23 +38,29 @@ from .sets import make_union
 from .text import MAX_CHARS, PAIR_PLACE, cut_pairs
 
 
-def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None) -> Iterator:
+def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then=None, chars=None) -> Iterator:
     """``func(chunk)`` for each chunk of ``items``, yielded in order as they come, the chunks passed through the
-    progress hook: through joblib (as the caller's ``parallel_config`` says) for
-    :data:`~semsts.core.workers.PARALLEL_MIN_PAIRS` items or more, in this process for fewer or when not
-    ``workers``. Through joblib a chunk grows up to twice ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job:
-    each chunk costs a worker a fixed share (the families' tables grouped by length, a call of the pipeline),
-    while the last one leaves the other workers idle.
+    progress hook: through joblib (as the caller's ``parallel_config`` says) when the work is worth workers
+    (:func:`~semsts.core.workers.worth_workers`), in this process when it is not or when not ``workers``. Through
+    joblib a chunk grows up to twice ``chunk_size``, to about :data:`CHUNKS_PER_JOB` a job: each chunk costs a worker a
+    fixed share (the families' tables grouped by length, a call of the pipeline), while the last one leaves the other
+    workers idle.
+
+    ``chars`` (optional, one count per item: a pair's characters, both sides) also closes a chunk before it holds more
+    than :data:`CHUNK_CHARS` characters (a chunk's tables grow with its texts: 200 pairs of 5,000-character sides in one
+    chunk took 2.2 GB), and counts toward the work that workers pay for.
 
     ``then`` (optional) is applied to each result: in the worker, after ``func``; in this process, in a thread
     beside the next chunk's ``func`` when the caller's ``parallel_config`` allows two jobs or more (``then`` must
     let go of the GIL, as libsvm's prediction does, and touch nothing ``func`` does)."""
     backend, n_jobs = get_active_backend()
     jobs = backend.effective_n_jobs(n_jobs)
-    here = not workers or len(items) <= chunk_size or not worth_workers(len(items))
+    total = None if chars is None else int(sum(chars))
+    here = not workers or not worth_workers(len(items), total)
     if not here:
         chunk_size = max(chunk_size, min(2 * chunk_size, -(-len(items) // (CHUNKS_PER_JOB * jobs))))
-    chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
+    chunks = [items[a:b] for a, b in chunk_bounds(len(items), chunk_size, chars)]
+    here = here or len(chunks) <= 1
     progress = hook()
     wrapped = progress(chunks) if progress else chunks
     if here:
@@ -65,6 +71,26 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
     return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped))
 
 
+def chunk_bounds(n: int, chunk_size: int, chars=None) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each chunk of ``n`` items: ``chunk_size`` items, or fewer where ``chars`` (one count per
+    item) would pass :data:`CHUNK_CHARS`; an item longer than that is a chunk of its own."""
+    if chars is None:
+        return [(i, min(i + chunk_size, n)) for i in range(0, n, chunk_size)]
+    bounds, start, held = [], 0, 0
+    for i, count in enumerate(chars):
+        if i > start and (i - start >= chunk_size or held + count > CHUNK_CHARS):
+            bounds.append((start, i))
+            start, held = i, 0
+        held += count
+    return bounds + [(start, n)] if n else bounds
+
+
+def pair_chars(pairs) -> list[int]:
+    """Each pair's characters, both sides (what :func:`map_chunks` sizes chunks of pairs by)."""
+    return [len(a) + len(b) for a, b in pairs]
+
+
+CHUNK_CHARS = 250_000  # 500 pairs of STS's length hold 60,000; 25 pairs of 5,000-character sides fill one
 CHUNKS_PER_JOB = 12  # sts bench, 2 workers: chunks of 932 pairs took 1 s less CPU than 500; 2,000 left a worker idle at the end
 
 
@@ -201,7 +227,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         self.note_long_sides(pairs)
         out = np.empty((len(pairs), len(self.feature_names_)))  # filled chunk by chunk: never held twice
         start = 0
-        for rows in map_chunks(self.rows, pairs, self.chunk_size, workers=self.in_workers()):
+        for rows in map_chunks(self.rows, pairs, self.chunk_size, workers=self.in_workers(), chars=pair_chars(pairs)):
             out[start:start + len(rows)] = rows
             start += len(rows)
         return out

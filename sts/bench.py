@@ -234,7 +234,7 @@ def bench_rows(args) -> tuple[list, list]:
         from semsts.core.extras import require
         require("reference", "a model file")
         from semsts.options import start_warming
-        scored = sum(len(bench.scored_subset(sub)[0].pairs) for ds in (*datasets, *pools) for sub in ds)
+        scored = [pair for ds in (*datasets, *pools) for sub in ds for pair in bench.scored_subset(sub)[0].pairs]
         start_warming(args, scored, args.model)
     bar = progress_bar(args)
     from semsts.baselines.registry import needs_training, system_names

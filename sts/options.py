@@ -66,15 +66,15 @@ def settings(args, progress=None):
     return run_settings(n_jobs=n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
 
 
-def start_warming(args, pairs: int, models=()) -> None:
+def start_warming(args, pairs: list, models=()) -> None:
     """Have the run's workers start now and load what featurizing reads, while this process imports and loads its
-    models on one core, when they will get work: two jobs or more on loky, pairs enough for workers, and a saved
+    models on one core, when they will get work: two jobs or more on loky, ``pairs`` enough for workers, and a saved
     model among ``models`` whose features run in workers (not one with an encoder). Their start-up then takes the
     core this process leaves idle (0.9 s of ``sts bench --model``); the results are the same."""
     from semsts.core.workers import start_workers, worth_workers
     from semsts.features.featurizer import warm_worker
     jobs = min(args.n_jobs, available_cores())
-    if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(pairs) and _featurized_in_workers(models):
+    if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(len(pairs), sum(len(a) + len(b) for a, b in pairs)) and _featurized_in_workers(models):
         with run_settings(n_jobs=jobs, backend="loky"), _workers_leave_ctrl_c_to_us():
             started = start_workers(warm_worker)
         # collected in a thread, so that nothing waits for them: the work queues behind them anyway

@@ -92,7 +92,7 @@ def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
     require("reference", "a model file")  # before workers warm up for it
-    start_warming(args, sum(len(sub.pairs) for sub in test), [args.model])  # while this process loads the model
+    start_warming(args, [pair for sub in test for pair in sub.pairs], [args.model])  # while this process loads the model
     try:
         if bar:
             bar.step(f"loading {args.model}")

@@ -55,6 +55,32 @@ def test_chunks_run_here_below_the_threshold_and_through_joblib_above(monkeypatc
     assert calls == [{"return_as": "generator"}]
 
 
+def test_chunks_of_long_pairs_are_bounded_by_their_characters_and_go_to_workers(monkeypatch):
+    """Issue 46: a chunk holds at most CHUNK_CHARS characters (200 pairs of 5,000-character sides in one chunk took
+    2.2 GB), a pair longer than that is a chunk of its own; few pairs holding many characters go to workers."""
+    import joblib
+
+    from semsts.core import workers
+    from semsts.features import featurizer
+    monkeypatch.setattr(featurizer, "CHUNK_CHARS", 10)
+    assert featurizer.chunk_bounds(6, 4, [3, 3, 3, 3, 3, 3]) == [(0, 3), (3, 6)]  # 9 characters each
+    assert featurizer.chunk_bounds(5, 2, [1, 1, 1, 1, 1]) == [(0, 2), (2, 4), (4, 5)]  # the count still closes one
+    assert featurizer.chunk_bounds(3, 4, [2, 25, 2]) == [(0, 1), (1, 2), (2, 3)]  # 25 > 10: alone
+    assert featurizer.chunk_bounds(0, 4, []) == [] == featurizer.chunk_bounds(0, 4)
+    assert featurizer.pair_chars([("ab", "c"), ("", "")]) == [3, 0]
+    pairs = [("a" * 4, "b" * 4)] * 6  # 8 characters a pair: one a chunk
+    calls = []
+    monkeypatch.setattr(featurizer, "Parallel", lambda **kw: calls.append(kw) or joblib.Parallel(**kw))
+    monkeypatch.setattr(workers, "PARALLEL_MIN_CHARS", 48)
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        chunks = list(featurizer.map_chunks(list, pairs, 500, chars=featurizer.pair_chars(pairs)))
+        assert chunks == [[pair] for pair in pairs] and calls  # 48 characters in six pairs: workers
+        calls.clear()
+        monkeypatch.setattr(workers, "PARALLEL_MIN_CHARS", 49)
+        assert list(featurizer.map_chunks(list, pairs, 500, chars=featurizer.pair_chars(pairs))) == chunks
+        assert not calls  # too little work: here, in the same chunks
+
+
 def test_the_command_lines_default_to_the_cores_a_run_was_given(capsys):
     import os
 
@@ -201,9 +227,11 @@ def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp
                 "training_data": {}, "resources": {}, "canaries": {}, "encoder": encoder}
         path.with_suffix(".json").write_text(json.dumps(card))
     monkeypatch.setattr("semsts.baselines.model_card._check_card_values", lambda path, card: None)
-    for n_jobs, pairs, models, expected in ((2, 20_000, [lexical], 1), (1, 20_000, [lexical], 0),
-                                            (2, 1_000, [lexical], 0), (2, 20_000, [encoded], 0),
-                                            (2, 20_000, [tmp_path / "missing.skops"], 0)):
+    short, long = ("a cat", "a dog"), ("a cat. " * 715, "a dog. " * 715)  # 10 and 10,010 characters
+    for n_jobs, pairs, models, expected in ((2, [short] * 20_000, [lexical], 1), (1, [short] * 20_000, [lexical], 0),
+                                            (2, [short] * 1_000, [lexical], 0), (2, [short] * 20_000, [encoded], 0),
+                                            (2, [short] * 20_000, [tmp_path / "missing.skops"], 0),
+                                            (2, [long] * 100, [lexical], 1), (2, [long] * 50, [lexical], 0)):
         started.clear()
         options.start_warming(argparse.Namespace(n_jobs=n_jobs, backend="loky"), pairs, models)
         assert len(started) == expected, (n_jobs, pairs, models)
