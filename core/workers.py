@@ -1,11 +1,6 @@
-"""Worker processes for featurizing: from how many pairs they pay, and starting them ahead of the work.
-
-Light on purpose (joblib, imported when workers start): ``sts bench`` and ``sts run`` start their workers
-before this process imports scikit-learn and loads a model, so that their start-up takes the core it leaves idle.
-"""
+"""Worker processes for featurizing: from how much work they pay (light on purpose: the commands ask before they
+import scikit-learn)."""
 from __future__ import annotations
-
-from typing import Callable
 
 # 2 workers, 2026-11-26 (set when a pair took 1.5 ms and a worker 3 s to start; now about 0.9 ms and 2 s, not
 # re-tuned): from 6,000 pairs two workers saved a fifth of the time at low load (4,927 pairs: a tenth)
@@ -19,13 +14,3 @@ def worth_workers(pairs: int, chars: int | None = None) -> bool:
     :data:`PARALLEL_MIN_CHARS` characters however few the pairs (200 pairs of 5,000-character sides are a minute's
     work)."""
     return pairs >= PARALLEL_MIN_PAIRS or (chars is not None and chars >= PARALLEL_MIN_CHARS)
-
-
-def start_workers(warm: Callable[[], int]):
-    """Start the caller's joblib workers now (as its ``parallel_config`` says), each running ``warm`` (a module-level
-    function that loads what the work reads and returns the worker's pid) while the caller goes on; the returned
-    generator yields each worker's pid as it is ready."""
-    from joblib import Parallel, delayed
-    from joblib.parallel import get_active_backend
-    backend, n_jobs = get_active_backend()
-    return Parallel(return_as="generator_unordered")(delayed(warm)() for _ in range(backend.effective_n_jobs(n_jobs)))

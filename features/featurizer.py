@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import pickle
 import signal
 import threading
@@ -68,7 +67,9 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
             return map(func, wrapped)
         return _overlapped(func, then, wrapped) if jobs > 1 else (then(func(chunk)) for chunk in wrapped)
     job = partial(_shipped_call, Shipped((func, then)))
-    return _rewarned(Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped))
+    with workers_start_ignoring_ctrl_c():  # joblib starts them in this call, dispatching the first chunks
+        results = Parallel(return_as="generator")(delayed(_warnings_kept)(job, chunk) for chunk in wrapped)
+    return _rewarned(results)
 
 
 def chunk_bounds(n: int, chunk_size: int, chars=None) -> list[tuple[int, int]]:
@@ -131,6 +132,21 @@ def _received(token: str, blob: bytes):
             _RECEIVED.clear()
         _RECEIVED[token] = pickle.loads(blob)
     return _RECEIVED[token]
+
+
+@contextmanager
+def workers_start_ignoring_ctrl_c():
+    """The processes started in the block ignore Ctrl-C from their start, which a terminal sends to the whole process
+    group: the command answers it (one line, exit 130) and ends them, where a worker still importing would print a
+    traceback. Python's handler is back here when the block ends (not in a thread, which cannot set it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by what starts now, as SIG_IGN always is
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def leave_ctrl_c_to_the_caller() -> None:
@@ -251,16 +267,3 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
                 f"{len(cut):,} of {len(pairs):,} pairs (the first: {first}) have a side over {MAX_CHARS:,} "
                 f"characters: the families {', '.join(families)} read its first {MAX_CHARS:,} characters, the others "
                 "all of it"), stacklevel=3)
-
-
-def warm_worker() -> int:
-    """In a worker (:func:`semsts.core.workers.start_workers`): import the families and load what featurizing reads
-    (WordNet, GloVe, the gloss space, word frequencies), so that its first chunk finds them."""
-    from semsts.corpora.word_vectors import glove
-    from semsts.corpora.wordnet import wordnet
-
-    from .gloss_space import gloss_space
-    from .sets import FAMILIES  # noqa: F401
-    from .weighted import word_frequency
-    wordnet(), glove(), gloss_space(), word_frequency("the", "en")
-    return os.getpid()

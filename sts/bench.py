@@ -230,12 +230,9 @@ def bench_rows(args) -> tuple[list, list]:
     from semsts.baselines.registry import require_extra
     for name in args.system:  # before minutes of predicting
         require_extra(name)
-    if args.model:  # the workers start while this process loads the models, if they will get the scored pairs
+    if args.model:  # before any work
         from semsts.core.extras import require
         require("reference", "a model file")
-        from semsts.options import start_warming
-        scored = [pair for ds in (*datasets, *pools) for sub in ds for pair in bench.scored_subset(sub)[0].pairs]
-        start_warming(args, scored, args.model)
     bar = progress_bar(args)
     from semsts.baselines.registry import needs_training, system_names
     if args.train and not any(needs_training(name) for name in args.system):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import signal
 import threading
 import time
 
@@ -64,56 +62,6 @@ def settings(args, progress=None):
                            f"running {available_cores()} worker(s)"), stacklevel=2)
         n_jobs = available_cores()
     return run_settings(n_jobs=n_jobs, backend=args.backend, scheduler=args.scheduler, progress=progress)
-
-
-def start_warming(args, pairs: list, models=()) -> None:
-    """Have the run's workers start now and load what featurizing reads, while this process imports and loads its
-    models on one core, when they will get work: two jobs or more on loky, ``pairs`` enough for workers, and a saved
-    model among ``models`` whose features run in workers (not one with an encoder). Their start-up then takes the
-    core this process leaves idle (0.9 s of ``sts bench --model``); the results are the same."""
-    from semsts.core.workers import start_workers, worth_workers
-    from semsts.features.featurizer import warm_worker
-    jobs = min(args.n_jobs, available_cores())
-    if jobs > 1 and getattr(args, "backend", "loky") == "loky" and worth_workers(len(pairs), sum(len(a) + len(b) for a, b in pairs)) and _featurized_in_workers(models):
-        with run_settings(n_jobs=jobs, backend="loky"), _workers_leave_ctrl_c_to_us():
-            started = start_workers(warm_worker)
-        # collected in a thread, so that nothing waits for them: the work queues behind them anyway
-        threading.Thread(target=_collect, args=(started,), daemon=True).start()
-
-
-@contextlib.contextmanager
-def _workers_leave_ctrl_c_to_us():
-    """The processes started in the block ignore Ctrl-C, which a terminal sends to the whole process group: this
-    command answers it (one line, exit 130) and ends them; a worker still importing would print a traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by what starts now, as SIG_IGN always is
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _collect(started) -> None:
-    try:
-        for _ in started:
-            pass
-    except BaseException:  # a worker that cannot load them says why when the work itself fails; Ctrl-C is the command's
-        pass
-
-
-def _featurized_in_workers(models) -> bool:
-    from semsts.baselines.model_card import read_card
-    from semsts.baselines.model_file import model_path
-    for path in models:
-        try:
-            card = read_card(model_path(path))
-            if not (card.get("encoder") or card.get("scorer")):
-                return True
-        except (OSError, ValueError):  # the load reports it
-            continue
-    return False
 
 
 def progress_bar(args):

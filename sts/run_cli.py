@@ -10,7 +10,7 @@ from semsts.baselines.run import run_system, write_outputs
 from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
 from semsts.corpora import runrecord
-from semsts.options import add_caching, add_columns_option, add_parallel_options, progress_bar, settings, start_warming
+from semsts.options import add_caching, add_columns_option, add_parallel_options, progress_bar, settings
 
 from .notes import note
 from .streams import stdout_to_stderr
@@ -91,8 +91,7 @@ def _run(args) -> list:
 def run_saved(args, test) -> list:
     """``sts run regression --model FILE``: predict with a saved model instead of fitting."""
     bar = progress_bar(args)
-    require("reference", "a model file")  # before workers warm up for it
-    start_warming(args, [pair for sub in test for pair in sub.pairs], [args.model])  # while this process loads the model
+    require("reference", "a model file")  # before any work
     try:
         if bar:
             bar.step(f"loading {args.model}")

@@ -193,50 +193,6 @@ def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
     assert gc.get_threshold() == before
 
 
-def test_workers_started_ahead_are_the_ones_the_work_then_runs_on():
-    """Issue 22: ``sts bench/run --model`` start the workers (each loading WordNet, GloVe, the gloss space, the word
-    frequencies) while the model loads; the work that follows runs on those same processes."""
-    import os
-
-    import joblib
-    from joblib.externals.loky import reusable_executor
-
-    from semsts.core.workers import start_workers
-    from semsts.features.featurizer import warm_worker
-    if reusable_executor._executor is not None:  # workers an earlier test left warm would take both warm-ups at once;
-        reusable_executor._executor.shutdown(wait=True)  # the command's start with none, as `sts bench` does
-    with joblib.parallel_config(backend="loky", n_jobs=2):
-        warm = sorted(start_workers(warm_worker))
-        later = set(joblib.Parallel()(joblib.delayed(os.getpid)() for _ in range(8)))
-    assert len(warm) == 2 and os.getpid() not in warm and later <= set(warm)
-
-
-def test_workers_are_started_ahead_only_when_they_will_get_work(monkeypatch, tmp_path):
-    import argparse
-    import json
-
-    from semsts import options
-    from semsts.core import workers
-    started = []
-    monkeypatch.setattr(workers, "start_workers", lambda warm: started.append(1) or iter(()))
-    monkeypatch.setattr(options, "available_cores", lambda: 2)
-    lexical, encoded = tmp_path / "m.skops", tmp_path / "e.skops"
-    for path, encoder in ((lexical, None), (encoded, "sif")):
-        path.write_bytes(b"x")
-        card = {"sha256": "0" * 64, "versions": {}, "feature_set": "all", "exclude": [], "feature_names": [],
-                "training_data": {}, "resources": {}, "canaries": {}, "encoder": encoder}
-        path.with_suffix(".json").write_text(json.dumps(card))
-    monkeypatch.setattr("semsts.baselines.model_card._check_card_values", lambda path, card: None)
-    short, long = ("a cat", "a dog"), ("a cat. " * 715, "a dog. " * 715)  # 10 and 10,010 characters
-    for n_jobs, pairs, models, expected in ((2, [short] * 20_000, [lexical], 1), (1, [short] * 20_000, [lexical], 0),
-                                            (2, [short] * 1_000, [lexical], 0), (2, [short] * 20_000, [encoded], 0),
-                                            (2, [short] * 20_000, [tmp_path / "missing.skops"], 0),
-                                            (2, [long] * 100, [lexical], 1), (2, [long] * 50, [lexical], 0)):
-        started.clear()
-        options.start_warming(argparse.Namespace(n_jobs=n_jobs, backend="loky"), pairs, models)
-        assert len(started) == expected, (n_jobs, pairs, models)
-
-
 def test_a_shipped_object_is_pickled_once_and_unpickled_once_per_process():
     """Issue 22: a model's pipeline goes to the workers pickled once, and each worker unpickles it on its first
     chunk and keeps it (a few at most); what standard pickle cannot take is sent as joblib sends it."""

@@ -242,25 +242,30 @@ def test_sts_data_refuses_an_empty_path_or_mirror(argv, option, expected, tmp_pa
     assert [line for line in err.splitlines() if "error:" in line][0].endswith(f"error: argument {option}: {expected}")
 
 
-@pytest.mark.parametrize("delay", [0.8, 1.6])
+@pytest.mark.parametrize("delay", [0.2, 1.0])
 def test_ctrl_c_to_the_process_group_as_workers_start_is_one_line(delay, tmp_path, data_dir):
-    """A terminal's Ctrl-C reaches every process of the group: the workers started ahead of the work (importing
-    still) ignore it, the command ends them and says one line, with 130, at once."""
+    """A terminal's Ctrl-C reaches every process of the group: the workers featurizing starts (importing still, `delay`
+    seconds after the command says it predicts) ignore it, the command ends them and says one line, with 130, at once."""
     import signal
     import time
     env = {"STS_DATA": str(data_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "home"),
            "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    with open(tmp_path / "err", "wb") as err:
-        process = subprocess.Popen([sys.executable, "-m", "semsts", "bench", "--model", str(ROOT / "models" / "stsb.skops")],
-                                   stdout=subprocess.DEVNULL, stderr=err, cwd=tmp_path, env=env, start_new_session=True,
-                                   preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-        time.sleep(delay)
-        os.killpg(process.pid, signal.SIGINT)
-        code = process.wait(timeout=60)
-    lines = (tmp_path / "err").read_text().splitlines()
-    assert code == 130 and lines[-1] == "sts: interrupted", lines
+    argv = [sys.executable, "-m", "semsts", "run", "regression", "--model", str(ROOT / "models" / "stsb.skops"),
+            "--test", "sts2015-test", "--out", str(tmp_path / "out"), "--n-jobs", "2"]  # 8,500 pairs: workers
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=tmp_path, env=env,
+                               start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    lines = []
+    for line in iter(process.stderr.readline, b""):  # the step line comes right before the chunks go to the workers
+        lines.append(line.decode())
+        if "predicting 8" in lines[-1]:
+            break
+    time.sleep(delay)
+    os.killpg(process.pid, signal.SIGINT)
+    _, rest = process.communicate(timeout=60)
+    lines = "".join(lines + [rest.decode()]).splitlines()
+    assert process.returncode == 130 and lines[-1] == "sts: interrupted", lines
+    assert any("predicting 8" in line for line in lines)
     assert not [line for line in lines if "Traceback" in line or "Error" in line or "Warning" in line], lines
-
 
 
 def _ignores_ctrl_c_once_it_leaves_it() -> bool:
