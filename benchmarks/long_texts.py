@@ -9,6 +9,15 @@ sensitive to a shared machine's load, beside them); each side runs in a fresh pr
 ``--before GITREF`` first times the code of that commit (``git archive`` into a temporary folder, imported
 ahead of this checkout), then this checkout, and checks that both give the same feature matrix (SHA-256).
 ``--scale N`` adds the total extrapolated to N pairs (pairs are featurized independently: linear in N).
+
+``--lengths L …`` instead prints where the time goes at each length of side: each family's milliseconds a pair
+(analysis included in its own row), for about 400,000 characters a side at each length (4,000 pairs of 100
+characters, 400 of 1,000, 80 of 5,000), each length in a fresh process.
+
+``--run`` instead times the command users run, ``sts run regression --model models/stsb.skops --test FILE`` (its
+default workers) on the ``--pairs`` pairs written as a ``sentence1``/``sentence2`` TSV, with the peak memory of the
+command and its workers together (their resident sizes summed, sampled every 0.1 s) and of its largest process; with
+``--before`` that commit's code first, the output files compared.
 """
 from __future__ import annotations
 
@@ -81,6 +90,65 @@ def one(n: int, chars: int) -> dict:
             "total": round(sum(seconds.values()), 2), "cpu": round(cpu, 2), "sha256": hashlib.sha256(matrix.tobytes()).hexdigest()[:16]}
 
 
+def family_table(lengths: list[int], pythonpath: str | None) -> None:
+    """Milliseconds a pair of each family at each length of side (a fresh process per length)."""
+    rows = {}
+    for chars in lengths:
+        n = max(20, 400_000 // chars)
+        side = timed_side(n, chars, pythonpath)
+        rows[chars] = (n, {k: 1000 * v / n for k, v in side["seconds"].items()}, 1000 * side["total"] / n)
+        print(f"{chars:,} characters: {side['total']} s for {n:,} pairs", file=sys.stderr)
+    families = list(rows[lengths[0]][1])
+    print("| family | " + " | ".join(f"{c:,} characters a side ({rows[c][0]:,} pairs): ms a pair | share"
+                                     for c in lengths) + " |")
+    print("|---|" + "---:|---:|" * len(lengths))
+    for family in sorted(families, key=lambda f: -rows[lengths[-1]][1].get(f, 0)):
+        print(f"| {family} | " + " | ".join(f"{rows[c][1].get(family, 0):.3f} | {100 * rows[c][1].get(family, 0) / rows[c][2]:.0f}%"
+                                             for c in lengths) + " |")
+    print("| **all** | " + " | ".join(f"**{rows[c][2]:.2f}** | 100%" for c in lengths) + " |")
+
+
+def tree_rss(pid: int) -> tuple[int, int]:
+    """``(sum, largest)`` resident bytes of process ``pid`` and its descendants (from /proc)."""
+    sizes, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/statm") as handle:
+                sizes.append(int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+            children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
+        except (OSError, ValueError, IndexError):
+            continue
+        todo.extend(map(int, children))
+    return sum(sizes), max(sizes, default=0)
+
+
+def command_run(n: int, chars: int, pythonpath: str | None, folder: Path) -> dict:
+    """Wall seconds and peak memory of ``sts run`` on the pairs, in ``folder``; the output file's SHA-256."""
+    import hashlib
+    data = folder / "long.tsv"
+    if not data.exists():
+        data.write_text("sentence1\tsentence2\n" + "".join(f"{a}\t{b}\n" for a, b in make_pairs(n, chars)))
+    out = folder / f"out-{len(list(folder.iterdir()))}"
+    env = dict(os.environ)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "semsts", "run", "regression", "--model", str(MODEL), "--test",
+                                str(data), "--out", str(out), "--quiet"], env=env, cwd=folder, stderr=subprocess.PIPE)
+    peak_sum = peak_one = 0
+    while process.poll() is None:
+        total, largest = tree_rss(process.pid)
+        peak_sum, peak_one = max(peak_sum, total), max(peak_one, largest)
+        time.sleep(0.1)
+    seconds = time.perf_counter() - start
+    if process.returncode:
+        raise SystemExit(f"error: sts run exited {process.returncode}: {process.stderr.read().decode()[-600:]}")
+    written = next(out.glob("STS.output.*"))
+    return {"seconds": round(seconds, 1), "peak_sum": peak_sum, "peak_one": peak_one,
+            "sha256": hashlib.sha256(written.read_bytes()).hexdigest()[:16]}
+
+
 def checkout(ref: str, into: Path) -> Path:
     """The files of commit ``ref`` under ``into``, laid out so that ``import semsts`` finds them first on PYTHONPATH (the folder returned)."""
     src = into / "src"
@@ -115,6 +183,8 @@ def main(argv=None) -> int:
     parser.add_argument("--before", metavar="GITREF", help="also time this commit's code, first")
     parser.add_argument("--scale", type=int, default=10_000, help="extrapolate the total to this many pairs")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--lengths", nargs="+", type=int, help="the per-family table at these lengths of side")
+    parser.add_argument("--run", action="store_true", help="time `sts run` on the pairs, with its peak memory")
     parser.add_argument("--one", nargs=2, type=int, help=argparse.SUPPRESS)
     results.add_write_flag(parser, "long-texts")
     args = parser.parse_args(argv)
@@ -126,6 +196,11 @@ def measure(args) -> int:
     if args.one:
         print(json.dumps(one(*args.one)))
         return 0
+    if args.lengths:
+        family_table(args.lengths, None)
+        return 0
+    if args.run:
+        return run_table(args)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         if args.before:
@@ -147,6 +222,29 @@ def measure(args) -> int:
                   + f" | {row['total']:.1f} | {row['cpu']:.1f} | {row['total'] * args.scale / args.pairs / 60:.1f} min | {row['sha256']} |")
     if len({row["sha256"] for row in rows}) > 1:
         print("error: the feature matrices differ", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_table(args) -> int:
+    """``sts run`` on the pairs, this checkout and (first) ``--before``'s code, in one run."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "work"
+        folder.mkdir()
+        sides = [(args.before, str(checkout(args.before, Path(tmp))))] if args.before else []
+        for name, path in [*sides, ("this checkout", None)]:
+            rows.append({"code": name, **command_run(args.pairs, args.chars, path, folder)})
+            print(f"{name}: {rows[-1]['seconds']} s", file=sys.stderr)
+    print(f"`sts run regression --model models/stsb.skops --test FILE`, {args.pairs:,} pairs of {args.chars:,} characters "
+          f"a side, the default workers ({os.cpu_count()} cores), load {os.getloadavg()[0]:.1f} at the end\n")
+    print("| code | wall seconds | peak memory, the command and its workers together | peak of its largest process | output SHA-256 |")
+    print("|---|---:|---:|---:|---|")
+    for row in rows:
+        print(f"| {row['code']} | {row['seconds']:.1f} | {row['peak_sum'] / 2**20:,.0f} MB | {row['peak_one'] / 2**20:,.0f} MB "
+              f"| {row['sha256']} |")
+    if len({row["sha256"] for row in rows}) > 1:
+        print("error: the output files differ", file=sys.stderr)
         return 1
     return 0
 

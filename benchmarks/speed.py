@@ -11,6 +11,8 @@ or written results must be identical on both sides. ``--perl`` times the organiz
 benchmarks/correlation.pl, a stand-in that loads the same Perl modules) on the same 750 pairs as
 ``python evaluate.py GOLD SYS`` (the median of five runs each). ``--jobs`` also times this checkout's commands
 that take ``--n-jobs`` with one worker and with the default (the cores this process may use), outputs compared.
+``--imports`` instead prints what each command imports on each side: the seconds of its imports (``python -X
+importtime``, the sum of each module's own time) and the feature families among them.
 """
 from __future__ import annotations
 
@@ -156,6 +158,51 @@ def jobs_cases(bin_dir: Path, tmp: Path, n_jobs: str) -> dict:
     return out
 
 
+IMPORT_CASES = {  # what a command imports, run as a fresh process (the run folder written by the first one)
+    "sts run token-cosine --test sts2013-test": ["-m", "semsts", "run", "token-cosine", "--test", "sts2013-test",
+                                                 "--out", "{tmp}/tc", "--quiet"],
+    "sts eval --dataset sts2013-test --run RUN": ["-m", "semsts", "eval", "--dataset", "sts2013-test", "--run", "{tmp}/tc"],
+    "sts compare --dataset sts2013-test --run RUN --published": [
+        "-m", "semsts", "compare", "--dataset", "sts2013-test", "--run", "tc={tmp}/tc", "--published", "--resamples", "20"],
+    "python evaluate.py --dataset sts2013-test --run RUN": ["evaluate.py", "--dataset", "sts2013-test", "--run", "{tmp}/tc"],
+    "sts run regression --model models/stsb.skops --test stsb-test": [
+        "-m", "semsts", "run", "regression", "--model", "models/stsb.skops", "--test", "stsb-test", "--out", "{tmp}/rg",
+        "--quiet"],
+}
+NOT_FAMILIES = {"semsts.features", "semsts.features.errors", "semsts.features.text", "semsts.features.base"}
+
+
+def import_costs(bin_dir: Path, checkout: Path, tmp: Path) -> dict:
+    """``command -> (import seconds, feature modules imported)`` for one side."""
+    out = {}
+    for name, argv in IMPORT_CASES.items():
+        argv, seconds = [a.format(tmp=tmp) for a in argv], []
+        for _ in range(3):  # the median of three: one import of scipy.stats took 65 ms, the next 367 ms
+            shutil.rmtree(tmp / "rg", ignore_errors=True)
+            done = subprocess.run([str(bin_dir / "python"), "-X", "importtime", *argv], cwd=checkout, capture_output=True,
+                                  text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"error: {name} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+            lines = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")][1:]
+            seconds.append(sum(int(parts[0].split(":")[1]) for parts in lines) / 1e6)
+            families = sorted({parts[2].strip() for parts in lines} - NOT_FAMILIES)
+        out[name] = (statistics.median(seconds), [f for f in families if f.startswith("semsts.features.")])
+    return out
+
+
+def print_imports(sides: dict) -> None:
+    names = list(sides)
+    print("| command | " + " | ".join(f"{n}: import seconds | {n}: feature modules imported" for n in names) + " |")
+    print("|---|" + "---:|---|" * len(names))
+    for case in IMPORT_CASES:
+        cells = []
+        for n in names:
+            seconds, families = sides[n][case]
+            cells.append(f"{seconds:.2f} | {len(families)}" + (f" ({', '.join(f.rsplit('.', 1)[1] for f in families)})"
+                                                               if 0 < len(families) <= 6 else ""))
+        print(f"| {case} | " + " | ".join(cells) + " |")
+
+
 def print_table(results: dict, names: list, unit: str = "seconds") -> None:
     print("| command | " + " | ".join(f"{n}: {unit}" for n in names) + " | outputs |")
     print("|---|" + "---:|" * len(names) + "---|")
@@ -172,6 +219,7 @@ def main(argv=None) -> int:
     parser.add_argument("--perl", help="the organizers' correlation.pl, timed on the same files")
     parser.add_argument("--skip", nargs="*", default=[], choices=["train", "bench", "demo", "run", "evaluate"])
     parser.add_argument("--jobs", action="store_true", help="also time --n-jobs 1 against the default, here")
+    parser.add_argument("--imports", action="store_true", help="what each command imports, instead of the timings")
     results.add_write_flag(parser, "speed-wordllama")
     args = parser.parse_args(argv)
     if "STS_DATA" not in os.environ:
@@ -185,6 +233,18 @@ def measure(args) -> int:
     if args.before:
         sides.insert(0, ("before", Path(args.before[0]), Path(args.before[1]).resolve()))
     load = os.getloadavg()[0]
+    if args.imports:
+        costs = {}
+        for name, bin_dir, checkout in sides:
+            tmp = Path(tempfile.mkdtemp(prefix="sts-imports-"))
+            try:
+                costs[name] = import_costs(bin_dir, checkout, tmp)
+            finally:
+                shutil.rmtree(tmp)
+        print(f"# {platform.machine()}, {os.cpu_count()} cores, load {load:.1f}, {time.strftime('%Y-%m-%d')}, "
+              f"Python {platform.python_version()}")
+        print_imports(costs)
+        return 0
     results = {}
     for name, bin_dir, checkout in sides:
         tmp = Path(tempfile.mkdtemp(prefix="sts-speed-"))
