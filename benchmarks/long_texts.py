@@ -16,7 +16,8 @@ characters, 400 of 1,000, 80 of 5,000), each length in a fresh process.
 
 ``--run`` instead times the command users run, ``sts run regression --model models/stsb.skops --test FILE`` (its
 default workers) on the ``--pairs`` pairs written as a ``sentence1``/``sentence2`` TSV, with the peak memory of the
-command and its workers together (their resident sizes summed, sampled every 0.1 s) and of its largest process; with
+command and its workers together (their proportional set sizes summed, sampled every 0.5 s) and the resident size of
+its largest process; with
 ``--before`` that commit's code first, the output files compared.
 """
 from __future__ import annotations
@@ -86,8 +87,8 @@ def one(n: int, chars: int) -> dict:
             seconds[name] = time.perf_counter() - start
         cpu = time.process_time() - cpu
     matrix = np.ascontiguousarray(np.column_stack(blocks))
-    return {"pairs": n, "chars": chars, "seconds": {k: round(v, 2) for k, v in seconds.items()},
-            "total": round(sum(seconds.values()), 2), "cpu": round(cpu, 2), "sha256": hashlib.sha256(matrix.tobytes()).hexdigest()[:16]}
+    return {"pairs": n, "chars": chars, "seconds": {k: round(v, 4) for k, v in seconds.items()},
+            "total": round(sum(seconds.values()), 4), "cpu": round(cpu, 2), "sha256": hashlib.sha256(matrix.tobytes()).hexdigest()[:16]}
 
 
 def family_table(lengths: list[int], pythonpath: str | None) -> None:
@@ -108,19 +109,22 @@ def family_table(lengths: list[int], pythonpath: str | None) -> None:
     print("| **all** | " + " | ".join(f"**{rows[c][2]:.2f}** | 100%" for c in lengths) + " |")
 
 
-def tree_rss(pid: int) -> tuple[int, int]:
-    """``(sum, largest)`` resident bytes of process ``pid`` and its descendants (from /proc)."""
-    sizes, todo = [], [pid]
+def tree_memory(pid: int) -> tuple[int, int]:
+    """``(together, largest)``: the proportional set size (PSS: each shared page, as the memory-mapped word vectors
+    the workers share, divided among the processes sharing it) of process ``pid`` and its descendants summed, and
+    the largest resident size (RSS) among them, in bytes (from /proc)."""
+    pss, rss, todo = 0, [], [pid]
     while todo:
         current = todo.pop()
         try:
-            with open(f"/proc/{current}/statm") as handle:
-                sizes.append(int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE"))
+            fields = dict(line.split(":", 1) for line in Path(f"/proc/{current}/smaps_rollup").read_text().splitlines()[1:])
+            pss += int(fields["Pss"].split()[0]) * 1024
+            rss.append(int(fields["Rss"].split()[0]) * 1024)
             children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
-        except (OSError, ValueError, IndexError):
+        except (OSError, ValueError, KeyError):
             continue
         todo.extend(map(int, children))
-    return sum(sizes), max(sizes, default=0)
+    return pss, max(rss, default=0)
 
 
 def command_run(n: int, chars: int, pythonpath: str | None, folder: Path) -> dict:
@@ -138,9 +142,9 @@ def command_run(n: int, chars: int, pythonpath: str | None, folder: Path) -> dic
                                 str(data), "--out", str(out), "--quiet"], env=env, cwd=folder, stderr=subprocess.PIPE)
     peak_sum = peak_one = 0
     while process.poll() is None:
-        total, largest = tree_rss(process.pid)
+        total, largest = tree_memory(process.pid)
         peak_sum, peak_one = max(peak_sum, total), max(peak_one, largest)
-        time.sleep(0.1)
+        time.sleep(0.5)  # reading a large process's page tables costs CPU the run would use
     seconds = time.perf_counter() - start
     if process.returncode:
         raise SystemExit(f"error: sts run exited {process.returncode}: {process.stderr.read().decode()[-600:]}")
@@ -238,7 +242,8 @@ def run_table(args) -> int:
             print(f"{name}: {rows[-1]['seconds']} s", file=sys.stderr)
     print(f"`sts run regression --model models/stsb.skops --test FILE`, {args.pairs:,} pairs of {args.chars:,} characters "
           f"a side, the default workers ({os.cpu_count()} cores), load {os.getloadavg()[0]:.1f} at the end\n")
-    print("| code | wall seconds | peak memory, the command and its workers together | peak of its largest process | output SHA-256 |")
+    print("| code | wall seconds | peak memory, the command and its workers together (PSS) | peak of its largest process (RSS) "
+          "| output SHA-256 |")
     print("|---|---:|---:|---:|---|")
     for row in rows:
         print(f"| {row['code']} | {row['seconds']:.1f} | {row['peak_sum'] / 2**20:,.0f} MB | {row['peak_one'] / 2**20:,.0f} MB "
