@@ -11,8 +11,8 @@ or written results must be identical on both sides. ``--perl`` times the organiz
 benchmarks/correlation.pl, a stand-in that loads the same Perl modules) on the same 750 pairs as
 ``python evaluate.py GOLD SYS`` (the median of five runs each). ``--jobs`` also times this checkout's commands
 that take ``--n-jobs`` with one worker and with the default (the cores this process may use), outputs compared.
-``--imports`` instead prints what each command imports on each side: the seconds of its imports (``python -X
-importtime``, the sum of each module's own time) and the feature families among them.
+``--imports`` instead prints what each command imports on each side: the seconds its modules take to import (those
+``python -X importtime`` lists, imported again in order in a fresh process) and the feature modules among them.
 """
 from __future__ import annotations
 
@@ -172,20 +172,39 @@ IMPORT_CASES = {  # what a command imports, run as a fresh process (the run fold
 NOT_FAMILIES = {"semsts.features", "semsts.features.errors", "semsts.features.text", "semsts.features.base"}
 
 
+IMPORT_ALL = """
+import sys, time
+names = sys.argv[1:]
+start = time.perf_counter()
+for name in names:
+    try:
+        __import__(name)
+    except Exception:  # a module only its parent's import can load (or a platform's): its parent loaded it
+        pass
+print(time.perf_counter() - start)
+"""
+
+
 def import_costs(bin_dir: Path, checkout: Path, tmp: Path) -> dict:
-    """``command -> (import seconds, feature modules imported)`` for one side."""
+    """``command -> (import seconds, feature modules imported)`` for one side: the modules the command imports
+    (``python -X importtime``, in the order it imported them), then imported in that order in a fresh process on one
+    thread, the median of three: the seconds ``-X importtime`` gives a command are wall-clock, and a thread the
+    command runs meanwhile (a model's resources hashed while skops loads) swells them."""
     out = {}
     for name, argv in IMPORT_CASES.items():
-        argv, seconds = [a.format(tmp=tmp) for a in argv], []
-        for _ in range(3):  # the median of three: one import of scipy.stats took 65 ms, the next 367 ms
-            shutil.rmtree(tmp / "rg", ignore_errors=True)
-            done = subprocess.run([str(bin_dir / "python"), "-X", "importtime", *argv], cwd=checkout, capture_output=True,
-                                  text=True)
-            if done.returncode != 0:
-                raise SystemExit(f"error: {name} exited {done.returncode}: {done.stderr.strip()[-400:]}")
-            lines = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")][1:]
-            seconds.append(sum(int(parts[0].split(":")[1]) for parts in lines) / 1e6)
-            families = sorted({parts[2].strip() for parts in lines} - NOT_FAMILIES)
+        argv = [a.format(tmp=tmp) for a in argv]
+        shutil.rmtree(tmp / "rg", ignore_errors=True)
+        done = subprocess.run([str(bin_dir / "python"), "-X", "importtime", *argv], cwd=checkout, capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"error: {name} exited {done.returncode}: {done.stderr.strip()[-400:]}")
+        modules = [line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+                   if line.startswith("import time:")][1:]
+        modules = [m for m in dict.fromkeys(modules)
+                   if not m.startswith(("__main__", "encodings", "_")) and not m.endswith("__main__")]
+        seconds = [float(subprocess.run([str(bin_dir / "python"), "-c", IMPORT_ALL, *modules], cwd=checkout,
+                                        capture_output=True, text=True, check=True).stdout) for _ in range(3)]
+        families = sorted(set(modules) - NOT_FAMILIES)
         out[name] = (statistics.median(seconds), [f for f in families if f.startswith("semsts.features.")])
     return out
 
