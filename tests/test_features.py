@@ -119,6 +119,28 @@ def test_distributional_is_fitted_on_training_text():
     assert values[1][0] == 0.0  # no shared lemma: tf-idf cosine 0
 
 
+def test_distributional_counts_a_word_at_a_time_as_scikit_learn_counts_every_ngram(monkeypatch):
+    """Issue 46: the family's TF-IDF matrices (public API: our counts, scikit-learn's TfidfTransformer) are
+    scikit-learn's `transform`'s to the bit (indices, their order, values), the per-word n-gram columns kept within
+    their bound; odd whitespace, accents, a word shorter than the n-grams, an empty text, a word no vocabulary holds."""
+    from semsts import corpora
+    from semsts.features import distributional
+    train = [tuple(p) for p in corpora.load("demo-train").pairs]
+    family = Distributional(n_components=5).fit(train)
+    texts = [t for p in corpora.load("demo-test").pairs for t in p] + [
+        "", "  ", "a", "I", "x" * 60, "Hello   world\t\nnew", "naïve café, São Paulo", "it's 3.5 km—far", "A a A a",
+        "non\u00a0breaking\u2003spaces", "zzqxv qqzx"]
+    monkeypatch.setattr(distributional, "GRAM_WORDS", 50)
+    for vectorizer in (family.words_, family.chars_):
+        expected = vectorizer.transform(texts)
+        for _ in range(2):  # with the words' columns found, then kept
+            got = distributional.tfidf(vectorizer, texts)
+            assert got.shape == expected.shape and got.indptr.tolist() == expected.indptr.tolist()
+            assert got.indices.tolist() == expected.indices.tolist() and got.data.tobytes() == expected.data.tobytes()
+            assert got.indices.dtype == expected.indices.dtype and got.dtype == expected.dtype
+        assert len(distributional._grams.get(vectorizer, {})) <= 50
+
+
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_identical_texts_score_at_the_top(family):
     pairs = [("A man is slicing 3 onions in New York.", "A woman isn't cutting a tomato.")] * 2
