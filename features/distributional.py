@@ -148,7 +148,7 @@ class Distributional(PairFeatures):
         self.words_ = TfidfVectorizer(analyzer=lemma_tokens, sublinear_tf=True).fit(texts)
         self.chars_ = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True,
                                       preprocessor=char_text).fit(texts)
-        matrix = self.words_.transform(texts)
+        matrix = tfidf(self.words_, texts)
         k = max(1, min(self.n_components, matrix.shape[1] - 1, len(texts) - 1))
         svd = TruncatedSVD(n_components=k, random_state=self.random_state).fit(matrix)
         self.lsa_ = svd.components_.astype(np.float16)  # term loadings; float16 keeps model files small
