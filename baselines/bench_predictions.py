@@ -75,11 +75,11 @@ def present_datasets(names, data_dir=None, *, optional=()) -> tuple[list, list]:
 def predict_family(system, datasets, *, fit: bool = False, pools=None, progress=None) -> tuple[dict, dict]:
     """``(parts, pool_parts)``: ``dataset name -> subset -> (gold, prediction)`` for ``datasets``, and the
     same for the extra datasets ``pools`` (e.g. the rest of SICK, which MTEB's SICK-R pools with its test set).
-    ``progress(items, desc)``, when given, wraps the loop over datasets.
-
     A :class:`~semsts.baselines.subset_models.SubsetModels` predicts the subsets of every dataset in one
-    :func:`predict_scored` (each of its models all the subsets it scores, 20,000 pairs that keep every worker busy,
-    where a call per dataset of a few thousand would leave them idle); other systems predict dataset by dataset."""
+    :func:`predict_scored` (each of its models all the subsets it scores, tens of thousands of pairs that keep every
+    worker busy, where a call per dataset of a few thousand would leave them idle; its progress is the featurizer's,
+    chunk by chunk); other systems predict dataset by dataset, ``progress(items, desc)``, when given, wrapping that
+    loop."""
     from .run import check_kinds
     from .subset_models import SubsetModels
     todo = [(ds, False) for ds in datasets] + [(ds, True) for ds in (pools or ())]

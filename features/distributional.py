@@ -64,7 +64,7 @@ def tfidf(vectorizer: TfidfVectorizer, docs: list):
     every row), through public API only: the documents' tokens (a ``char_wb`` vectorizer's n-grams a word at a time,
     each word's columns looked up once and kept; an analyzer function's tokens) counted in numpy, then weighted by a
     :class:`TfidfTransformer` holding the vectorizer's settings and ``idf_``. scikit-learn's own loop looks up every
-    n-gram of every text in Python: the family took 0.57 s per 2,000 pairs that way, 0.18 s this way."""
+    n-gram of every text in Python, about three times as slow (``benchmarks/RESULTS.md``)."""
     if not docs or vectorizer.binary or not (callable(vectorizer.analyzer) or vectorizer.analyzer == "char_wb"):
         return vectorizer.transform(docs)
     vocabulary = vectorizer.vocabulary_

@@ -46,8 +46,8 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
     workers idle.
 
     ``chars`` (optional, one count per item: a pair's characters, both sides) also closes a chunk before it holds more
-    than :data:`CHUNK_CHARS` characters (a chunk's tables grow with its texts: 200 pairs of 5,000-character sides in one
-    chunk took 2.2 GB), and counts toward the work that workers pay for.
+    than :data:`CHUNK_CHARS` characters (a chunk's tables grow with its texts, so that long texts in one chunk would hold
+    gigabytes), and counts toward the work that workers pay for.
 
     ``then`` (optional) is applied to each result: in the worker, after ``func``; in this process, in a thread
     beside the next chunk's ``func`` when the caller's ``parallel_config`` allows two jobs or more (``then`` must
