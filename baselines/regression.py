@@ -15,7 +15,7 @@ from semsts.core.extras import require
 from semsts.core.progress import announce
 from semsts.core.stats import checked_range
 from semsts.features.featurizer import PairFeaturizer, map_chunks, pair_chars
-from semsts.features.sets import set_names
+from semsts.features.sets import DEFAULT_SET, set_names
 
 from .base import (
     CALLABLE,
@@ -52,7 +52,7 @@ class FeatureRegression(PairRegressor):
 
     scorer = None  # models saved before pair scorers came hold no such attribute
 
-    def __init__(self, feature_set: str = "all", exclude=(), regressor: str = "svr", param_grid=None,
+    def __init__(self, feature_set: str = DEFAULT_SET, exclude=(), regressor: str = "svr", param_grid=None,
                  cv: int = 5, random_state: int = 0, score_range=None, encoder=None, scorer=None):
         self.feature_set = feature_set
         self.exclude = exclude

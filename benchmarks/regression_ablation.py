@@ -45,7 +45,7 @@ class Prepared:
 
     def __init__(self, pairs, gold, domains, tests, cv):
         system = FeatureRegression()
-        self.featurizer = PairFeaturizer().fit(pairs)
+        self.featurizer = PairFeaturizer("all").fit(pairs)  # every family, each dropped in turn
         self.features = self.featurizer.transform(pairs)
         folds = leave_one_domain_out(domains) if cv == "domains" else make_folds(system.cv, system.random_state)
         self.folds = fold_matrices(self.featurizer, pairs, self.features, folds)

@@ -33,7 +33,7 @@ from semsts.core.progress import hook
 from semsts.core.workers import worth_workers
 
 from .base import text_input_tags
-from .sets import make_union
+from .sets import DEFAULT_SET, make_union
 from .text import MAX_CHARS, PAIR_PLACE, cut_pairs
 
 
@@ -207,7 +207,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     scorer = None  # models saved before pair scorers came hold no such attribute
 
-    def __init__(self, feature_set: str = "all", exclude=(), chunk_size: int = 500, encoder=None, scorer=None):
+    def __init__(self, feature_set: str = DEFAULT_SET, exclude=(), chunk_size: int = 500, encoder=None, scorer=None):
         self.feature_set = feature_set
         self.exclude = exclude
         self.chunk_size = chunk_size

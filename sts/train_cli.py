@@ -14,7 +14,7 @@ from semsts.baselines.regimes import REGIMES, custom_regime, regime_names, train
 from semsts.baselines.run import predict_subsets
 from semsts.core.errors import InvalidValue
 from semsts.core.extras import require
-from semsts.features.sets import FAMILIES, set_names
+from semsts.features.sets import DEFAULT_SET, FAMILIES, set_names
 from semsts.options import add_columns_option, add_parallel_options, progress_bar, settings
 from semsts.streams import stdout_to_stderr
 
@@ -29,9 +29,10 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--test", type=argtypes.nonempty, help="dataset name or file scored for the card (default: the regime's test set)")
     add_columns_option(p)
     p.add_argument("--save", required=True, type=argtypes.nonempty_file, help="model file to write, e.g. my.skops (card: my.json)")
-    p.add_argument("--feature-set", choices=set_names(), default="all",
-                   help="the feature families the regression learns from: all (default), or the families of TakeLab's "
-                        "or DKPro's 2012 systems that our resources reach (takelab, dkpro); --exclude drops more")
+    p.add_argument("--feature-set", choices=set_names(), default=DEFAULT_SET,
+                   help="the feature families the regression learns from: reference (default: every family but "
+                        "substrings), all, or the families of TakeLab's or DKPro's 2012 systems that our resources "
+                        "reach (takelab, dkpro); --exclude drops more")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), metavar="FAMILY",
                    help=f"leave a family out (repeatable): {', '.join(FAMILIES)}")
     p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
