@@ -96,6 +96,8 @@ def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
         if means[first] - means[second] < TIE:  # too close for kernels summed by BLAS: score both as libsvm does
             for i in (first, second):
                 means[i] = np.mean(_fold_scores(model, [points[i]], fold_data, y))
+    elif _one_member_grid(model, grid):
+        means = _voting_grid_scores(model, _one_member_grid(model, grid), points, fold_data, y).mean(axis=1)
     else:
         means = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), len(fold_data)).mean(axis=1)
     best = int(np.argmax(np.where(np.isnan(means), -np.inf, means)))  # a point with an undefined fold ranks last
@@ -115,6 +117,51 @@ def _fold_scores(model, points, fold_data, y) -> list:
 def _fold_score(model, train, held_out, matrix, y) -> float:
     model.fit(matrix[train], y[train])
     return pearson(model.predict(matrix[held_out]), y[held_out])
+
+
+def _one_member_grid(model, grid: dict) -> str | None:
+    """The member of a ``VotingRegressor`` (equal weights) that is the only one ``grid`` varies, if there is one."""
+    regress = model.named_steps.get("regress")
+    if not isinstance(regress, VotingRegressor) or regress.weights is not None or list(model.named_steps) != [
+            "scale", "regress"]:
+        return None
+    members = {key.removeprefix("regress__").split("__", 1)[0] for key in grid}
+    names = [name for name, _ in regress.estimators]
+    return members.pop() if len(members) == 1 and all(key.count("__") == 2 for key in grid) and \
+        members <= set(names) else None
+
+
+def _voting_grid_scores(model, varied: str, points, fold_data, y) -> np.ndarray:
+    """``(points, folds)`` held-out Pearsons of a ``VotingRegressor`` whose grid varies one member: the other members
+    are fitted once per fold, not once per point. Each prediction is the voting regressor's own (the mean of its
+    members' predictions, in its members' order, each member fitted on the same scaled fold), so the scores are
+    those of fitting each point's pipeline, bit for bit."""
+    members = dict(model.named_steps["regress"].estimators)
+    fits = [(f, name, None) for f in range(len(fold_data)) for name in members if name != varied]
+    fits += [(f, varied, i) for f in range(len(fold_data)) for i in range(len(points))]
+
+    def member(f, name, i):
+        estimator = clone(members[name])
+        if i is not None:
+            estimator.set_params(**{key.split("__", 2)[2]: value for key, value in points[i].items()})
+        return estimator
+    desc = f"grid search ({len(points)} points of {varied}, the other members once) x {len(fold_data)} folds"
+    predicted = Parallel()(delayed(_member_predictions)(member(*task), model.named_steps["scale"], y,
+                                                        *fold_data[task[0]]) for task in tracked(fits, desc))
+    by_task = dict(zip(fits, predicted))
+    scores = np.empty((len(points), len(fold_data)))
+    for i in range(len(points)):
+        for f, (_, held_out, _) in enumerate(fold_data):
+            columns = [by_task[(f, name, i if name == varied else None)] for name in members]
+            scores[i, f] = pearson(np.average(np.asarray(columns).T, axis=1), y[held_out])
+    return scores
+
+
+def _member_predictions(estimator, scale, y, train, held_out, matrix) -> np.ndarray:
+    """One member's held-out predictions, fitted on the fold's training rows scaled as the pipeline scales them."""
+    scale = clone(scale)
+    fit_x = scale.fit_transform(matrix[train])
+    return estimator.fit(fit_x, y[train]).predict(scale.transform(matrix[held_out]))
 
 
 def _rbf_svr_grid(model, grid: dict) -> bool:

@@ -35,7 +35,7 @@ def add_train_arguments(p: argparse.ArgumentParser) -> None:
                         "reach (takelab, dkpro); --exclude drops more")
     p.add_argument("--exclude", action="append", default=[], choices=list(FAMILIES), metavar="FAMILY",
                    help=f"leave a family out (repeatable): {', '.join(FAMILIES)}")
-    p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013: ensemble)")
+    p.add_argument("--regressor", choices=regressor_names(), help="default: the regime's (svr; sts2013-sts2016: ensemble)")
     p.add_argument("--encoder", metavar="SPEC", help="add a sentence encoder's features: glove-mean, sif, wordllama, minilm or "
                    "package.module:function (imported: it runs your code)")
     p.add_argument("--scorer", metavar="SPEC", help="add a pair scorer's score as a feature: package.module:function, "

@@ -35,6 +35,31 @@ def test_the_svr_grid_on_precomputed_kernels_scores_as_fitting_each_pipeline():
     assert best == points[int(np.argmax(plain))] and score == pytest.approx(plain.max(), abs=1e-9)
 
 
+@pytest.mark.parametrize("regressor", ["ensemble", "svr+gbr"])
+def test_a_voting_grid_fits_its_fixed_members_once_and_scores_as_fitting_each_pipeline(regressor):
+    """Issue 47: the grid of a voting regressor that varies one member (the ensemble's SVR C) fits the other members
+    once per fold; each point's held-out Pearsons are those of fitting its own pipeline, bit for bit, and so is the
+    chosen point. A grid over two members is searched the plain way."""
+    from sklearn.model_selection import KFold, ParameterGrid
+
+    from semsts.baselines.model_search import _fold_scores, _one_member_grid, _voting_grid_scores, search
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(150, 6))
+    y = x[:, 0] - 0.5 * x[:, 1] ** 2 + rng.normal(scale=0.3, size=150)
+    model, grid = FeatureRegression(regressor=regressor).build_model()
+    fold_data = [(train, held, x) for train, held in KFold(3, shuffle=True, random_state=0).split(x)]
+    points = list(ParameterGrid(grid))
+    assert _one_member_grid(model, grid) == "svr" and len(points) > 1
+    plain = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), 3)
+    from joblib import parallel_config
+    with parallel_config(n_jobs=2):  # the members fitted in worker processes
+        shared = _voting_grid_scores(model, "svr", points, fold_data, y)
+    assert np.array_equal(shared, plain) and len(set(plain.mean(axis=1))) > 1
+    best, score = search(model, grid, fold_data, y)
+    assert best == points[int(np.argmax(plain.mean(axis=1)))] and score == plain.mean(axis=1).max()
+    assert _one_member_grid(model, {"regress__svr__C": [1.0], "regress__gbr__max_iter": [50]}) is None
+
+
 def test_the_svr_grid_on_two_threads_scores_as_on_one(monkeypatch):
     """Issue 22: the fits of one kernel run in threads through joblib; two give the same means, bit for bit."""
     from joblib import parallel_config

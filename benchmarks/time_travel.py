@@ -1,0 +1,71 @@
+"""The time-travel regimes (issue 47): each year's test predicted from the STS data released before it.
+
+For each of ``sts2014``, ``sts2015``, ``sts2016`` (``baselines.regimes.time_travel``): the command users run,
+``sts train --regime stsYYYY --save …``, timed on this machine (its default workers), and its card's figures on
+that year's test set under the task's official aggregate (the size-weighted Mean of the subsets' Pearsons), beside
+the best run of that year's table. The training choices (the regressor's hyperparameters, by leaving one training
+domain out) look at no gold of the test year or later; the test figures only report.
+
+    python benchmarks/time_travel.py [--years 2014 2015 2016] [--data-dir DIR] [--write [SECTION]]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import results  # benchmarks/results.py: --write
+
+# The best run of each year's English table by its size-weighted Mean, as the task papers print it: Agirre et al.
+# (2014) SemEval-2014 Task 10; Agirre et al. (2015) SemEval-2015 Task 2; Agirre et al. (2016) SemEval-2016 Task 1.
+BEST = {2014: ("DLS@CU run2", 0.7610), 2015: ("DLS@CU S1", 0.8015), 2016: ("Samsung Poland NLP", 0.7781)}
+
+
+def train(year: int, data_dir: str | None, folder: Path) -> tuple[float, dict]:
+    """Seconds of ``sts train --regime stsYEAR`` and the card it writes."""
+    model = folder / f"sts{year}.skops"
+    command = [sys.executable, "-m", "semsts", "train", "--regime", f"sts{year}", "--save", str(model), "--quiet"]
+    if data_dir:
+        command += ["--data-dir", data_dir]
+    start = time.perf_counter()
+    subprocess.run(command, check=True)
+    seconds = time.perf_counter() - start
+    return seconds, json.loads(model.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--years", nargs="+", type=int, default=sorted(BEST), choices=sorted(BEST))
+    parser.add_argument("--data-dir")
+    results.add_write_flag(parser, "time-travel")
+    args = parser.parse_args(argv)
+    with results.recording(args.write, __file__, argv):
+        return measure(args)
+
+
+def measure(args) -> int:
+    print("| regime | trained on | pairs | domains left out in turn | regressor | training | test subsets (Pearson) "
+          "| Mean | the year's best run | reached |")
+    print("|---|---|---:|---:|---|---:|---|---:|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for year in args.years:
+            seconds, card = train(year, args.data_dir, Path(tmp))
+            (model,) = card["training_data"]["sub_models"].values()
+            domains = model["cv"].split("(", 1)[1].rstrip(")").split(", ")
+            test = card["scores"]["test"]
+            subsets = ", ".join(f"{name} {entry['pearson']:.4f}" for name, entry in test["subsets"].items())
+            team, best = BEST[year]
+            print(f"| sts{year} | {' + '.join(card['training_data']['datasets'])} | {model['pairs']:,} | "
+                  f"{len(domains)} | {card['params']['regressor']} | {seconds / 60:.1f} min | {subsets} | "
+                  f"{test['mean']:.4f} | {team} {best:.4f} | {'yes' if round(test['mean'], 4) >= best else 'no'} |",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
