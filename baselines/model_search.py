@@ -96,8 +96,8 @@ def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:
         if means[first] - means[second] < TIE:  # too close for kernels summed by BLAS: score both as libsvm does
             for i in (first, second):
                 means[i] = np.mean(_fold_scores(model, [points[i]], fold_data, y))
-    elif _one_member_grid(model, grid):
-        means = _voting_grid_scores(model, _one_member_grid(model, grid), points, fold_data, y).mean(axis=1)
+    elif varied := _one_member_grid(model, grid):
+        means = _voting_grid_scores(model, varied, points, fold_data, y).mean(axis=1)
     else:
         means = np.asarray(_fold_scores(model, points, fold_data, y)).reshape(len(points), len(fold_data)).mean(axis=1)
     best = int(np.argmax(np.where(np.isnan(means), -np.inf, means)))  # a point with an undefined fold ranks last

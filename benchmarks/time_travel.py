@@ -21,8 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import results  # benchmarks/results.py: --write
 
-# The best run of each year's English table by its size-weighted Mean, as the task papers print it: Agirre et al.
-# (2014) SemEval-2014 Task 10; Agirre et al. (2015) SemEval-2015 Task 2; Agirre et al. (2016) SemEval-2016 Task 1.
+# The best run of each year's English table by its size-weighted Mean, from the results tables of Agirre et al. (2014)
+# SemEval-2014 Task 10, (2015) SemEval-2015 Task 2 and (2016) SemEval-2016 Task 1, as public restatements quote them
+# (the tables themselves are not yet in corpora/leaderboards, issue 47).
 BEST = {2014: ("DLS@CU run2", 0.7610), 2015: ("DLS@CU S1", 0.8015), 2016: ("Samsung Poland NLP", 0.7781)}
 
 
