@@ -57,16 +57,25 @@ class MtebContender:
     figures: dict  # dataset name -> correlation; a task not read is absent
     revision: str
     mteb_version: str
-    source_kind: str  # revision | mtebpaper | external (self-reported, not an MTEB run) | revision+mtebpaper
+    source_kind: str  # revision | mtebpaper | external (self-reported, not an MTEB run) | revision+mtebpaper | revision+external
     source: str
+    trained_on_sts_text: str  # what mteb's model metadata says of STS data among the model's training data
     marks: str
     notes: str
 
+    @property
+    def trained_on_sts(self) -> bool | None:
+        """True where mteb's model metadata names an STS task among the model's training datasets (marked †),
+        False where it names training datasets and none is one, None where it does not say."""
+        return {"yes": True, "no": False}.get(self.trained_on_sts_text.split(":")[0].split(" ")[0])
 
-def mteb_contenders() -> list[MtebContender]:
-    """The rows of ``corpora/leaderboards/mteb-sts.tsv`` in the file's order."""
+
+def mteb_contenders(*, sts_trained: bool = True) -> list[MtebContender]:
+    """The rows of ``corpora/leaderboards/mteb-sts.tsv`` in the file's order; without those trained on STS data
+    (:attr:`MtebContender.trained_on_sts`) when ``sts_trained`` is False."""
     board = load_leaderboard(MTEB_NAME)
-    return [MtebContender(row.name, {d: row.scores[d] for d in MTEB_DATASETS if d in row.scores},
+    rows = [MtebContender(row.name, {d: row.scores[d] for d in MTEB_DATASETS if d in row.scores},
                           row.text["revision"], row.text["mteb_version"], row.text["source_kind"], row.text["source"],
-                          row.marks, row.notes)
+                          row.text["trained_on_sts"], row.marks, row.notes)
             for row in board.rows]
+    return [r for r in rows if sts_trained or r.trained_on_sts is not True]

@@ -89,12 +89,12 @@ BENCH_FILES = ("bench.svg", "index.html")  # what a report writes (html_report.c
 
 
 def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=(), bootstrap=None, pairs=(),
-                       predictions=None) -> Path:
+                       predictions=None, sts_trained: bool = True) -> Path:
     """``out_dir/index.html``: the chart (inlined as SVG, ``bench.svg`` beside it), SimCSE's Table 5
     with our rows placed in it (what the chart draws), then the other conventions' tables, each with its
     notes and signature, the paired tests between our rows (``bootstrap``), how each row was made, and each row's
     worst pairs per dataset (``pairs``: :func:`~semsts.scoring.pair_predictions.pair_tables`; linked to the files
-    saved in ``predictions``, if given)."""
+    saved in ``predictions``, if given); without MTEB's published rows trained on STS data when ``sts_trained`` is False."""
     plt = pyplot()
     out_dir = Path(out_dir)
     fig = _plot(plt, rows)
@@ -111,7 +111,7 @@ def write_bench_report(rows, out_dir, *, conventions=tuple(CONVENTIONS), absent=
             "</style></head><body>", f"<h1>{html.escape(title)}</h1>",
             f'<figure role="img" aria-label="bar chart">{svg}</figure>']
     conventions = covering(("simcse", *(c for c in conventions if c != "simcse")), datasets_of(rows))
-    for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap):
+    for s in sections(rows, conventions=conventions, published=True, bootstrap=bootstrap, sts_trained=sts_trained):
         page += [f"<h2>{html.escape(s.title)}</h2>", html_table(s.header, s.body, None if all(s.ours) else s.ours)]
         page += ["<ul>", *(f"<li>{html.escape(n)}</li>" for n in s.notes), "</ul>"] if s.notes else []
         page += [f"<p>signature: <code>{html.escape(sig)}</code></p>" for sig in s.signatures]

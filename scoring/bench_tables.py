@@ -154,8 +154,9 @@ def _table5_lines(r: BenchRow) -> list:
     return lines
 
 
-def published_table(rows) -> tuple[list, list, list]:
-    """SimCSE's Table 5 as the paper lays it out, our rows after it; and the notes on them."""
+def published_table(rows, *, sts_trained: bool = True) -> tuple[list, list, list]:
+    """SimCSE's Table 5 as the paper lays it out, our rows after it; and the notes on them. ``sts_trained`` changes
+    nothing: no row of Table 5 was trained on STS data."""
     header = TABLE5_HEADER
     body, notes, published = [], [], contenders()
     for section in ("unsupervised", "supervised"):
@@ -205,11 +206,12 @@ def _mteb_lines(r: BenchRow) -> list:
     return lines
 
 
-def mteb_published_table(rows) -> tuple[list, list, list]:
-    """MTEB's published STS main scores (x 100) of today's open encoders, our rows after them, and where
+def mteb_published_table(rows, *, sts_trained: bool = True) -> tuple[list, list, list]:
+    """MTEB's published STS main scores (x 100) of open and API encoders, our rows after them, and where
     each of ours would rank: per task, and by the mean of the tasks it has, each published row compared
-    on the tasks both have (the notes say which published rows lack one and are compared on fewer)."""
-    header, published = MTEB_HEADER, mteb_contenders()
+    on the tasks both have (the notes say which published rows lack one and are compared on fewer). Without the
+    published rows trained on STS data (†) when ``sts_trained`` is False."""
+    header, published = MTEB_HEADER, mteb_contenders(sts_trained=sts_trained)
     theirs = [{d: 100 * v for d, v in c.figures.items()} for c in published]
     body = [["(published, MTEB)"] + [""] * (len(header) - 1)]
     body += [_mteb_cells(c.name + (f" {c.marks}" if c.marks else ""), f) for c, f in zip(published, theirs)]
@@ -228,9 +230,19 @@ def mteb_published_table(rows) -> tuple[list, list, list]:
     notes.append(f"published rows: {MTEB_NAME} ({len(published)} models, figures read from MTEB's results "
                  "repositories: a revision folder run by mteb, ° the MTEB paper's run (mteb 0.0.2, no revision), "
                  "◇ the authors' self-reported figures, not an MTEB run; revision, mteb version and source file "
-                 "of each in corpora/leaderboards/mteb-sts.tsv); whether a published model was trained on STS data "
-                 "is not recorded")
+                 "of each in corpora/leaderboards/mteb-sts.tsv)")
+    notes.append(_sts_trained_note(sts_trained))
     return header, body, notes
+
+
+def _sts_trained_note(sts_trained: bool) -> str:
+    every = mteb_contenders()
+    marked = sum(c.trained_on_sts is True for c in every)
+    unknown = sum(c.trained_on_sts is None for c in every)
+    what = (f"† = trained on STS data: mteb's model metadata names an STS task among the model's training datasets "
+            f"({marked} of {len(every)} published rows; for {unknown} it names no training data, so they are not marked)")
+    return what + ("; those rows are left out here (--no-sts-trained)" if not sts_trained else
+                   "; --no-sts-trained ranks without them")
 
 
 def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> list:
@@ -268,17 +280,19 @@ def _mteb_rank_notes(system: str, ours: dict, theirs: list, published: list) -> 
     return [text, f"{system} per task: " + ", ".join(per_task)]
 
 
-def published_view(rows) -> tuple[list, list, list, dict]:
-    """SimCSE's Table 5 ranked by Avg., cut by :func:`~semsts.scoring.ranking.ranked_view` (the paper's two sections merged)."""
+def published_view(rows, *, sts_trained: bool = True) -> tuple[list, list, list, dict]:
+    """SimCSE's Table 5 ranked by Avg., cut by :func:`~semsts.scoring.ranking.ranked_view` (the paper's two sections
+    merged). ``sts_trained`` changes nothing: no row of Table 5 was trained on STS data."""
     published = [(_table5_cells(c), c.average) for c in contenders()]
     ours = [(_table5_lines(r), None if r.trained_on_sts else r.simcse_average) for r in rows]
     return ranked_view(TABLE5_HEADER, published, ours)
 
 
-def mteb_published_view(rows) -> tuple[list, list, list, dict]:
-    """MTEB's published rows ranked by Mean (7) (those without it last, unranked), cut by :func:`~semsts.scoring.ranking.ranked_view`."""
+def mteb_published_view(rows, *, sts_trained: bool = True) -> tuple[list, list, list, dict]:
+    """MTEB's published rows ranked by Mean (7) (those without it last, unranked), cut by
+    :func:`~semsts.scoring.ranking.ranked_view`; without those trained on STS data when ``sts_trained`` is False."""
     published = []
-    for c in mteb_contenders():
+    for c in mteb_contenders(sts_trained=sts_trained):
         figures = {d: 100 * v for d, v in c.figures.items()}
         published.append((_mteb_cells(short_name(c.name) + (f" {c.marks}" if c.marks else ""), figures),
                           _core_mean(figures)))
@@ -311,10 +325,11 @@ class Section:
 
 
 def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, bootstrap=None,
-             every_row: bool = True) -> list[Section]:
+             every_row: bool = True, sts_trained: bool = True) -> list[Section]:
     """The tables a bench prints, in order; every rendering (text, Markdown, HTML) draws these. A published table
     holds every published row in the paper's layout, or (not ``every_row``) is cut to the top rows and those around
-    ours, ranked (:func:`~semsts.scoring.ranking.ranked_view`)."""
+    ours, ranked (:func:`~semsts.scoring.ranking.ranked_view`); without the published rows trained on STS data when
+    ``sts_trained`` is False."""
     out = []
     for convention in conventions:
         placed = published and convention in PUBLISHED_TABLES
@@ -322,11 +337,11 @@ def sections(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, b
             placed = False  # MTEB's multilingual tasks alone: no published row has a figure to place them among
         gaps: dict = {}
         if placed:
-            header, body, notes = PUBLISHED_TABLES[convention](rows)
+            header, body, notes = PUBLISHED_TABLES[convention](rows, sts_trained=sts_trained)
             n_ours = sum(1 + bool(r.ci) for r in rows)
             ours = [False] * (len(body) - n_ours) + [True] * n_ours
             if not every_row:
-                header, body, ours, gaps = PUBLISHED_VIEWS[convention](rows)
+                header, body, ours, gaps = PUBLISHED_VIEWS[convention](rows, sts_trained=sts_trained)
         else:
             (header, body), notes = TABLES[convention](rows), []
             ours = [True] * len(body)
@@ -402,11 +417,12 @@ def _markdown_lines(s: Section) -> list[str]:
 
 
 def render(rows, *, conventions=tuple(CONVENTIONS), published: bool = False, absent=(), markdown_: bool = False,
-           bootstrap=None, every_row: bool = True) -> str:
+           bootstrap=None, every_row: bool = True, sts_trained: bool = True) -> str:
     """The bench as text (or Markdown): one table per convention with its signature, the paired tests, the notes.
     Text tables wider than :data:`WIDTH` come in blocks of columns; published tables are cut unless ``every_row``."""
     out = []
-    for s in sections(rows, conventions=conventions, published=published, bootstrap=bootstrap, every_row=every_row):
+    for s in sections(rows, conventions=conventions, published=published, bootstrap=bootstrap, every_row=every_row,
+                      sts_trained=sts_trained):
         out += [f"## {s.title}", ""] if markdown_ else [wrapped(s.title)]
         out += _markdown_lines(s) if markdown_ else text_blocks(s.header, s.body, s.gaps)
         out += [""] + [f"- {n}" if markdown_ else wrapped(n, "  ") for n in s.notes] if s.notes else []
@@ -472,13 +488,14 @@ class Bench(Result):
     absent: tuple = ()
     bootstrap: Bootstrap | None = None  # the intervals' resampling and the paired tests (None: --resamples 0)
     every_row: bool = True  # text and Markdown: every published row; False: the top ones and those around ours
+    sts_trained: bool = True  # False: the published rows trained on STS data left out (``--no-sts-trained``)
 
     def title(self) -> str:
         return "sts bench: " + ", ".join(r.system for r in self.rows)
 
     def tables(self):
         return [(s.header, s.body) for s in sections(self.rows, conventions=self.conventions, published=self.published,
-                                                     bootstrap=self.bootstrap)]
+                                                     bootstrap=self.bootstrap, sts_trained=self.sts_trained)]
 
     def lines(self):
         return trailer(self.rows, self.absent)
@@ -488,11 +505,11 @@ class Bench(Result):
 
     def to_text(self):
         return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
-                      bootstrap=self.bootstrap, every_row=self.every_row)
+                      bootstrap=self.bootstrap, every_row=self.every_row, sts_trained=self.sts_trained)
 
     def to_markdown(self):
         return render(self.rows, conventions=self.conventions, published=self.published, absent=self.absent,
-                      markdown_=True, bootstrap=self.bootstrap, every_row=self.every_row)
+                      markdown_=True, bootstrap=self.bootstrap, every_row=self.every_row, sts_trained=self.sts_trained)
 
     def to_json(self):
         return render_json(self.rows, absent=self.absent, bootstrap=self.bootstrap)

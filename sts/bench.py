@@ -69,6 +69,9 @@ def add_bench_arguments(p) -> None:
                         "scores: text and markdown show the top rows and those around ours, ranked (csv, latex, json "
                         "and the --report page: every row)")
     p.add_argument("--all", action="store_true", help="with --published: every published row, in the paper's layout")
+    p.add_argument("--no-sts-trained", dest="sts_trained", action="store_false",
+                   help="with --published: leave out the published MTEB rows trained on STS data (marked †: mteb's "
+                        "model metadata names an STS task among the model's training datasets)")
     p.add_argument("--format", choices=["text", "markdown", "csv", "latex", "json", "html"], default="text",
                    help="format of the tables (default text)")
     p.add_argument("--report", metavar="DIR", type=argtypes.nonempty_path,
@@ -116,7 +119,8 @@ def bench_command(args) -> int:
         if args.report:
             from semsts.scoring.bench_html import write_bench_report
             path = write_bench_report(rows, args.report, conventions=conventions, absent=absent, bootstrap=boot,
-                                      pairs=pairs, predictions=getattr(args, "save_predictions", None))
+                                      pairs=pairs, predictions=getattr(args, "save_predictions", None),
+                                      sts_trained=args.sts_trained)
     sys.stdout.write(text)
     if args.report and not args.quiet:
         print(f"wrote {path}", file=sys.stderr)
@@ -180,7 +184,7 @@ def _bench_tables(args, conventions) -> tuple:
             bar.close()
     from semsts.scoring.bench_tables import Bench
     return rows, absent, boot, conventions, Bench(tuple(rows), conventions, args.published, tuple(absent), boot,
-                                                  every_row=args.all).render(args.format)
+                                                  every_row=args.all, sts_trained=args.sts_trained).render(args.format)
 
 
 def _none_present(names, data_dir) -> str:

@@ -257,16 +257,16 @@ def test_the_mteb_published_layout_places_a_toy_row_by_hand():
         fewer += len(have) < 7
         full += len(have) == 7
         full_above += len(have) == 7 and sum(have) / 7 > 80
-    assert len(table) == 45 and fewer == 11 and 0 < above < 45
+    assert len(table) == 75 and fewer == 16 and 0 < above < 75
     line = next(n for n in notes if n.startswith("mine: Mean (7) 80.00 would rank "))
     assert line.startswith(f"mine: Mean (7) 80.00 would rank {full_above + 1} of {full + 1} among the published rows "
                            "that have it, as the table's rank column places it; by another rule, its mean over 7 tasks")
-    assert f"each published row compared on the tasks both have, places {above + 1} of 46" in line
+    assert f"each published row compared on the tasks both have, places {above + 1} of 76" in line
     assert f"among the {full} holding all 7: {full_above + 1} of {full + 1}" in line
-    assert "8 lacking STS16" in line
+    assert "11 lacking STS16" in line
     per_task = next(n for n in notes if n.startswith("mine per task: "))
     stsb = sum(100 * float(r["stsb-test"]) > 80 for r in table if r["stsb-test"])
-    assert f"STSBenchmark {stsb + 1} of 46" in per_task
+    assert f"STSBenchmark {stsb + 1} of 76" in per_task
     assert not any(n.startswith("supervised") for n in notes)
     bge = next(b for b in body if b[0] == "BAAI/bge-small-en-v1.5")
     assert bge[5] == "-" and bge[-1] == "-" and bge[1] == "77.44"  # STS16 not read: no Mean (7)
@@ -530,6 +530,22 @@ def test_published_text_puts_a_row_without_the_ranking_figure_last_and_alone(dat
     assert [line.split()[0] for line in body] == ["1", "2", "3", "…", "-"]
     assert body[3] == f"… {len(published) - 3} published rows left out (ranks 4-{len(published)}); --all shows every row"
     assert body[4].split()[1:] == ["token-cosine", *["-"] * 5, body[4].split()[7], "-", "-"]
+
+
+def test_no_sts_trained_leaves_the_published_rows_trained_on_sts_data_out_of_mteb_s_table(data_dir, capsys):
+    """Issue 47: MTEB's published rows marked † (trained on STS data, by mteb's model metadata) are in the table by
+    default, its notes say so; --no-sts-trained leaves exactly them out of the table and of our row's rank."""
+    from semsts.corpora.published_encoders import mteb_contenders
+    argv = ["bench", "token-cosine", "--datasets", "stsb-test", "--convention", "mteb", "--published", "--all",
+            "--resamples", "0", "--quiet", "--data-dir", str(data_dir)]
+    assert cli.main(argv) == 0
+    every = capsys.readouterr().out
+    assert cli.main([*argv, "--no-sts-trained"]) == 0
+    kept = capsys.readouterr().out
+    trained = [c.name for c in mteb_contenders() if c.trained_on_sts]
+    assert trained and all(f"{name} " in every and name not in kept for name in trained)
+    assert all(c.name in kept for c in mteb_contenders(sts_trained=False))
+    assert "--no-sts-trained ranks without them" in every and "those rows are left out here" in kept
 
 
 def test_no_dataset_under_the_data_root_is_one_short_line(tmp_path, capsys, monkeypatch):

@@ -38,21 +38,43 @@ def test_every_average_follows_from_its_columns_but_sbert_base():
 def test_the_mteb_table_names_revision_version_and_source_of_every_row():
     from semsts.corpora.published_encoders import MTEB_CORE, MTEB_NAME, mteb_contenders
     rows = mteb_contenders()
-    assert len(rows) >= 40 and len({r.name for r in rows}) == len(rows)
-    kinds = {"revision", "mtebpaper", "external", "revision+mtebpaper"}
+    assert len(rows) >= 70 and len({r.name for r in rows}) == len(rows)
+    kinds = {"revision", "mtebpaper", "external", "revision+mtebpaper", "revision+external"}
     for r in rows:
         assert r.revision and r.mteb_version and r.source and r.source_kind in kinds, r.name
         assert sum(d in r.figures for d in MTEB_CORE) >= 6, r.name  # at most one core task not read
         assert all(0 < v < 1 for v in r.figures.values()), r.name
+        marks = r.marks.replace("†", "")
         if r.source_kind == "external":  # the authors' own figures: marked, never an MTEB version
-            assert r.marks == "◇" and "/external" in r.source and r.mteb_version.startswith("none"), r.name
+            assert marks == "◇" and "/external" in r.source and r.mteb_version.startswith("none"), r.name
         elif r.source_kind == "mtebpaper":
-            assert r.marks == "°" and "mtebpaper" in r.source and r.mteb_version == "0.0.2", r.name
-        else:  # a results-repo revision folder: the revision is a 40-hex commit of the model
-            assert len(r.revision) == 40 and int(r.revision, 16) >= 0 and r.revision in r.source, r.name
+            assert marks == "°" and "mtebpaper" in r.source and r.mteb_version == "0.0.2", r.name
+        else:  # a results-repo folder run by mteb: a 40-hex commit of the model, or an API model's version folder
+            assert (len(r.revision) == 40 and int(r.revision, 16) >= 0 or r.revision.split(" ")[0].isdigit()), r.name
+            assert r.revision.split(" ")[0] in r.source, r.name
+            # mixed: some tasks from the authors' own files, named in the source and marked
+            assert (marks == "◈") == (r.source_kind == "revision+external") and (
+                r.source_kind != "revision+external" or "external" in r.source), r.name
     board = lb.load_leaderboard(MTEB_NAME)
-    assert board.text_columns == ("revision", "mteb_version", "source_kind", "source")
+    assert board.text_columns == ("revision", "mteb_version", "source_kind", "source", "trained_on_sts")
     assert {r.source_kind for r in rows} == kinds
+
+
+def test_the_mteb_table_says_which_models_were_trained_on_sts_data():
+    """Issue 47: each row says what mteb's model metadata gives as its training data, † marks the rows whose
+    training datasets include an STS task, and the ranking can leave them out."""
+    from semsts.corpora.published_encoders import mteb_contenders
+    rows = {r.name: r for r in mteb_contenders()}
+    for r in rows.values():
+        assert r.trained_on_sts_text.startswith(("yes: ", "no (", "not stated (")), r.name
+        assert ("†" in r.marks) == (r.trained_on_sts is True), r.name
+    # mteb's ModelMeta of stella names STS12 and STSBenchmarkMultilingualSTS among its training data; Qwen3's none
+    assert "STSBenchmarkMultilingualSTS" in rows["NovaSearch/stella_en_400M_v5"].trained_on_sts_text
+    assert rows["Qwen/Qwen3-Embedding-8B"].trained_on_sts is False
+    assert rows["thenlper/gte-base"].trained_on_sts is None
+    kept = mteb_contenders(sts_trained=False)
+    assert [r.name for r in kept] == [n for n, r in rows.items() if r.trained_on_sts is not True]
+    assert 0 < len(rows) - len(kept) < len(rows)
 
 
 def test_the_mteb_table_keeps_the_files_precision():
@@ -79,10 +101,14 @@ def test_the_docs_document_the_mteb_table():
     section = readme[readme.index("**Today's contenders"):]
     section = section[:section.index("\n\n**", 10)]
     n = len(mteb_contenders())
-    assert f"{n} open models" in section
+    assert f"{n} open models and API models" in section
     for word in ("mteb-sts.tsv", "embeddings-benchmark/results", "embeddings-benchmark/mtebpaper", "external",
-                 "revision", "not an MTEB run", "tasks both have"):
+                 "revision", "not an MTEB run", "tasks both have", "--no-sts-trained", "trained_on_sts"):
         assert word in section, word
     kinds = [r.source_kind for r in mteb_contenders()]
     assert f"`revision` ({kinds.count('revision') + kinds.count('revision+mtebpaper')} rows" in section
     assert f"(°, {kinds.count('mtebpaper')} rows" in section and f"(◇, {kinds.count('external')} rows" in section
+    assert f"(◈, {kinds.count('revision+external')} rows" in section
+    marked = sum(r.trained_on_sts is True for r in mteb_contenders())
+    unstated = sum(r.trained_on_sts is None for r in mteb_contenders())
+    assert f"the {marked} rows whose training datasets" in section and f"{unstated} rows give no training" in section
