@@ -69,21 +69,33 @@ def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds, *, fitted_
     """``(train, held_out, matrix)`` per fold, the families that learn from text (LSA, IDF) refitted
     on the fold's training pairs only, so that CV never scores a model that saw held-out text.
     ``fitted_on``: the indices of the pairs ``featurizer`` was fitted on, in order; a fold that trains on
-    exactly those keeps ``features`` (a refit on the same pairs would give the same columns)."""
+    exactly those keeps ``features`` (a refit on the same pairs would give the same columns). The folds are
+    refitted through joblib, as the caller's ``parallel_config`` says (each fold alone: the same columns)."""
     columns, learned = featurizer.learned_part()
-    out = []
     splits = list(folds.split(features))
-    for number, (train, held_out) in enumerate(splits, 1):
+    refit = [number for number, (train, _) in enumerate(splits)
+             if columns and not (fitted_on is not None and np.array_equal(train, fitted_on))]
+    refitted = {}
+    if refit:
+        announce(f"CV: refitting the features that learn from text in {len(refit)} folds")
+        pairs = list(pairs)
+        done = Parallel(return_as="generator")(delayed(_refitted_columns)(clone(learned), pairs, splits[number][0])
+                                               for number in refit)
+        refitted = dict(zip(refit, tracked(done, f"CV: refitting in {len(refit)} folds")))
+    out = []
+    for number, (train, held_out) in enumerate(splits):
         matrix = features
-        if columns and not (fitted_on is not None and np.array_equal(train, fitted_on)):
-            announce(f"CV fold {number}/{len(splits)}: refitting the features that learn from text")
+        if number in refitted:
             matrix = features.copy()
-            learned.fit([pairs[i] for i in train])
-            starts = range(0, len(pairs), CHUNK)  # rows are independent: chunks only pace the progress
-            matrix[:, columns] = np.vstack([learned.transform(pairs[i:i + CHUNK])
-                                            for i in tracked(starts, f"CV fold {number}/{len(splits)}: featurizing")])
+            matrix[:, columns] = refitted.pop(number)
         out.append((train, held_out, matrix))
     return out
+
+
+def _refitted_columns(learned, pairs: list, train) -> np.ndarray:
+    """The columns of ``learned`` (the families that learn from text) for every pair, fitted on ``pairs[train]``."""
+    learned.fit([pairs[i] for i in train])
+    return np.vstack([learned.transform(pairs[i:i + CHUNK]) for i in range(0, len(pairs), CHUNK)])
 
 
 def search(model, grid: dict, fold_data, y) -> tuple[dict, float]:

@@ -101,6 +101,28 @@ def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
     assert other is not features
 
 
+def test_the_folds_refitted_in_worker_processes_give_the_columns_of_refitting_them_here(demo):
+    """Issue 47: the families that learn from text are refitted per fold through joblib (two worker processes
+    here); each fold's matrix is the one refitting it in this process gives, bit for bit, and differs from the
+    matrix of the featurizer fitted on every pair (the fold saw less text)."""
+    from sklearn.model_selection import KFold
+
+    from semsts.core.run_settings import run_settings
+    pairs, _, _, _ = demo
+    featurizer = FeatureRegression().build_featurizer().fit(pairs)
+    features = featurizer.transform(pairs)
+    folds = KFold(3, shuffle=True, random_state=0)
+    with run_settings(n_jobs=1):  # one BLAS thread, as every command runs
+        here = fold_matrices(featurizer, pairs, features, folds)
+    with run_settings(n_jobs=2):
+        workers = fold_matrices(featurizer, pairs, features, folds)
+    columns, _ = featurizer.learned_part()
+    assert len(here) == len(workers) == 3 and columns
+    for (train, held, a), (train2, held2, b) in zip(here, workers):
+        assert np.array_equal(train, train2) and np.array_equal(held, held2)
+        assert np.array_equal(a, b) and not np.array_equal(a[:, columns], features[:, columns])
+
+
 def test_a_grid_point_with_a_constant_fold_ranks_last():
     """Issue 33: the search scores folds with the one Pearson (semsts.core.stats), which has no r for a constant
     prediction; such a point ranks below every point that has one, though listed first."""
