@@ -83,7 +83,13 @@ def _train(args, recipe, test_name, chosen, settings_bar) -> dict:
     from semsts.features.errors import NonFiniteScore
     with settings(args, settings_bar):
         if test_name:  # read before the user's encoder or scorer runs (it may change the current folder)
-            (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
+            try:
+                (test,) = corpora.resolve_all([test_name], args.data_dir, columns=args.columns)
+            except corpora.DatasetNotFound as exc:
+                if args.test:
+                    raise
+                raise corpora.DatasetNotFound(f"{exc} (or score the regime on another test set: --test "
+                                              "DATASET_OR_FILE)") from None
             test.require_gold()
         try:
             models, card = train_regime(recipe, data_dir=args.data_dir, columns=args.columns,

@@ -364,6 +364,20 @@ def test_the_form_before_issue_33_of_sts_train_gets_one_line_with_the_new_form(t
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_regime_whose_test_set_is_absent_says_how_to_get_it_or_name_another(tmp_path, capsys):
+    """Issue 47: ``sts train --regime sts2017`` without ``sts2017-test`` under the data root stops before training
+    with one line naming the fetch and ``--test``; a test set the user named with ``--test`` gets the plain line."""
+    save = tmp_path / "m.skops"
+    assert cli.main(["train", "--regime", "sts2017", "--save", str(save), "--quiet", "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: dataset 'sts2017-test' is not in "), err
+    assert "`sts data fetch sts2017-test`" in err and "--test DATASET_OR_FILE" in err and not save.exists()
+    assert cli.main(["train", "--regime", "sts2017", "--test", "sts2016-test", "--save", str(save), "--quiet",
+                     "--data-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: dataset 'sts2016-test' is not in ") and "--test" not in err and not save.exists()
+
+
 @pytest.mark.parametrize("error", [ValueError("a numpy complaint"), RuntimeError("an encoder gave up")])
 def test_an_error_from_a_library_below_us_is_one_line_too(error, capsys):
     """The boundary's net: what numpy, scikit-learn or a user's encoder raise on input no check of ours refused."""
