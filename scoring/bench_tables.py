@@ -229,7 +229,8 @@ def mteb_published_table(rows, *, sts_trained: bool = True) -> tuple[list, list,
                  "all of our row's tasks follows it")
     notes.append(f"published rows: {MTEB_NAME} ({len(published)} models, figures read from MTEB's results "
                  "repositories: a revision folder run by mteb, ° the MTEB paper's run (mteb 0.0.2, no revision), "
-                 "◇ the authors' self-reported figures, not an MTEB run; revision, mteb version and source file "
+                 "◇ the authors' self-reported figures, not an MTEB run, ◈ an MTEB run with the tasks its folder "
+                 "lacks taken from the authors' own files; revision, mteb version and source file "
                  "of each in corpora/leaderboards/mteb-sts.tsv)")
     notes.append(_sts_trained_note(sts_trained))
     return header, body, notes
@@ -240,7 +241,8 @@ def _sts_trained_note(sts_trained: bool) -> str:
     marked = sum(c.trained_on_sts is True for c in every)
     unknown = sum(c.trained_on_sts is None for c in every)
     what = (f"† = trained on STS data: mteb's model metadata names an STS task among the model's training datasets "
-            f"({marked} of {len(every)} published rows; for {unknown} it names no training data, so they are not marked)")
+            f"({marked} of {len(every)} published rows; for {unknown} it gives no training data or does not list the model, "
+            "so they are not marked)")
     return what + ("; those rows are left out here (--no-sts-trained)" if not sts_trained else
                    "; --no-sts-trained ranks without them")
 
