@@ -19,7 +19,7 @@ from joblib import parallel_config
 
 from semsts import corpora, evaluate
 from semsts.baselines.model_search import fold_matrices, make_folds, search
-from semsts.baselines.regimes import FALLBACK, REGIMES, leave_one_domain_out, select
+from semsts.baselines.regimes import FALLBACK, REGIMES, domain_folds, select
 from semsts.baselines.regression import FeatureRegression
 from semsts.baselines.subset_models import pick_model
 from semsts.features.featurizer import PairFeaturizer
@@ -47,7 +47,7 @@ class Prepared:
         system = FeatureRegression()
         self.featurizer = PairFeaturizer("all").fit(pairs)  # every family, each dropped in turn
         self.features = self.featurizer.transform(pairs)
-        folds = leave_one_domain_out(domains) if cv == "domains" else make_folds(system.cv, system.random_state)
+        folds = domain_folds(domains)[0] if cv == "domains" else make_folds(system.cv, system.random_state)
         self.folds = fold_matrices(self.featurizer, pairs, self.features, folds)
         self.gold = gold
         self.tests = {name: self.featurizer.transform(p) for name, p in tests.items()}

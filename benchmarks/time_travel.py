@@ -76,21 +76,22 @@ def main(argv=None) -> int:
 
 
 def measure(args) -> int:
-    print("| regime | trained on | pairs | domains left out in turn | regressor | training | test subsets (Pearson) "
+    print("| regime | trained on | pairs | CV folds (domains) | regressor | training | test subsets (Pearson) "
           "| Mean | the year's best run | reached |")
     print("|---|---|---:|---:|---|---:|---|---:|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for year in args.years:
             seconds, card = train(year, args.data_dir, Path(tmp))
             (model,) = card["training_data"]["sub_models"].values()
-            domains = model["cv"].split("(", 1)[1].rstrip(")").split(", ")
+            held_out = model["cv"].split("(", 1)[1].rstrip(")")  # "a, b, c" (one domain a fold) or "a, b; c" (folds)
+            folds, domains = held_out.split("; " if ";" in held_out else ", "), held_out.replace(";", ",").split(", ")
             test = card["scores"]["test"]
             subsets = ", ".join(f"{name} {entry['pearson']:.4f}" for name, entry in test["subsets"].items())
             team, best = BEST[year]
             if year == 2017 and test["dataset"] != "sts2017-test":
                 subsets = f"track 5 from STS-B {test['mean']:.4f}"
             print(f"| sts{year} | {' + '.join(card['training_data']['datasets'])} | {model['pairs']:,} | "
-                  f"{len(domains)} | {card['params']['regressor']} | {seconds / 60:.1f} min | {subsets} | "
+                  f"{len(folds)} ({len(domains)}) | {card['params']['regressor']} | {seconds / 60:.1f} min | {subsets} | "
                   f"{test['mean']:.4f} | {team} {best:.4f} | {'yes' if round(test['mean'], 4) >= best else 'no'} |",
                   flush=True)
     return 0

@@ -317,3 +317,25 @@ def test_a_saved_model_writes_every_subset_at_once_as_one_by_one(tmp_path):
     for sub, path in zip(dataset, written):
         one, _ = predict_subsets(models.for_subset(sub.name), [sub])[id(sub)]
         assert formats.read_lines(path) == [formats.format_score(v) for v in one], sub.name
+
+
+def test_domain_folds_leave_one_domain_out_up_to_five_and_deal_more_into_five_balanced_folds():
+    """Issue 47 (the 10-minute line): up to five domains, one fold a domain in the order of their names (the CV that
+    chose the shipped sts2012 and sts2013 models); more, five folds that each hold out whole domains, every domain
+    exactly once, dealt largest first to the fold with the fewest pairs so far."""
+    from semsts.baselines.regimes import domain_folds
+    five = np.repeat(["b", "a", "e", "c", "d"], [3, 5, 2, 4, 1])
+    folds, groups = domain_folds(five)
+    assert groups == [["a"], ["b"], ["c"], ["d"], ["e"]]
+    assert folds.test_fold.tolist() == [["a", "b", "c", "d", "e"].index(d) for d in five]
+    sizes = {"h": 90, "a": 50, "b": 50, "c": 40, "d": 30, "e": 20, "f": 10, "g": 10}
+    domains = np.repeat(list(sizes), list(sizes.values()))
+    folds, groups = domain_folds(domains)
+    # h→0 (90); a→1, b→2 (50 each); c→3 (40); d→4 (30); e→4 (50); f→3 (50); g→1 (60: folds 1-4 tie at 50)
+    assert groups == [["h"], ["a", "g"], ["b"], ["c", "f"], ["d", "e"]]
+    for f, group in enumerate(groups):
+        assert set(domains[folds.test_fold == f]) == set(group)
+    held = [held_out for _, held_out in folds.split()]
+    assert sorted(np.concatenate(held).tolist()) == list(range(len(domains)))
+    assert [len(h) for h in held] == [90, 60, 50, 50, 50]
+    assert domain_folds(domains, max_folds=8)[1] == [[name] for name in sorted(sizes)]
