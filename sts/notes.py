@@ -31,3 +31,8 @@ def show_notes(quiet: bool) -> None:
         else:
             default(message, category, filename, lineno, file, line)
     warnings.showwarning = show
+    # joblib's loky replaces a worker whose memory grew by 300 MB since its first task (it takes that for a leak; ours
+    # grow that much by caching WordNet, the word vectors and a fold's forest) and warns when work was waiting for it:
+    # the work goes to the new worker and the results are the same, so a long training would only alarm the user
+    warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor",
+                            category=UserWarning)
