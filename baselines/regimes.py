@@ -134,7 +134,8 @@ def train_regime(regime: Regime, *, data_dir=None, columns=None, **params) -> tu
         if regime.domain_cv and len(set(domains)) > 1:
             folds, groups = domain_folds(domains)
             system.set_params(cv=folds)
-            entry["cv"] = (f"leave one domain out ({', '.join(g[0] for g in groups)})" if all(len(g) == 1 for g in groups)
+            one_each = all(len(g) == 1 for g in groups)
+            entry["cv"] = (f"leave one domain out ({', '.join(g[0] for g in groups)})" if one_each
                            else f"{len(groups)} folds of whole domains ({'; '.join(', '.join(g) for g in groups)})")
         with at_lines(*training_rows([*chosen, dev] if dev else chosen)):  # a pair's error names its file and line
             if dev:

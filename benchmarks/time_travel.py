@@ -4,10 +4,10 @@ For each of ``sts2014``, ``sts2015``, ``sts2016``, ``sts2017`` (``baselines.regi
 users run, ``sts train --regime stsYYYY --save …``, timed on this machine (its default workers), and its card's
 figures on that year's test set under the task's official aggregate (2014-2016: the size-weighted Mean of the
 subsets' Pearsons; 2017: track 5's Pearson), beside the best run of that year's table. The training choices (the
-regressor's hyperparameters, by leaving one training domain out) look at no gold of the test year or later; the test
-figures only report. Without ``sts2017-test`` under the data root, 2017 is scored on track 5's 250 pairs as the STS
-Benchmark redistributes them (the ``track5.en-en`` rows of its dev and test files, with their gold), passed as
-``--test``; the regime never trains on the STS Benchmark.
+regressor's hyperparameters, by CV on folds of whole training domains) look at no gold of the test year or later;
+the test figures only report. Without ``sts2017-test`` under the data root, 2017 is scored on track 5's 250 pairs as
+the STS Benchmark redistributes them (the ``track5.en-en`` rows of its dev and test files, with their gold), passed
+as ``--test``; the regime never trains on the STS Benchmark.
 
     python benchmarks/time_travel.py [--years 2014 2015 2016 2017] [--data-dir DIR] [--write [SECTION]]
 """

@@ -287,7 +287,7 @@ def test_committed_model_reproduces_its_card(regime, data_dir):
 
 def test_a_time_travel_regime_trains_only_on_what_was_released_before_its_test():
     """Issue 47: ``sts2014``-``sts2017`` each train on the STS data released before their test set (the teams'
-    regime), tuned by leaving one domain out: never that year's gold or a later year's, nor STS-B or SICK (drawn
+    regime), tuned by CV on folds of whole domains: never that year's gold or a later year's, nor STS-B or SICK (drawn
     from those years' test sets)."""
     from semsts.baselines.regimes import REGIMES
     year = lambda name: int(name[3:7])  # noqa: E731
