@@ -91,8 +91,9 @@ def measure(args) -> int:
             if year == 2017 and test["dataset"] != "sts2017-test":
                 subsets = f"track 5 from STS-B {test['mean']:.4f}"
             print(f"| sts{year} | {' + '.join(card['training_data']['datasets'])} | {model['pairs']:,} | "
-                  f"{len(folds)} ({len(domains)}) | {card['params']['regressor']} | {seconds / 60:.1f} min | {subsets} | "
-                  f"{test['mean']:.4f} | {team} {best:.4f} | {'yes' if round(test['mean'], 4) >= best else 'no'} |",
+                  f"{len(folds)} ({len(domains)}) | {card['params']['regressor']} | {seconds / 60:.1f} min | "
+                  f"{subsets} | {test['mean']:.4f} | {team} {best:.4f} | "
+                  f"{'yes' if round(test['mean'], 4) >= best else 'no'} |",
                   flush=True)
     return 0
 
