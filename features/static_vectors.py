@@ -83,9 +83,27 @@ def _level_rows(sides: list) -> np.ndarray:
     return rows
 
 
+SIF_WORDS = 1 << 14  # words whose vectors are weighed at once: about 32 MB of 256-dimensional rows
+
+
 def sif_vectors(sides: list) -> np.ndarray:
     """SIF's weighted mean of each list of words' vectors (``a / (a + p(w))``, Arora et al. 2017; zeros for no word),
-    as rows, a stack of sides of one length at once."""
+    as rows, a stack of sides of one length at once, in parts of about :data:`SIF_WORDS` words (a longer side alone):
+    each row is reduced alone (:mod:`.batched`), so the parts give the bits of one call in bounded memory (a chunk of
+    long texts, or a model's training texts, held hundreds of MB of weighed vectors at once)."""
+    out = np.zeros((len(sides), word_vectors([]).shape[1]))
+    start = 0
+    while start < len(sides):
+        stop, words = start + 1, len(sides[start])
+        while stop < len(sides) and words + len(sides[stop]) <= SIF_WORDS:
+            words += len(sides[stop])
+            stop += 1
+        out[start:stop] = _sif_part(sides[start:stop])
+        start = stop
+    return out
+
+
+def _sif_part(sides: list) -> np.ndarray:
     s = Sides.of(sides)
     weights = np.asarray([sif_weight(w.lower()) / n for side in sides for w in side for n in (len(side),)], dtype=float)
     width = (word_vectors([]).shape[1],)

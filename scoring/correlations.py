@@ -37,9 +37,10 @@ def rank_rows(codes) -> np.ndarray:
     codes = np.asarray(codes, dtype=np.intp)
     rows = codes.shape[0]
     m = int(codes.max()) + 1 if codes.size else 1
-    counts = np.bincount((codes + np.arange(rows)[:, None] * m).ravel(), minlength=rows * m).reshape(rows, m)
+    cells = codes + np.arange(rows)[:, None] * m  # each code's cell in the rows' counts, laid end to end
+    counts = np.bincount(cells.ravel(), minlength=rows * m).reshape(rows, m)
     ranks = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
-    return np.take_along_axis(ranks, codes, axis=1)
+    return ranks.ravel()[cells]  # each value's rank, gathered by its cell (take_along_axis builds its index anew)
 
 
 def least_squares_map_rows(system, gold) -> np.ndarray:

@@ -230,3 +230,13 @@ def test_a_chunk_of_long_texts_goes_through_in_parts_with_the_same_rows(monkeypa
     for f, expected in zip(families, whole):
         assert f.transform(data).tobytes() == expected.tobytes()
     assert len(calls) > 3 * 10 and all(cells <= 50 or pairs == 1 for cells, pairs in calls)
+
+
+def test_sif_vectors_in_parts_of_a_few_words_are_the_bits_of_one_call(monkeypatch):
+    data = pairs()
+    whole = StaticSIF().fit(data)
+    expected = whole.transform(data)
+    monkeypatch.setattr(static_vectors, "SIF_WORDS", 5)  # many parts; the 300-word side a part of its own
+    parted = StaticSIF().fit(data)
+    assert parted.components_.tobytes() == whole.components_.tobytes()
+    assert parted.transform(data).tobytes() == expected.tobytes()

@@ -193,6 +193,31 @@ def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
     assert gc.get_threshold() == before
 
 
+def _frozen_in_worker(chunk):
+    import gc
+    return [gc.get_freeze_count()] * len(chunk)
+
+
+def test_a_worker_puts_what_its_first_chunk_loaded_out_of_the_collectors_reach_and_this_process_does_not(monkeypatch):
+    """Issue 46: without psutil, loky collects garbage after a worker's tasks; a worker moves what it holds after its
+    first chunk (the model, WordNet, word frequencies) out of the collector's reach (``gc.freeze``), so that those
+    collections do not walk it again. The calling process, featurizing in its own chunks, freezes nothing."""
+    import gc
+
+    import joblib
+
+    from semsts.core import workers
+    from semsts.features import featurizer
+    monkeypatch.setattr(workers, "PARALLEL_MIN_PAIRS", 0)
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        counts = [n for chunk in featurizer.map_chunks(_frozen_in_worker, list(range(40)), 2) for n in chunk]
+    assert max(counts) > 0  # frozen after a first chunk (this one, or an earlier test's in a reused worker)
+    before = gc.get_freeze_count()
+    with joblib.parallel_config(n_jobs=1):
+        assert list(featurizer.map_chunks(_frozen_in_worker, list(range(4)), 2)) == [[before] * 2] * 2
+    assert gc.get_freeze_count() == before == 0
+
+
 def test_a_shipped_object_is_pickled_once_and_unpickled_once_per_process():
     """Issue 22: a model's pipeline goes to the workers pickled once, and each worker unpickles it on its first
     chunk and keeps it (a few at most); what standard pickle cannot take is sent as joblib sends it."""
