@@ -63,6 +63,7 @@ def map_chunks(func, items: list, chunk_size: int, *, workers: bool = True, then
     progress = hook()
     wrapped = progress(chunks) if progress else chunks
     if here:
+        func = partial(_rarely_collected, func)  # as a worker runs its chunks
         if then is None:
             return map(func, wrapped)
         return _overlapped(func, then, wrapped) if jobs > 1 else (then(func(chunk)) for chunk in wrapped)
@@ -167,6 +168,11 @@ def _overlapped(func, then, chunks) -> Iterator:
             pending = pool.submit(then, done)
         if pending is not None:
             yield pending.result()
+
+
+def _rarely_collected(func, chunk):
+    with rare_full_collections():
+        return func(chunk)
 
 
 def _warnings_kept(func, chunk):

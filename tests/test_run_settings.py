@@ -178,7 +178,7 @@ def test_then_runs_beside_the_next_chunk_in_this_process_with_two_jobs_and_gives
     assert where == [False] * 5 and one == two == [[2 * (x + 1) for x in items[i:i + 5]] for i in range(0, 23, 5)]
 
 
-def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
+def test_full_collections_are_rarer_only_while_a_chunk_runs_in_a_worker_or_here():
     """Issue 22: a worker's chunk runs with full garbage collections rarer (they walked WordNet's and the model's
     tables again and again); the threshold is Python's own again after it."""
     import gc
@@ -190,6 +190,13 @@ def test_full_collections_are_rarer_only_while_a_workers_chunk_runs():
     assert gc.get_threshold() == before
     with pytest.raises(ZeroDivisionError), rare_full_collections():
         raise ZeroDivisionError
+    assert gc.get_threshold() == before
+    from joblib import parallel_config
+
+    from semsts.features.featurizer import map_chunks
+    with parallel_config(n_jobs=1):  # and a chunk featurized in this process (sts run on a test set)
+        assert [t for chunk in map_chunks(lambda c: [gc.get_threshold()] * len(c), [1, 2, 3], 2) for t in chunk] \
+            == [out[0]] * 3
     assert gc.get_threshold() == before
 
 
