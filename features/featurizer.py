@@ -181,19 +181,20 @@ def _warnings_kept(func, chunk):
     with warnings.catch_warnings(record=True) as caught, rare_full_collections():
         warnings.simplefilter("always")
         out = func(chunk)
-    if not _FROZEN and multiprocessing.current_process().name != "MainProcess":
+    if not _FROZEN and multiprocessing.current_process().name.startswith("LokyProcess"):
         out_of_collections()
     return out, [(w.category, str(w.message)) for w in caught]
 
 
-_FROZEN = False  # in a worker: whether what its first chunk loaded is out of the collector's reach
+_FROZEN = False  # in a loky worker: whether what its first chunk loaded is out of the collector's reach
 
 
 def out_of_collections() -> None:
-    """In a worker process, once, after its first chunk: every object it holds then (the model, WordNet, word
-    frequencies, the word vectors' table, which live as long as the worker) moved out of the garbage collector's reach
-    (``gc.freeze``; cyclic garbage collected first). Without psutil, loky collects garbage after each task (at most
-    once a second), and that full collection walked all of them again."""
+    """In a loky worker (joblib's default backend), once, after its first chunk: every object it holds then (the model,
+    WordNet, word frequencies, the word vectors' table, which live as long as the worker) moved out of the garbage
+    collector's reach (``gc.freeze``; cyclic garbage collected first). Without psutil, loky collects garbage after each
+    task (at most once a second), and that full collection walked all of them again. Not in another backend's worker:
+    a dask worker may serve other work than ours."""
     global _FROZEN
     gc.collect()
     gc.freeze()

@@ -30,6 +30,10 @@ def test_dask_local_cluster_gives_identical_predictions(monkeypatch):
             for system in (local, remote):  # several chunks, spread over both workers
                 system.pipeline_.named_steps["features"].set_params(chunk_size=25)
             on_cluster = remote.predict(unseen)
+        import gc
+        with distributed.Client(cluster) as client:  # a dask worker may serve others' work: ours freezes nothing there
+            frozen = client.run(gc.get_freeze_count)
+    assert len(frozen) == 2 and set(frozen.values()) == {0}
     assert np.array_equal(on_cluster, local.predict(unseen))
     assert remote.best_params_ == local.best_params_ and remote.cv_score_ == local.cv_score_
 
@@ -206,7 +210,7 @@ def _frozen_in_worker(chunk):
 
 
 def test_a_worker_puts_what_its_first_chunk_loaded_out_of_the_collectors_reach_and_this_process_does_not(monkeypatch):
-    """Issue 46: without psutil, loky collects garbage after a worker's tasks; a worker moves what it holds after its
+    """Issue 46: without psutil, loky collects garbage after a worker's tasks; a loky worker moves what it holds after its
     first chunk (the model, WordNet, word frequencies) out of the collector's reach (``gc.freeze``), so that those
     collections do not walk it again. The calling process, featurizing in its own chunks, freezes nothing."""
     import gc
