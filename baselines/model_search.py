@@ -14,7 +14,8 @@ from sklearn.svm import SVR
 
 from semsts.core.progress import announce, tracked
 from semsts.core.stats import pearson
-from semsts.features.featurizer import PairFeaturizer
+from semsts.core.workers import worth_workers
+from semsts.features.featurizer import PairFeaturizer, pair_chars
 
 from .monotone import MonotoneGBR
 
@@ -74,7 +75,9 @@ def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds, *, fitted_
     on the fold's training pairs only, so that CV never scores a model that saw held-out text.
     ``fitted_on``: the indices of the pairs ``featurizer`` was fitted on, in order; a fold that trains on
     exactly those keeps ``features`` (a refit on the same pairs would give the same columns). The folds are
-    refitted through joblib, as the caller's ``parallel_config`` says (each fold alone: the same columns)."""
+    refitted through joblib, as the caller's ``parallel_config`` says, when the work (every pair, once per fold) is
+    worth workers (:func:`~semsts.core.workers.worth_workers`), else in this process (each fold alone: the same
+    columns either way)."""
     columns, learned = featurizer.learned_part()
     splits = list(folds.split(features))
     refit = [number for number, (train, _) in enumerate(splits)
@@ -83,8 +86,11 @@ def fold_matrices(featurizer: PairFeaturizer, pairs, features, folds, *, fitted_
     if refit:
         announce(f"CV: refitting the features that learn from text in {len(refit)} folds")
         pairs = list(pairs)
-        done = Parallel(return_as="generator")(delayed(_refitted_columns)(clone(learned), pairs, splits[number][0])
-                                               for number in refit)
+        tasks = [delayed(_refitted_columns)(clone(learned), pairs, splits[number][0]) for number in refit]
+        if worth_workers(len(pairs) * len(refit), sum(pair_chars(pairs)) * len(refit)):  # each fold reads every pair
+            done = Parallel(return_as="generator")(tasks)
+        else:  # sts demo's 1,000 pairs: a second less than starting workers for them
+            done = (func(*args, **kwargs) for func, args, kwargs in tasks)
         refitted = dict(zip(refit, tracked(done, f"CV: refitting in {len(refit)} folds")))
     out = []
     for number, (train, held_out) in enumerate(splits):

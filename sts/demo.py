@@ -26,7 +26,7 @@ def demo_command(args) -> int:
     if unknown:
         args.usage_error(f"unknown system {', '.join(unknown)}; known: {', '.join(system_names())}")
     from semsts.baselines.demo_scoreboard import demo_scoreboard
-    from semsts.core.run_settings import run_settings
+    from semsts.core.run_settings import available_cores, run_settings
     from semsts.options import progress_bar
 
     from .notes import note
@@ -36,7 +36,9 @@ def demo_command(args) -> int:
     if bar and gloss_space_missing():
         note("the first demo builds the WordNet gloss space (about 30 s, then cached)")
     try:
-        with run_settings(progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
+        # the cores, as the other commands' --n-jobs: the grid search's SVR fits run in threads beside each other;
+        # demo-train's 1,000 pairs are too few to pay for worker processes (semsts.core.workers)
+        with run_settings(n_jobs=available_cores(), progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
             rows = demo_scoreboard(systems, scorer=demo_correlations,
                                    progress=(lambda names: bar.over(names, "systems")) if bar else None)
     finally:

@@ -85,6 +85,16 @@ def test_sts_demo_prints_the_scoreboard(capsys, monkeypatch):
     assert err == ""
 
 
+def test_sts_demo_runs_with_the_cores_as_the_other_commands_default_to(monkeypatch, capsys):
+    """Issue 46: the grid search's SVR fits run in threads beside each other (a second of the demo on two cores); the
+    scoreboard is the same whatever the number."""
+    from semsts.core import run_settings as settings
+    asked, real = [], settings.run_settings
+    monkeypatch.setattr(settings, "run_settings", lambda **kw: asked.append(kw.get("n_jobs", 1)) or real(**kw))
+    assert cli.main(["demo", "--quiet", "--system", "random"]) == 0
+    assert asked == [settings.available_cores()] and "random" in capsys.readouterr().out
+
+
 def test_sts_demo_progress_goes_to_stderr(capsys):
     assert cli.main(["demo", "--system", "random"]) == 0
     out, err = capsys.readouterr()

@@ -101,21 +101,30 @@ def test_a_fold_that_trains_on_the_featurizers_pairs_keeps_its_matrix(demo):
     assert other is not features
 
 
-def test_the_folds_refitted_in_worker_processes_give_the_columns_of_refitting_them_here(demo):
+def test_the_folds_refitted_in_worker_processes_give_the_columns_of_refitting_them_here(demo, monkeypatch):
     """Issue 47: the families that learn from text are refitted per fold through joblib (two worker processes
-    here); each fold's matrix is the one refitting it in this process gives, bit for bit, and differs from the
+    here) when the work pays for them (issue 46: the demo's few pairs stay in this process, as two workers are
+    allowed); each fold's matrix is the one refitting it in this process gives, bit for bit, and differs from the
     matrix of the featurizer fitted on every pair (the fold saw less text)."""
+    import joblib
     from sklearn.model_selection import KFold
 
+    from semsts.baselines import model_search
+    from semsts.core import workers as paying
     from semsts.core.run_settings import run_settings
     pairs, _, _, _ = demo
     featurizer = FeatureRegression().build_featurizer().fit(pairs)
     features = featurizer.transform(pairs)
     folds = KFold(3, shuffle=True, random_state=0)
-    with run_settings(n_jobs=1):  # one BLAS thread, as every command runs
+    calls = []
+    monkeypatch.setattr(model_search, "Parallel", lambda **kw: calls.append(kw) or joblib.Parallel(**kw))
+    with run_settings(n_jobs=2):  # one BLAS thread, as every command runs
         here = fold_matrices(featurizer, pairs, features, folds)
+    assert not calls  # 3 x 300 pairs: this process
+    monkeypatch.setattr(paying, "PARALLEL_MIN_PAIRS", len(pairs) * 3)
     with run_settings(n_jobs=2):
         workers = fold_matrices(featurizer, pairs, features, folds)
+    assert calls == [{"return_as": "generator"}]
     columns, _ = featurizer.learned_part()
     assert len(here) == len(workers) == 3 and columns
     for (train, held, a), (train2, held2, b) in zip(here, workers):
