@@ -37,8 +37,9 @@ def demo_command(args) -> int:
         note("the first demo builds the WordNet gloss space (about 30 s, then cached)")
     try:
         # the cores, as the other commands' --n-jobs: the grid search's SVR fits run in threads beside each other;
-        # demo-train's 1,000 pairs are too few to pay for worker processes (semsts.core.workers)
-        with run_settings(n_jobs=available_cores(), progress=bar), stdout_to_stderr():  # only the scoreboard reaches stdout
+        # demo-train's 1,000 pairs are too few to pay for worker processes (semsts.core.workers); only the scoreboard
+        # reaches stdout
+        with run_settings(n_jobs=available_cores(), progress=bar), stdout_to_stderr():
             rows = demo_scoreboard(systems, scorer=demo_correlations,
                                    progress=(lambda names: bar.over(names, "systems")) if bar else None)
     finally:
