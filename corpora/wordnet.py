@@ -12,11 +12,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import mmap
 import os
 import shutil
 import tempfile
 import warnings
-from collections.abc import MutableMapping
+from array import array
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -223,6 +225,46 @@ class LemmaIndex(MutableMapping):
         raise TypeError("WordNet's lemma index is read-only")
 
 
+def file_bytes(pointer):
+    """The bytes of a WordNet file (an NLTK path pointer): memory-mapped, read-only, when it is a file on disk, else
+    read whole (a file inside NLTK's zip). Mapped, its pages are the page cache's, shared by every process of a
+    command (its workers each held the 25 MB of data files and 6 MB of index files), and only the pages read are
+    resident."""
+    from nltk.data import FileSystemPathPointer
+    if isinstance(pointer, FileSystemPathPointer):
+        with open(pointer.path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size:  # an empty file cannot be mapped
+                return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    with pointer.open() as handle:
+        return handle.read()
+
+
+class FileLines(Sequence):
+    """The lines of a file's bytes (split at ``\\n``), each decoded from UTF-8 when read: an index file's 150,000
+    lines held as its bytes and where each line starts, not as 150,000 strings."""
+
+    def __init__(self, data):
+        self._data, self._starts, start = data, array("q"), 0
+        for line in data[:].split(b"\n"):  # after a last newline, a "" whose start ends the last line
+            self._starts.append(start)
+            start += len(line) + 1
+        if data[-1:] not in (b"", b"\n"):
+            self._starts.append(start)  # where a newline would end the last line
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def __getitem__(self, i):
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        return self._data[self._starts[i]:self._starts[i + 1] - 1].decode("utf-8")
+
+    def keys(self) -> list:
+        """Each line's first space-delimited field (a lemma in an index file; "" for a line that starts with a space)."""
+        return [self._data[a:b - 1].partition(b" ")[0].decode("utf-8") for a, b in zip(self._starts, self._starts[1:])]
+
+
 def open_reader(source: Source):
     """NLTK's WordNetCorpusReader over ``source`` (no multilingual data, so no warning about it)."""
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
@@ -234,9 +276,8 @@ def open_reader(source: Source):
             """NLTK's index, each lemma's lines parsed on its first lookup (parsing all 155,000 took 0.7 s an open)."""
             files = []
             for suffix in self._FILEMAP.values():
-                with self.abspath(f"index.{suffix}").open() as handle:
-                    lines = handle.read().decode("utf-8").splitlines()
-                at = dict(zip([line.partition(" ")[0] for line in lines], range(len(lines))))
+                lines = FileLines(file_bytes(self.abspath(f"index.{suffix}")))
+                at = dict(zip(lines.keys(), range(len(lines))))
                 at.pop("", None)  # the licence's lines start with a space
                 files.append((f"index.{suffix}", lines, at))
             self._lemma_pos_offset_map = LemmaIndex(files, self.satellite_offsets)
@@ -298,8 +339,7 @@ def sense_from_key(sense_key: str, *, path=None, line: int | None = None):
 
 def gloss(synset) -> str:
     """The synset's whole gloss as WordNet stores it: definition, then any quoted examples."""
-    data = _data_file("a" if synset.pos() == "s" else synset.pos())
-    line = data[synset.offset():data.index(b"\n", synset.offset())].decode("utf-8")
+    line = _line_at(_data_file("a" if synset.pos() == "s" else synset.pos()), synset.offset()).decode("utf-8")
     return line.split(" | ", 1)[1].strip() if " | " in line else ""
 
 
@@ -344,10 +384,15 @@ def ancestors(lemma: str) -> dict:
 
 
 @functools.lru_cache(maxsize=4)
-def _data_file(pos: str) -> bytes:
-    """A whole ``data.*`` file (the four are 25 MB): a synset's line is then a slice at its offset."""
-    with wordnet().abspath(f"data.{wordnet()._FILEMAP[pos]}").open() as handle:
-        return handle.read()
+def _data_file(pos: str):
+    """A whole ``data.*`` file (the four are 25 MB; :func:`file_bytes`): a synset's line is then a slice at its offset."""
+    return file_bytes(wordnet().abspath(f"data.{wordnet()._FILEMAP[pos]}"))
+
+
+def _line_at(data, offset: int) -> bytes:
+    """The line of ``data`` that starts at ``offset``, without its newline."""
+    end = data.find(b"\n", offset)
+    return data[offset:end if end >= 0 else len(data)]
 
 
 @functools.lru_cache(maxsize=1 << 17)  # per synset: bounded by WordNet itself (117,659 synsets)
@@ -355,8 +400,7 @@ def synset_links(pos: str, offset: int) -> tuple[str, tuple, tuple]:
     """The synset type (``n``, ``v``, ``a``, ``s``, ``r``) of the synset at ``offset`` of data file ``pos``, its
     hypernyms and instance hypernyms, and its similar-to synsets, each as ``(data file, offset)``: the semantic
     pointers ``@``, ``@i`` and ``&`` of its line (lexical pointers, between words, are not the synset's)."""
-    data = _data_file(pos)
-    line = data[offset:data.index(b"\n", offset)].split(b" | ", 1)[0].decode("ascii", "replace")
+    line = _line_at(_data_file(pos), offset).split(b" | ", 1)[0].decode("ascii", "replace")
     fields = line.split()
     start = 4 + 2 * int(fields[3], 16)
     up, similar = [], []

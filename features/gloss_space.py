@@ -19,12 +19,13 @@ from semsts.corpora.paths import cache_root
 from semsts.corpora.wordnet import content_sha256 as wordnet_sha256
 from semsts.corpora.wordnet import wordnet
 
-from .text import analyse
+from .text import analysis
 
 DIMENSIONS = 150
 VERSION = 2  # 2: float16 vectors
 SHIPPED = Path(__file__).parent / "data" / "wordnet_gloss_lsa.npz"
 SHIPPED_SHA256 = "b7ee3111be0f21cf91581a3a84b00f2e5d061ef75791e0fa9df23a3a6f646704"
+SHIPPED_DIGEST = content_hash({"shipped": SHIPPED_SHA256})  # what a model card records of the shipped space
 
 
 def synset_text(synset) -> str:
@@ -49,7 +50,7 @@ def build(*, dimensions: int = DIMENSIONS, progress=None) -> tuple[list, np.ndar
     from sklearn.feature_extraction.text import TfidfVectorizer
     synsets = _each_synset_once()
     # analyse's per-text cache is for sentence pairs; 117k glosses seen once would only fill it
-    docs = [analyse.__wrapped__(synset_text(s)).lemmas for s in (progress(synsets) if progress else synsets)]
+    docs = [analysis(synset_text(s)).lemmas for s in (progress(synsets) if progress else synsets)]
     vectorizer = TfidfVectorizer(analyzer=lambda doc: doc, min_df=2, sublinear_tf=True)
     matrix = vectorizer.fit_transform(docs)
     svd = TruncatedSVD(n_components=dimensions, random_state=0).fit(matrix)
@@ -62,15 +63,21 @@ def _key(dimensions: int) -> dict:
     return {"wordnet": wordnet_sha256(), "dimensions": dimensions, "version": VERSION}
 
 
+def _shipped_fits(dimensions: int) -> bool:
+    """Whether the shipped space was built from this WordNet with these parameters (its key alone read)."""
+    if dimensions != DIMENSIONS or not SHIPPED.is_file():
+        return False
+    with np.load(SHIPPED, allow_pickle=False) as data:
+        return str(data["key"]) == key_hash(_key(dimensions))  # else another WordNet: build from it
+
+
 def _shipped(dimensions: int) -> tuple[dict, str] | None:
     """The shipped space, if it was built from this WordNet with these parameters."""
-    if dimensions != DIMENSIONS or not SHIPPED.is_file():
+    if not _shipped_fits(dimensions):
         return None
     with np.load(SHIPPED, allow_pickle=False) as data:
-        if str(data["key"]) != key_hash(_key(dimensions)):
-            return None  # another WordNet: build from it
         arrays = {"vocabulary": data["vocabulary"], "vectors": data["vectors"]}
-    return arrays, content_hash({"shipped": SHIPPED_SHA256})
+    return arrays, SHIPPED_DIGEST
 
 
 @lru_cache(maxsize=2)
@@ -91,7 +98,7 @@ def _cached(dimensions: int) -> tuple[dict, np.ndarray, str]:
 
 def is_built(*, dimensions: int = DIMENSIONS) -> bool:
     """Whether this WordNet's gloss space is shipped or cached (else first use builds it, about a minute)."""
-    return _shipped(dimensions) is not None or (cache_root() / "features" / f"wordnet_gloss_lsa_{key_hash(_key(dimensions))}.json").is_file()
+    return _shipped_fits(dimensions) or (cache_root() / "features" / f"wordnet_gloss_lsa_{key_hash(_key(dimensions))}.json").is_file()
 
 
 def gloss_space(*, dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
@@ -101,5 +108,6 @@ def gloss_space(*, dimensions: int = DIMENSIONS) -> tuple[dict, np.ndarray]:
 
 
 def content_sha256(*, dimensions: int = DIMENSIONS) -> str:
-    """The SHA-256 of the gloss space in use (a model card records it: the space is built on each machine)."""
-    return _cached(dimensions)[2]
+    """The SHA-256 of the gloss space in use (a model card records it: the space is built on each machine); the
+    shipped space's without loading it (a command whose workers featurize need not hold it)."""
+    return SHIPPED_DIGEST if _shipped_fits(dimensions) else _cached(dimensions)[2]

@@ -83,7 +83,7 @@ def _level_rows(sides: list) -> np.ndarray:
     return rows
 
 
-SIF_WORDS = 1 << 14  # words whose vectors are weighed at once: about 32 MB of 256-dimensional rows
+SIF_WORDS = 1 << 12  # words whose vectors are weighed at once: about 8 MB of 256-dimensional rows
 
 
 def sif_vectors(sides: list) -> np.ndarray:

@@ -69,9 +69,41 @@ def cut_pairs(pairs) -> list[int]:
     return [i for i, (a, b) in enumerate(pairs) if len(a) > MAX_CHARS or len(b) > MAX_CHARS]
 
 
-@lru_cache(maxsize=1 << 14)  # a chunk's texts (1,000) many times over: every family of a chunk reads them
+ANALYSED_TEXTS = 1 << 14  # analyses kept: a chunk's texts (1,000) are read many times over, once by every family
+ANALYSED_CHARS = 1 << 20  # and the characters of their texts: four chunks of long texts (CHUNK_CHARS each)
+
+
+class Analyses:
+    """The analyses of the texts read last: at most :data:`ANALYSED_TEXTS` texts of :data:`ANALYSED_CHARS`
+    characters in all, then it starts again, so that its memory does not grow with the pairs (an analysis holds about
+    20 bytes a character of its text; 16,384 texts of 5,000 characters would have held 1.6 GB)."""
+
+    def __init__(self):
+        self.texts: dict = {}
+        self.chars = 0
+
+    def __call__(self, text: str) -> Analysis:
+        found = self.texts.get(text)
+        if found is None:
+            if len(self.texts) >= ANALYSED_TEXTS or self.chars + len(text) > ANALYSED_CHARS:
+                self.texts.clear()
+                self.chars = 0
+            found = self.texts[text] = analysis(text)
+            self.chars += len(text)
+        return found
+
+
+_ANALYSES = Analyses()
+
+
 def analyse(text: str) -> Analysis:
-    """Tokenize, lemmatize and classify the tokens of ``text`` (cached per distinct text)."""
+    """Tokenize, lemmatize and classify the tokens of ``text`` (:func:`analysis`), kept per distinct text
+    (:class:`Analyses`)."""
+    return _ANALYSES(text)
+
+
+def analysis(text: str) -> Analysis:
+    """Tokenize, lemmatize and classify the tokens of ``text`` (uncached: :func:`analyse` keeps them)."""
     tokens = tuple(TOKEN.findall(text))
     words = tuple(t.lower() for t in tokens if is_word(t))
     lemmas = tuple(lemma(w) for w in words)

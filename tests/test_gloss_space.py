@@ -41,3 +41,18 @@ def test_another_wordnet_gets_its_own_space_built_once(fresh, monkeypatch):
     gloss_space._cached.cache_clear()
     again, _ = gloss_space.gloss_space()
     assert fresh == [150] and index == again == {"cat": 0, "dog": 1} and gloss_space.is_built()
+
+
+def test_the_shipped_spaces_digest_is_known_without_loading_it(fresh):
+    """Issue 46: a model's card check asks for the gloss space's digest; for the shipped space that is its SHA-256's,
+    known without loading its 20 MB (a command whose workers featurize held the space for nothing), and the same as
+    the loaded space says."""
+    assert gloss_space.content_sha256() == gloss_space.SHIPPED_DIGEST
+    assert gloss_space._cached.cache_info().currsize == 0
+    assert gloss_space._cached(gloss_space.DIMENSIONS)[2] == gloss_space.SHIPPED_DIGEST
+
+
+def test_another_wordnets_space_is_named_by_its_own_digest(fresh, monkeypatch):
+    monkeypatch.setattr(gloss_space, "wordnet_sha256", lambda: "another wordnet")
+    digest = gloss_space.content_sha256()
+    assert fresh == [150] and digest == gloss_space._cached(gloss_space.DIMENSIONS)[2] != gloss_space.SHIPPED_DIGEST

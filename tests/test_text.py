@@ -125,3 +125,22 @@ def test_nothing_global_grows_with_the_data():
     after = _module_containers()
     grown = {k: (before.get(k), v) for k, v in after.items() if k in before and v != before[k]}
     assert not grown
+
+
+def test_the_analyses_kept_are_bounded_by_their_texts_characters(monkeypatch):
+    """Issue 46: the analyses kept for the families of a chunk hold at most ANALYSED_CHARS characters of text, then
+    the cache starts again (16,384 texts of 5,000 characters had held 1.6 GB a worker), and a text analysed again
+    gives the same analysis."""
+    from semsts.features import text
+    monkeypatch.setattr(text, "ANALYSED_CHARS", 100)
+    cache = text.Analyses()
+    texts = [f"Text number {i} holds a few words." for i in range(10)]  # 32 characters each: 3 fit in 100
+    first = [cache(t) for t in texts]
+    assert list(cache.texts) == texts[9:] and cache.chars == 32  # started again after texts 2, 5 and 8
+    assert cache(texts[-1]) is first[-1]  # kept
+    assert [cache(t) for t in texts] == first == [text.analysis(t) for t in texts]
+    monkeypatch.setattr(text, "ANALYSED_TEXTS", 2)
+    for t in texts:
+        cache(t)
+        assert len(cache.texts) <= 2 and cache.chars <= 100
+    assert text.analyse(texts[0]) == first[0]

@@ -189,3 +189,40 @@ def test_the_lemma_index_parses_a_lemma_when_first_read_as_nltks_defaultdict_wou
     with pytest.raises(FormatError, match="not a WordNet index line") as info:
         index["bad"]
     assert info.value.line == 2 and str(info.value.path) == "index.noun"
+
+
+@pytest.mark.parametrize("data", [b"", b"a", b"a\n", b"dog n 1\ncat n 2", b"dog n 1\ncat n 2\n", b"\n\n", b"  licence\r\nx y\r\n"])
+def test_an_index_files_lines_are_its_bytes_split_at_newlines(data):
+    """Issue 46: an index file is held as its bytes and the starts of its lines (not 150,000 strings): the lines
+    and their first fields are those of the text split at its newlines."""
+    lines = wordnet.FileLines(data)
+    expected = data.decode().split("\n")[:-1] if data.endswith(b"\n") else data.decode().split("\n") if data else []
+    assert list(lines) == expected and len(lines) == len(expected)
+    assert lines.keys() == [line.partition(" ")[0] for line in expected]
+    if expected:
+        assert lines[-1] == expected[-1]
+    with pytest.raises(IndexError):
+        lines[len(expected)]
+
+
+def test_wordnets_files_on_disk_are_memory_mapped_and_zipped_ones_read(tmp_path, monkeypatch):
+    """Issue 46: a WordNet file on disk is memory-mapped, read-only: its pages are the page cache's, shared by a
+    command's workers (each had held the 31 MB of data and index files), and only those read are resident. A file in
+    NLTK's zip, or an empty one, is read."""
+    import mmap
+    import zipfile
+
+    import nltk.data
+    from nltk.data import FileSystemPathPointer, ZipFilePathPointer
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path), *nltk.data.path])  # inside NLTK's sandbox
+    (tmp_path / "data.noun").write_bytes(b"00001740 03 n 01 entity 0 | that which is\n")
+    (tmp_path / "empty").write_bytes(b"")
+    mapped = wordnet.file_bytes(FileSystemPathPointer(str(tmp_path / "data.noun")))
+    assert isinstance(mapped, mmap.mmap) and wordnet._line_at(mapped, 0) == b"00001740 03 n 01 entity 0 | that which is"
+    with pytest.raises(TypeError):
+        mapped[0:1] = b"x"  # read-only
+    assert wordnet.file_bytes(FileSystemPathPointer(str(tmp_path / "empty"))) == b""
+    with zipfile.ZipFile(tmp_path / "wordnet.zip", "w") as archive:
+        archive.writestr("wordnet/data.noun", b"x y\n")
+    assert wordnet.file_bytes(ZipFilePathPointer(str(tmp_path / "wordnet.zip"), "wordnet/data.noun")) == b"x y\n"
+    assert isinstance(wordnet._data_file("n"), mmap.mmap)  # this machine's WordNet is a folder (Debian's, cached)
