@@ -137,7 +137,7 @@ def cosines(x: np.ndarray, y: np.ndarray) -> list[float]:
     return out
 
 
-MAX_CELLS = 1 << 20  # table cells laid out at once: a chunk of long texts goes through in parts of about 40 MB
+MAX_CELLS = 1 << 18  # table cells laid out at once: a chunk of long texts goes through in parts of about 10 MB
 
 
 def in_parts(rows_of, sides: list, width: int) -> np.ndarray:
