@@ -226,12 +226,12 @@ class LemmaIndex(MutableMapping):
 
 
 def file_bytes(pointer):
-    """The bytes of a WordNet file (an NLTK path pointer): memory-mapped, read-only, when it is a file on disk, else
-    read whole (a file inside NLTK's zip). Mapped, its pages are the page cache's, shared by every process of a
-    command (its workers each held the 25 MB of data files and 6 MB of index files), and only the pages read are
-    resident."""
+    """The bytes of a WordNet file (an NLTK path pointer): memory-mapped, read-only, when it is a plain file on disk,
+    else read whole through the pointer (a file inside NLTK's zip, or one NLTK decompresses). Mapped, its pages are
+    the page cache's, shared by every process of a command (its workers each held the 25 MB of data files and 6 MB of
+    index files), and only the pages read are resident."""
     from nltk.data import FileSystemPathPointer
-    if isinstance(pointer, FileSystemPathPointer):
+    if type(pointer) is FileSystemPathPointer:  # not a subclass that opens the file otherwise (gzip)
         with open(pointer.path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size:  # an empty file cannot be mapped
                 return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)

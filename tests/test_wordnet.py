@@ -208,12 +208,13 @@ def test_an_index_files_lines_are_its_bytes_split_at_newlines(data):
 def test_wordnets_files_on_disk_are_memory_mapped_and_zipped_ones_read(tmp_path, monkeypatch):
     """Issue 46: a WordNet file on disk is memory-mapped, read-only: its pages are the page cache's, shared by a
     command's workers (each had held the 31 MB of data and index files), and only those read are resident. A file in
-    NLTK's zip, or an empty one, is read."""
+    NLTK's zip, one NLTK decompresses, or an empty one, is read."""
+    import gzip
     import mmap
     import zipfile
 
     import nltk.data
-    from nltk.data import FileSystemPathPointer, ZipFilePathPointer
+    from nltk.data import FileSystemPathPointer, GzipFileSystemPathPointer, ZipFilePathPointer
     monkeypatch.setattr(nltk.data, "path", [str(tmp_path), *nltk.data.path])  # inside NLTK's sandbox
     (tmp_path / "data.noun").write_bytes(b"00001740 03 n 01 entity 0 | that which is\n")
     (tmp_path / "empty").write_bytes(b"")
@@ -225,4 +226,7 @@ def test_wordnets_files_on_disk_are_memory_mapped_and_zipped_ones_read(tmp_path,
     with zipfile.ZipFile(tmp_path / "wordnet.zip", "w") as archive:
         archive.writestr("wordnet/data.noun", b"x y\n")
     assert wordnet.file_bytes(ZipFilePathPointer(str(tmp_path / "wordnet.zip"), "wordnet/data.noun")) == b"x y\n"
+    with gzip.open(tmp_path / "data.verb.gz", "wb") as packed:
+        packed.write(b"x y\n")
+    assert wordnet.file_bytes(GzipFileSystemPathPointer(str(tmp_path / "data.verb.gz"))) == b"x y\n"  # decompressed
     assert isinstance(wordnet._data_file("n"), mmap.mmap)  # this machine's WordNet is a folder (Debian's, cached)
